@@ -1,0 +1,37 @@
+# proofloop: the two set-up commands are `make demo` and `make test`.
+SHELL := /bin/bash
+export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
+GO ?= go
+BIN := bin/proofloop
+GOFILES := $(shell find . -name '*.go' -not -path './.demo/*')
+
+.PHONY: build test demo bench soak deps clean
+
+$(BIN): go.mod go.sum $(GOFILES)
+	$(GO) build -o $(BIN) ./cmd/proofloop
+
+build: deps $(BIN)
+
+deps:
+	$(GO) mod download
+
+# Unit tests, testscript end-to-end tests, the fuzz seed corpus, the
+# multi-process lost-update test and the kill -9 crash test.
+test: build
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 20m ./...
+
+# A short scripted session through the CLI on a fresh copy of contents/.
+demo: build
+	./scripts/demo.sh
+
+# Benchmarks through the real binary; figures go in README.md.
+bench: build
+	$(GO) test -run '^$$' -bench . -benchtime 200x -count 1 -timeout 60m ./bench/ ./schemas/
+
+# Longer lost-update and crash runs than make test does.
+soak: build
+	PROOFLOOP_SOAK=1 $(GO) test -count=1 -timeout 80m -run 'LostUpdate|Crash' -v ./store/
+
+clean:
+	rm -rf bin .demo

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/skills"
+	"github.com/proofloop/proofloop/store"
+)
+
+// Exit codes of the CLI contract. An unknown exit code must be treated as
+// failure.
+const (
+	exitOK       = 0
+	exitInternal = 1
+	exitUsage    = 2
+	exitNotFound = 3
+	exitRefused  = 4
+	exitConflict = 5
+	exitDamaged  = 6
+)
+
+// app carries the global flags and the streams of one run.
+type app struct {
+	root, actor, lease string
+	json               bool
+	stdin              io.Reader
+	stdout, stderr     io.Writer
+	command            string
+	ran                bool // a command's RunE started: errors before it are usage errors
+}
+
+// run builds the command tree, runs it and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	rootCmd := a.rootCommand()
+	rootCmd.SetArgs(args)
+	rootCmd.SetIn(stdin)
+	rootCmd.SetOut(stdout)
+	rootCmd.SetErr(stderr)
+	err := rootCmd.Execute()
+	if err == nil {
+		return exitOK
+	}
+	return a.fail(err)
+}
+
+func (a *app) rootCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:           "proofloop",
+		Short:         "A proof-workflow engine for teams of AI agents",
+		Long:          "proofloop keeps a proof project (problems and statements as JSON files under a contents root)\nand lets agents in four roles (solve, prove, check, fix) change it through skills that are\nschema-checked, allowed only from the right status, atomic, and safe under concurrency.\n\nExit codes: 0 done; 1 internal error; 2 bad usage or input; 3 not found; 4 refused by the\nworkflow rules; 5 conflict, retry later; 6 the store is damaged.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			a.command, a.ran = cmd.Name(), true
+		},
+	}
+	pf := c.PersistentFlags()
+	pf.StringVar(&a.root, "root", envOr("PROOFLOOP_ROOT", "contents"), "contents root `DIR` (default $PROOFLOOP_ROOT, else ./contents)")
+	pf.BoolVar(&a.json, "json", false, "print exactly one JSON object on stdout, for success and failure")
+	pf.StringVar(&a.actor, "actor", os.Getenv("PROOFLOOP_ACTOR"), "who is acting, recorded in the history (default $PROOFLOOP_ACTOR)")
+	pf.StringVar(&a.lease, "lease", os.Getenv("PROOFLOOP_LEASE"), "lease `TOKEN` for the item (default $PROOFLOOP_LEASE)")
+	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: "see --help for the flags"}
+	})
+	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.decideCommand())
+	for _, s := range skills.Registry {
+		c.AddCommand(a.skillCommand(s))
+	}
+	return c
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// open opens the store of --root, with the lock timeout of
+// $PROOFLOOP_LOCK_TIMEOUT, else of config.json.
+func (a *app) open() (*store.Store, error) {
+	s, err := store.Open(a.root)
+	if err != nil {
+		return nil, err
+	}
+	timeout := os.Getenv("PROOFLOOP_LOCK_TIMEOUT")
+	if timeout == "" {
+		cfg, err := s.Config()
+		if err != nil {
+			return nil, err
+		}
+		timeout = cfg.LockTimeout
+	}
+	d, err := time.ParseDuration(timeout)
+	if err != nil {
+		return nil, store.Errorf(store.CodeUsage, "lock timeout %q is not a duration such as 10s", timeout)
+	}
+	s.LockTimeout = d
+	return s, nil
+}
+
+// txOptions are the transaction options every mutating command shares.
+func (a *app) txOptions(cmd *cobra.Command, target string) store.TxOptions {
+	o := store.TxOptions{Command: cmd.Name(), Actor: a.actor, Target: target}
+	if f := cmd.Flags().Lookup("expect-revision"); f != nil && f.Changed {
+		n, _ := cmd.Flags().GetInt("expect-revision")
+		o.ExpectRevision = &n
+	}
+	return o
+}
+
+func addExpectRevision(cmd *cobra.Command) {
+	cmd.Flags().Int("expect-revision", 0, "fail with a conflict (exit 5) unless the document is at revision `N`")
+}
+
+// ok renders a successful result: one JSON object, or its text.
+func (a *app) ok(r *skills.Result) error {
+	if !a.json {
+		fmt.Fprintln(a.stdout, r.Text)
+		return nil
+	}
+	out := map[string]any{"ok": true, "command": a.command, "id": r.ID, "status": r.Status, "revision": r.Revision}
+	created := r.Created
+	if created == nil {
+		created = []skills.Created{}
+	}
+	out["created"] = created
+	for k, v := range r.Extra {
+		out[k] = v
+	}
+	return a.writeJSON(out)
+}
+
+func (a *app) writeJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// fail is the one place that maps errors to exit codes and error codes.
+func (a *app) fail(err error) int {
+	if !a.ran && store.CodeOf(err) == "" {
+		err = &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: "run `proofloop --help` for the commands and flags"}
+	}
+	code, exit := classify(err)
+	msg, hint := err.Error(), ""
+	var se *store.Error
+	if errors.As(err, &se) {
+		hint = se.Hint
+	}
+	var wr *withReport
+	hasReport := errors.As(err, &wr)
+	if a.json {
+		e := map[string]any{"code": code, "message": msg}
+		if hint != "" {
+			e["hint"] = hint
+		}
+		out := map[string]any{"ok": false, "command": a.command, "error": e}
+		if hasReport {
+			for k, v := range wr.extra {
+				out[k] = v
+			}
+		}
+		a.writeJSON(out)
+	} else if hasReport {
+		wr.printText(a)
+	}
+	fmt.Fprintf(a.stderr, "proofloop %s: %s\n", a.command, msg)
+	if hint != "" {
+		fmt.Fprintf(a.stderr, "hint: %s\n", hint)
+	}
+	return exit
+}
+
+func classify(err error) (store.Code, int) {
+	var te *model.TransitionError
+	var ge *model.GuardError
+	var ie *model.IDError
+	switch {
+	case errors.As(err, &te):
+		return store.CodeInvalidTransition, exitRefused
+	case errors.As(err, &ge):
+		return store.CodeGuardFailed, exitRefused
+	}
+	switch c := store.CodeOf(err); c {
+	case store.CodeUsage, store.CodeInvalidInput:
+		return c, exitUsage
+	case store.CodeNotFound:
+		return c, exitNotFound
+	case store.CodeInvalidTransition, store.CodeGuardFailed:
+		return c, exitRefused
+	case store.CodeConflict, store.CodeLeaseHeld, store.CodeLockTimeout:
+		return c, exitConflict
+	case store.CodeStoreDamaged:
+		return c, exitDamaged
+	case store.CodeInternal:
+		return c, exitInternal
+	}
+	if errors.As(err, &ie) {
+		return store.CodeInvalidInput, exitUsage
+	}
+	return store.CodeInternal, exitInternal
+}

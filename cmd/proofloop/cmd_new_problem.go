@@ -1,0 +1,41 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/proofloop/proofloop/skills"
+)
+
+func (a *app) newProblemCommand() *cobra.Command {
+	var p skills.NewProblemParams
+	c := &cobra.Command{
+		Use:   "new-problem --name NAME --objective TEXT [--hypothesis TEXT]...",
+		Short: "Create the root problem prob_<name>",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := skills.ReadTextArgs(a.stdin, &p.Objective); err != nil {
+				return err
+			}
+			for i := range p.Hypothesis {
+				if err := skills.ReadTextArgs(a.stdin, &p.Hypothesis[i]); err != nil {
+					return err
+				}
+			}
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			r, err := skills.NewProblem(s, a.txOptions(cmd, ""), p)
+			if err != nil {
+				return err
+			}
+			return a.ok(r)
+		},
+	}
+	c.Flags().StringVar(&p.Name, "name", "", "problem name: a-z, 0-9 and _ (the id becomes prob_<name>)")
+	c.Flags().StringVar(&p.Objective, "objective", "", "what the problem asks to show (@file or @- reads it)")
+	c.Flags().StringArrayVar(&p.Hypothesis, "hypothesis", nil, "a hypothesis; repeat the flag for several")
+	addExpectRevision(c)
+	return c
+}

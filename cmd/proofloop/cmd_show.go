@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/proofloop/proofloop/model"
+)
+
+func (a *app) showCommand() *cobra.Command {
+	var sentences bool
+	c := &cobra.Command{
+		Use:   "show ID [--sentences]",
+		Short: "Print a problem or statement; --sentences numbers the proof as checkers cite it",
+		Args:  oneID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			id, _, err := s.ParseRef(args[0])
+			if err != nil {
+				return err
+			}
+			d, err := s.Read(id)
+			if err != nil {
+				return err
+			}
+			proof := d.Get("proof").String()
+			if a.json {
+				out := map[string]any{"ok": true, "command": "show", "id": id, "kind": d.Kind,
+					"status": d.Status(), "revision": d.Revision(), "document": json.RawMessage(d.Raw)}
+				if sentences {
+					out["sentences"] = numbered(proof)
+				}
+				return a.writeJSON(out)
+			}
+			if !sentences {
+				var buf bytes.Buffer
+				json.Indent(&buf, d.Raw, "", "  ")
+				fmt.Fprintln(a.stdout, buf.String())
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "%s %s (%s, revision %d, proof revision %d)\n", d.Kind, id, d.Status(), d.Revision(), d.Get("proof_revision").Int())
+			for _, sn := range numbered(proof) {
+				fmt.Fprintf(a.stdout, "[%d] %s\n", sn.Number, sn.Text)
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&sentences, "sentences", false, "number the proof's sentences, as checkers cite them")
+	return c
+}
+
+type sentence struct {
+	Number int    `json:"number"`
+	Text   string `json:"text"`
+}
+
+func numbered(proof string) []sentence {
+	out := []sentence{}
+	for i, t := range model.Sentences(proof) {
+		out = append(out, sentence{i + 1, t})
+	}
+	return out
+}

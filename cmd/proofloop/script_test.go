@@ -1,0 +1,135 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets testscript run the real CLI as the command "proofloop".
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"proofloop": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScript runs every testdata/script/*.txtar: one story each, through
+// the real command, in a fresh work directory with PROOFLOOP_ROOT set to
+// $WORK/contents.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PROOFLOOP_ROOT", env.WorkDir+"/contents")
+			env.Setenv("PROOFLOOP_ACTOR", "")
+			env.Setenv("PROOFLOOP_LEASE", "")
+			env.Setenv("PROOFLOOP_LOCK_TIMEOUT", "")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"cmpjson": cmpJSON,
+		},
+	})
+}
+
+var timestampRe = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$`)
+
+// cmpJSON compares two JSON files field by field: `cmpjson got want`. Any
+// timestamp in got matches the string "TIMESTAMP" in want. A mismatch
+// lists each differing JSON path with both values.
+func cmpJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: cmpjson got want")
+	}
+	var got, want any
+	if err := json.Unmarshal([]byte(ts.ReadFile(args[0])), &got); err != nil {
+		ts.Fatalf("%s: %v", args[0], err)
+	}
+	if err := json.Unmarshal([]byte(ts.ReadFile(args[1])), &want); err != nil {
+		ts.Fatalf("%s: %v", args[1], err)
+	}
+	var diffs []string
+	diffJSON("$", normalize(got), want, &diffs)
+	if neg {
+		if len(diffs) == 0 {
+			ts.Fatalf("%s and %s are equal", args[0], args[1])
+		}
+		return
+	}
+	if len(diffs) > 0 {
+		ts.Fatalf("%s differs from %s:\n%s", args[0], args[1], strings.Join(diffs, "\n"))
+	}
+}
+
+func normalize(v any) any {
+	switch x := v.(type) {
+	case string:
+		if timestampRe.MatchString(x) {
+			return "TIMESTAMP"
+		}
+	case []any:
+		for i := range x {
+			x[i] = normalize(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = normalize(x[k])
+		}
+	}
+	return v
+}
+
+func diffJSON(path string, got, want any, diffs *[]string) {
+	gm, gok := got.(map[string]any)
+	wm, wok := want.(map[string]any)
+	if gok && wok {
+		keys := map[string]bool{}
+		for k := range gm {
+			keys[k] = true
+		}
+		for k := range wm {
+			keys[k] = true
+		}
+		sorted := make([]string, 0, len(keys))
+		for k := range keys {
+			sorted = append(sorted, k)
+		}
+		sort.Strings(sorted)
+		for _, k := range sorted {
+			g, inG := gm[k]
+			w, inW := wm[k]
+			switch {
+			case !inG:
+				*diffs = append(*diffs, fmt.Sprintf("%s.%s: missing; want %s", path, k, js(w)))
+			case !inW:
+				*diffs = append(*diffs, fmt.Sprintf("%s.%s: %s; want no such field", path, k, js(g)))
+			default:
+				diffJSON(path+"."+k, g, w, diffs)
+			}
+		}
+		return
+	}
+	ga, gok := got.([]any)
+	wa, wok := want.([]any)
+	if gok && wok && len(ga) == len(wa) {
+		for i := range ga {
+			diffJSON(fmt.Sprintf("%s[%d]", path, i), ga[i], wa[i], diffs)
+		}
+		return
+	}
+	if !reflect.DeepEqual(got, want) {
+		*diffs = append(*diffs, fmt.Sprintf("%s: %s; want %s", path, js(got), js(want)))
+	}
+}
+
+func js(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

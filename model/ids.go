@@ -1,0 +1,101 @@
+package model
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// MaxIDLen bounds an id so that "<id>.json" and the store's temp files
+// (".<id>.json" plus a random number) stay far below the 255-byte file-name
+// limit at any nesting depth.
+const MaxIDLen = 128
+
+// compressKeep is how much of a too-long parent id a child id keeps.
+const compressKeep = 48
+
+var (
+	idRe   = regexp.MustCompile(`^(prob|stmt)_[a-z0-9_]+$`)
+	nameRe = regexp.MustCompile(`^[a-z0-9][a-z0-9_]*$`)
+)
+
+// IDError is a malformed id or name.
+type IDError struct{ ID, Why string }
+
+func (e *IDError) Error() string { return fmt.Sprintf("invalid id %q: %s", e.ID, e.Why) }
+
+// KindOf checks id against the id rules and returns the kind of document it
+// names. It is called before any path or JSON path is built from an id.
+func KindOf(id string) (Kind, error) {
+	switch {
+	case id == "":
+		return "", &IDError{id, "it is empty"}
+	case len(id) > MaxIDLen:
+		return "", &IDError{id, fmt.Sprintf("it is longer than %d bytes", MaxIDLen)}
+	case !idRe.MatchString(id):
+		return "", &IDError{id, "ids are prob_<name> or stmt_<name> with a-z, 0-9 and _ only"}
+	case strings.HasPrefix(id, "prob_"):
+		return KindProblem, nil
+	default:
+		return KindStatement, nil
+	}
+}
+
+// CheckName checks a root problem name given to new-problem.
+func CheckName(name string) error {
+	if !nameRe.MatchString(name) || len(name) > 64 {
+		return &IDError{"prob_" + name, "a name is 1-64 characters of a-z, 0-9 and _, starting with a letter or digit"}
+	}
+	return nil
+}
+
+// RootProblemID is the id of the root problem called name.
+func RootProblemID(name string) string { return "prob_" + name }
+
+// SubproblemID is the id of the n-th subproblem of a problem.
+func SubproblemID(parent string, n int) string { return child(parent, "_sub"+strconv.Itoa(n)) }
+
+// WrapID is the id of the n-th wrap-up statement of a problem: stmt_<name>_wrap,
+// then stmt_<name>_wrap2, ...
+func WrapID(problem string, n int) string {
+	suffix := "_wrap"
+	if n > 1 {
+		suffix += strconv.Itoa(n)
+	}
+	return child("stmt_"+strings.TrimPrefix(problem, "prob_"), suffix)
+}
+
+// SubStatementID is the id of the n-th sub-statement of a statement.
+func SubStatementID(parent string, n int) string { return child(parent, "_sub"+strconv.Itoa(n)) }
+
+// FixStatementID is the id of the n-th gap-filling sub-statement of a statement.
+func FixStatementID(parent string, n int) string { return child(parent, "_fix"+strconv.Itoa(n)) }
+
+// child appends suffix to parent. When that would pass MaxIDLen, the parent
+// part becomes its first compressKeep bytes plus "_h" and 16 hex digits of
+// the parent id's SHA-256: still deterministic, still naming the root it
+// descends from, and checkable against the parent (which the document's
+// context or parent field records in full).
+func child(parent, suffix string) string {
+	id := parent + suffix
+	if len(id) <= MaxIDLen {
+		return id
+	}
+	sum := sha256.Sum256([]byte(parent))
+	head := strings.TrimRight(parent[:compressKeep], "_")
+	return head + "_h" + hex.EncodeToString(sum[:8]) + suffix
+}
+
+// NextNumber returns the first n >= 1 whose id gen(n) is not in taken.
+// Because the lists it is given only ever grow, numbers are never reused.
+func NextNumber(taken []string, gen func(int) string) int {
+	n := 1
+	for slices.Contains(taken, gen(n)) {
+		n++
+	}
+	return n
+}

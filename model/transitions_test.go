@@ -1,0 +1,159 @@
+package model
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// want is the table of shared/DESIGN.md, written out again by hand so that a
+// wrong row in Table fails here: skill -> source -> statuses it acts on.
+var want = map[string]map[Source][]Status{
+	"prob-finish-up":             {"": {ProblemPending}},
+	"prob-setup-subgoal":         {"": {ProblemPending}},
+	"prob-wrapup-statement":      {"": {ProblemPending}},
+	"state-complete-proof":       {"": {StatementPending, StatementAwaitingSubstatement}},
+	"state-setup-substatement":   {"": {StatementPending, StatementAwaitingSubstatement}},
+	"state-mark-false":           {SourceProve: {StatementPending, StatementAwaitingSubstatement}, SourceFix: {StatementHasGap, StatementAwaitingSubstatement}},
+	"state-propose-modification": {SourceProve: {StatementPending, StatementAwaitingSubstatement}, SourceFix: {StatementHasGap, StatementAwaitingSubstatement}},
+	"check-confirm-proof":        {"": {StatementAwaitingVerification}},
+	"check-reject-proof":         {"": {StatementAwaitingVerification, StatementHasGap}},
+	"fix-patch-proof":            {"": {StatementHasGap, StatementAwaitingSubstatement}},
+	"fix-create-substatement":    {"": {StatementHasGap}},
+	"decide":                     {"": {StatementNeedsModification}},
+}
+
+// passing returns facts under which every guard of every skill passes.
+func passing(st Status, src Source) *Facts {
+	proof := "Let $x>0$. Then $x^2>0$. Hence the claim."
+	return &Facts{Status: st, Source: src, Proof: proof, NewProof: proof, NewSubs: 1,
+		SubStatuses: map[string]Status{"stmt_a_sub1": StatementTrue}, OpenIssues: []int{1}, Named: []int{1},
+		KeyStatus: StatementTrue, KeyListed: true, Sentence: 2, Quote: "Then $x^2>0$.", First: 1, Last: 2}
+}
+
+func TestTableEverySkillEveryStatus(t *testing.T) {
+	if len(Table) != len(want) {
+		t.Fatalf("Table has %d rows; want %d", len(Table), len(want))
+	}
+	for _, r := range Table {
+		sources, ok := want[r.Skill]
+		if !ok {
+			t.Errorf("Table has unexpected skill %q", r.Skill)
+			continue
+		}
+		for src, allowed := range sources {
+			for _, st := range Statuses(r.Kind) {
+				f := passing(st, src)
+				if r.Skill == "check-confirm-proof" {
+					f.OpenIssues = nil
+				}
+				err := Allow(r.Skill, f)
+				if slices.Contains(allowed, st) {
+					if err != nil {
+						t.Errorf("Allow(%s, source %q, %s) = %v; want allowed", r.Skill, src, st, err)
+					}
+					continue
+				}
+				var te *TransitionError
+				if !errors.As(err, &te) {
+					t.Errorf("Allow(%s, source %q, %s) = %v; want a TransitionError", r.Skill, src, st, err)
+					continue
+				}
+				msg := err.Error()
+				if !strings.Contains(msg, "status "+string(st)) || !strings.Contains(msg, "allowed now:") {
+					t.Errorf("Allow(%s, %s) message %q; want it to name the status and what is allowed now", r.Skill, st, msg)
+				}
+				if !slices.Equal(te.Allowed, AllowedNow(r.Kind, st)) {
+					t.Errorf("Allow(%s, %s).Allowed = %v; want %v", r.Skill, st, te.Allowed, AllowedNow(r.Kind, st))
+				}
+			}
+		}
+	}
+}
+
+func TestAllowedNow(t *testing.T) {
+	tests := []struct {
+		k    Kind
+		s    Status
+		want []string
+	}{
+		{KindProblem, ProblemPending, []string{"prob-finish-up", "prob-setup-subgoal", "prob-wrapup-statement"}},
+		{KindProblem, ProblemSolved, nil},
+		{KindStatement, StatementTrue, nil},
+		{KindStatement, StatementHasGap, []string{"state-mark-false", "state-propose-modification", "check-reject-proof", "fix-patch-proof", "fix-create-substatement"}},
+		{KindStatement, StatementNeedsModification, []string{"decide"}},
+	}
+	for _, tt := range tests {
+		if got := AllowedNow(tt.k, tt.s); !slices.Equal(got, tt.want) {
+			t.Errorf("AllowedNow(%s, %s) = %v; want %v", tt.k, tt.s, got, tt.want)
+		}
+	}
+	err := Allow("state-complete-proof", &Facts{Status: StatementTrue, NewProof: "x"})
+	if want := "the statement is final"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Allow on a true statement = %v; want a message with %q", err, want)
+	}
+}
+
+func TestGuards(t *testing.T) {
+	tests := []struct {
+		skill  string
+		mutate func(f *Facts)
+		guard  string
+		reason string
+	}{
+		{"prob-finish-up", func(f *Facts) { f.KeyListed = false }, "key_statement_true", "not listed"},
+		{"prob-finish-up", func(f *Facts) { f.KeyStatus = StatementAwaitingVerification }, "key_statement_true", "awaiting_verification, not true"},
+		{"state-complete-proof", func(f *Facts) { f.NewProof = "  \n" }, "proof_not_empty", "empty"},
+		{"state-complete-proof", func(f *Facts) {
+			f.Status = StatementAwaitingSubstatement
+			f.SubStatuses = map[string]Status{"stmt_a_sub1": StatementTrue, "stmt_a_sub2": StatementPending}
+		}, "no_open_substatement", "stmt_a_sub2"},
+		{"state-setup-substatement", func(f *Facts) { f.NewSubs = 0 }, "at_least_one", "at least one"},
+		{"state-setup-substatement", func(f *Facts) {
+			f.Status = StatementAwaitingSubstatement
+			f.SubStatuses = map[string]Status{"stmt_a_sub1": StatementHasGap}
+		}, "no_open_substatement", "stmt_a_sub1"},
+		{"state-mark-false", func(f *Facts) { f.Source, f.Status, f.Named = SourceFix, StatementHasGap, nil }, "fix_names_open_issue", "name the issue"},
+		{"state-propose-modification", func(f *Facts) { f.Source, f.Status, f.Named = SourceFix, StatementHasGap, []int{7} }, "fix_names_open_issue", "issue 7 is not open"},
+		{"check-confirm-proof", func(f *Facts) { f.Status, f.OpenIssues = StatementAwaitingVerification, []int{2, 3} }, "no_open_issue", "issues still open: 2, 3"},
+		{"check-reject-proof", func(f *Facts) { f.Status, f.Sentence = StatementAwaitingVerification, 4 }, "sentence_in_range", "the proof has 3 sentences"},
+		{"check-reject-proof", func(f *Facts) { f.Status, f.Quote = StatementAwaitingVerification, "Hence the claim" }, "sentence_text_found", "in sentence 3"},
+		{"fix-patch-proof", func(f *Facts) { f.Status, f.Named = StatementHasGap, []int{1, 2} }, "named_issue_open", "issue 2 is not open"},
+		{"fix-patch-proof", func(f *Facts) { f.Status, f.First, f.Last = StatementHasGap, 2, 5 }, "range_in_bounds", "2-5 is out of bounds"},
+		{"fix-patch-proof", func(f *Facts) {
+			f.Status = StatementAwaitingSubstatement
+			f.SubStatuses = map[string]Status{"stmt_a_fix1": StatementPending}
+		}, "no_open_substatement", "stmt_a_fix1"},
+		{"fix-create-substatement", func(f *Facts) { f.Status, f.OpenIssues = StatementHasGap, nil }, "named_issue_open", "open issues: none"},
+	}
+	for _, tt := range tests {
+		f := passing(StatementPending, SourceProve)
+		if tt.skill == "prob-finish-up" {
+			f.Status = ProblemPending
+		}
+		tt.mutate(f)
+		err := Allow(tt.skill, f)
+		var ge *GuardError
+		if !errors.As(err, &ge) {
+			t.Errorf("%s: Allow = %v; want guard %s to fail", tt.skill, err, tt.guard)
+			continue
+		}
+		if ge.Guard != tt.guard || !strings.Contains(err.Error(), tt.reason) {
+			t.Errorf("%s: Allow = %v (guard %s); want guard %s with %q", tt.skill, err, ge.Guard, tt.guard, tt.reason)
+		}
+	}
+}
+
+func TestOpenIssues(t *testing.T) {
+	s := Statement{Validate: Validate{
+		Issues: []Issue{{IssueNumber: 1}, {IssueNumber: 2}, {IssueNumber: 3}, {IssueNumber: 4}},
+		Responses: []Response{
+			{ResponseNumber: 1, IssueAddressed: 1, IssuesAddressed: []int{1, 3}, Type: "patch"},
+			{ResponseNumber: 2, IssueAddressed: 2, IssuesAddressed: []int{2}, Type: "substatement"},
+		},
+	}}
+	if got, want := s.OpenIssues(), []int{2, 4}; !slices.Equal(got, want) {
+		t.Errorf("OpenIssues() = %v; want %v (a substatement response leaves its issue open)", got, want)
+	}
+}

@@ -1,0 +1,158 @@
+package model
+
+// Problem is a problem document, problem/<id>.json. Field names are the
+// seed's; the JSON Schema in schemas/ is the authority on the file format.
+type Problem struct {
+	ID            string   `json:"id"`
+	Status        Status   `json:"status"`
+	CreatedAt     string   `json:"created_at"`
+	UpdatedAt     string   `json:"updated_at"`
+	Revision      int      `json:"revision"`
+	Objective     string   `json:"objective"`
+	Hypothesis    []string `json:"hypothesis"`
+	Parent        *string  `json:"parent"`
+	Preliminaries []string `json:"preliminaries"`
+	Progresses    []string `json:"progresses"`
+	Rationale     *string  `json:"rationale,omitempty"`
+	Resolution    *string  `json:"resolution,omitempty"`
+	ResolvedBy    *string  `json:"resolved_by,omitempty"`
+	SolvedAt      *string  `json:"solved_at,omitempty"`
+	SolvedBy      *string  `json:"solved_by,omitempty"`
+}
+
+// Statement is a statement document, statement/<id>.json.
+type Statement struct {
+	ID                   string               `json:"id"`
+	Status               Status               `json:"status"`
+	CreatedAt            string               `json:"created_at"`
+	UpdatedAt            string               `json:"updated_at"`
+	Revision             int                  `json:"revision"`
+	Claim                string               `json:"claim"`
+	Premises             []string             `json:"premises"`
+	Purpose              *string              `json:"purpose,omitempty"`
+	Rationale            *string              `json:"rationale,omitempty"`
+	Context              string               `json:"context"`
+	Proof                *string              `json:"proof"`
+	ProofStrategy        *string              `json:"proof_strategy"`
+	ProofRevision        int                  `json:"proof_revision"`
+	ProofAuthor          *string              `json:"proof_author,omitempty"`
+	Round                int                  `json:"round,omitempty"`
+	SubStatements        []string             `json:"sub_statements"`
+	FillsGapAt           *int                 `json:"fills_gap_at,omitempty"`
+	FillsIssue           *int                 `json:"fills_issue,omitempty"`
+	Counterexample       *string              `json:"counterexample,omitempty"`
+	Refutation           *Refutation          `json:"refutation,omitempty"`
+	ProposedModification *Modification        `json:"proposed_modification,omitempty"`
+	ModificationHistory  []ModificationRecord `json:"modification_history,omitempty"`
+	VerifiedAt           *string              `json:"verified_at,omitempty"`
+	VerificationSummary  *string              `json:"verification_summary,omitempty"`
+	Validate             Validate             `json:"validate"`
+}
+
+// Validate is the check/fix history of a statement.
+type Validate struct {
+	Issues        []Issue        `json:"issues"`
+	Responses     []Response     `json:"responses"`
+	Confirmations []Confirmation `json:"confirmations"`
+}
+
+// Issue is a gap recorded by a checker.
+type Issue struct {
+	IssueNumber   int     `json:"issue_number"`
+	Sentence      int     `json:"sentence"`
+	SentenceText  string  `json:"sentence_text"`
+	ErrorType     string  `json:"error_type"`
+	Explanation   string  `json:"explanation"`
+	SuggestedFix  *string `json:"suggested_fix,omitempty"`
+	CreatedAt     string  `json:"created_at"`
+	Actor         *string `json:"actor,omitempty"`
+	Round         int     `json:"round"`
+	ProofRevision int     `json:"proof_revision"`
+	// SupersededAt is set when an accepted modification replaced the claim
+	// the issue was about; such an issue is no longer open.
+	SupersededAt *string `json:"superseded_at,omitempty"`
+}
+
+// Response is a fixer's answer to one or more issues.
+type Response struct {
+	ResponseNumber  int     `json:"response_number"`
+	IssueAddressed  int     `json:"issue_addressed"`
+	IssuesAddressed []int   `json:"issues_addressed"`
+	Type            string  `json:"type"`
+	CreatedAt       string  `json:"created_at"`
+	Actor           *string `json:"actor,omitempty"`
+	SubStatementID  string  `json:"sub_statement_id,omitempty"`
+	// RejectedAt is set on a modification response whose proposal was
+	// rejected: it no longer answers its issue.
+	RejectedAt *string `json:"rejected_at,omitempty"`
+}
+
+// Confirmation is one checker's approval of one proof revision.
+type Confirmation struct {
+	Actor         *string `json:"actor,omitempty"`
+	ProofRevision int     `json:"proof_revision"`
+	CreatedAt     string  `json:"created_at"`
+}
+
+// Refutation records who marked a statement false, and from which issue.
+type Refutation struct {
+	Source         Source  `json:"source"`
+	IssueNumber    *int    `json:"issue_number,omitempty"`
+	ResponseNumber *int    `json:"response_number,omitempty"`
+	Actor          *string `json:"actor,omitempty"`
+	At             string  `json:"at"`
+}
+
+// Modification is a proposed change of a statement's claim or premises.
+type Modification struct {
+	Type           string   `json:"type"`
+	Claim          *string  `json:"claim"`
+	Premises       []string `json:"premises"`
+	Rationale      string   `json:"rationale"`
+	Source         Source   `json:"source"`
+	IssueNumber    *int     `json:"issue_number,omitempty"`
+	ResponseNumber *int     `json:"response_number,omitempty"`
+	PreviousStatus Status   `json:"previous_status"`
+	Actor          *string  `json:"actor,omitempty"`
+	ProposedAt     string   `json:"proposed_at"`
+}
+
+// ModificationRecord keeps the claim and premises a decision replaced or kept.
+type ModificationRecord struct {
+	Decision       string   `json:"decision"`
+	Type           string   `json:"type"`
+	ClaimBefore    string   `json:"claim_before"`
+	PremisesBefore []string `json:"premises_before"`
+	ClaimAfter     *string  `json:"claim_after"`
+	PremisesAfter  []string `json:"premises_after"`
+	Rationale      string   `json:"rationale"`
+	Reason         *string  `json:"reason"`
+	DecidedAt      string   `json:"decided_at"`
+	Actor          *string  `json:"actor"`
+}
+
+// OpenIssues returns the numbers of the issues no patch, false or
+// modification response has answered, in order. A gap-filling sub-statement
+// does not answer an issue by itself: the issue stays open until a patch that
+// uses the sub-statement (or a refutation or modification) cites it, which is
+// what lets fix-patch-proof name it once the sub-statement is resolved. A
+// rejected modification answers nothing; a superseded issue is not open.
+func (s *Statement) OpenIssues() []int {
+	answered := map[int]bool{}
+	for _, r := range s.Validate.Responses {
+		if r.Type == "substatement" || r.RejectedAt != nil {
+			continue
+		}
+		answered[r.IssueAddressed] = true
+		for _, n := range r.IssuesAddressed {
+			answered[n] = true
+		}
+	}
+	open := []int{}
+	for _, is := range s.Validate.Issues {
+		if !answered[is.IssueNumber] && is.SupersededAt == nil {
+			open = append(open, is.IssueNumber)
+		}
+	}
+	return open
+}

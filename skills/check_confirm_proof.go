@@ -1,0 +1,75 @@
+package skills
+
+import (
+	"fmt"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+var checkConfirmProof = &Skill{
+	Name:    "check-confirm-proof",
+	Purpose: "Confirm that a proof is valid; the statement becomes true once the acceptance quorum is met.",
+	Target:  "statement_path",
+	Params: []Param{
+		ref("statement_path", "the statement whose proof was verified: a bare id or a path of its JSON file"),
+		optText("verification_summary", "a brief summary of the verification (steps checked, etc.)"),
+	},
+	Example: `--statement-path stmt_example_wrap --verification-summary "Checked the base case and the inductive step sentence by sentence."`,
+	Run:     runCheckConfirmProof,
+}
+
+func runCheckConfirmProof(tx *store.Tx, in *Input) (*Result, error) {
+	id := in.Text("statement_path")
+	d, st, err := statementDoc(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	f, err := statementFacts(tx, st)
+	if err != nil {
+		return nil, err
+	}
+	if err := model.Allow("check-confirm-proof", f); err != nil {
+		return nil, err
+	}
+	cfg, err := tx.Config()
+	if err != nil {
+		return nil, err
+	}
+	who := tx.Actor()
+	if cfg.ForbidSelfCheck && who != "" && st.ProofAuthor != nil && *st.ProofAuthor == who {
+		return nil, &model.GuardError{Skill: "check-confirm-proof", Guard: "not_self_check",
+			Reason: fmt.Errorf("%s wrote proof revision %d and may not confirm it (forbid_self_check)", who, st.ProofRevision)}
+	}
+	summary := in.OptText("verification_summary")
+	if err := d.Set("validate.confirmations.-1", map[string]any{"actor": actor(tx), "proof_revision": st.ProofRevision,
+		"verification_summary": summary, "created_at": tx.Now()}); err != nil {
+		return nil, err
+	}
+	// Distinct checkers of this proof revision; the same checker twice
+	// counts once. A rejection always changes the revision before the proof
+	// can be confirmed again, so these are confirmations with no rejection
+	// in between.
+	checkers := map[string]bool{who: true}
+	for _, c := range st.Validate.Confirmations {
+		if c.ProofRevision == st.ProofRevision {
+			a := ""
+			if c.Actor != nil {
+				a = *c.Actor
+			}
+			checkers[a] = true
+		}
+	}
+	res := &Result{ID: id, Status: model.StatementAwaitingVerification, Revision: d.Revision() + 1,
+		Extra: map[string]any{"confirmations": len(checkers), "quorum": cfg.VerifyQuorum, "proof_revision": st.ProofRevision}}
+	if len(checkers) < cfg.VerifyQuorum {
+		res.Text = fmt.Sprintf("Recorded confirmation %d of %d for proof revision %d of %s; it still awaits verification.", len(checkers), cfg.VerifyQuorum, st.ProofRevision, id)
+		return res, nil
+	}
+	if err := set(d, "status", model.StatementTrue, "verified_at", tx.Now(), "verification_summary", summary); err != nil {
+		return nil, err
+	}
+	res.Status = model.StatementTrue
+	res.Text = fmt.Sprintf("Confirmed %s: it is true (proof revision %d, %d of %d confirmations).", id, st.ProofRevision, len(checkers), cfg.VerifyQuorum)
+	return res, nil
+}

@@ -1,0 +1,55 @@
+package skills
+
+import (
+	"fmt"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+var checkRejectProof = &Skill{
+	Name:    "check-reject-proof",
+	Purpose: "Record a gap found while verifying a proof, at a numbered sentence.",
+	Target:  "statement_path",
+	Params: []Param{
+		ref("statement_path", "the statement whose proof has the gap: a bare id or a path of its JSON file"),
+		{Name: "sentence_number", Type: TypeInt, Required: true, Help: "the sentence with the gap, as `proofloop show ID --sentences` numbers them"},
+		text("sentence_text", "the exact text of that sentence, or a quoted part of it (whitespace is ignored)"),
+		enum("error_type", "the kind of error", model.ErrorTypes, true),
+		text("explanation", "what is wrong, in detail"),
+		optText("suggested_fix", "what would be needed to fix it"),
+	},
+	Example: `--statement-path stmt_example_wrap --sentence-number 2 --sentence-text "adding 2n+1 gives (n+1)^2" --error-type unjustified_leap --explanation "The identity n^2 + 2n + 1 = (n+1)^2 is used without being shown." --suggested-fix "Expand (n+1)^2."`,
+	Run:     runCheckRejectProof,
+}
+
+func runCheckRejectProof(tx *store.Tx, in *Input) (*Result, error) {
+	id := in.Text("statement_path")
+	d, st, err := statementDoc(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	f, err := statementFacts(tx, st)
+	if err != nil {
+		return nil, err
+	}
+	f.Sentence, f.Quote = in.Int("sentence_number"), in.Text("sentence_text")
+	if err := model.Allow("check-reject-proof", f); err != nil {
+		return nil, err
+	}
+	round := st.Round
+	if st.Status == model.StatementAwaitingVerification {
+		round++ // a rejection of a proof awaiting verification opens a round
+	}
+	n := len(st.Validate.Issues) + 1
+	issue := map[string]any{"issue_number": n, "sentence": f.Sentence, "sentence_text": f.Quote,
+		"error_type": in.Text("error_type"), "explanation": in.Text("explanation"),
+		"suggested_fix": in.OptText("suggested_fix"), "created_at": tx.Now(), "actor": actor(tx),
+		"round": round, "proof_revision": st.ProofRevision}
+	if err := set(d, "validate.issues.-1", issue, "round", round, "status", model.StatementHasGap); err != nil {
+		return nil, err
+	}
+	return &Result{ID: id, Status: model.StatementHasGap, Revision: d.Revision() + 1,
+		Extra: map[string]any{"issue_number": n, "round": round},
+		Text:  fmt.Sprintf("Recorded issue %d at sentence %d of %s (round %d); it has a gap.", n, f.Sentence, id, round)}, nil
+}

@@ -1,0 +1,131 @@
+package skills
+
+import (
+	"fmt"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+// The steps two or more skills share: each is one helper, called from each.
+
+// statementDoc reads a statement and decodes it.
+func statementDoc(tx *store.Tx, id string) (*store.Doc, *model.Statement, error) {
+	d, err := tx.Get(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.Kind != model.KindStatement {
+		return nil, nil, store.Errorf(store.CodeInvalidInput, "%s is a %s; this skill acts on a statement", id, d.Kind)
+	}
+	st, err := d.Statement()
+	if err != nil {
+		return nil, nil, store.Errorf(store.CodeStoreDamaged, "%s", err)
+	}
+	return d, st, nil
+}
+
+// problemDoc reads a problem and decodes it.
+func problemDoc(tx *store.Tx, id string) (*store.Doc, *model.Problem, error) {
+	d, err := tx.Get(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.Kind != model.KindProblem {
+		return nil, nil, store.Errorf(store.CodeInvalidInput, "%s is a %s; this skill acts on a problem", id, d.Kind)
+	}
+	p, err := d.Problem()
+	if err != nil {
+		return nil, nil, store.Errorf(store.CodeStoreDamaged, "%s", err)
+	}
+	return d, p, nil
+}
+
+// subStatuses reads the status of each sub-statement: the only other
+// documents a statement skill reads.
+func subStatuses(tx *store.Tx, st *model.Statement) (map[string]model.Status, error) {
+	out := map[string]model.Status{}
+	for _, id := range st.SubStatements {
+		d, err := tx.Get(id)
+		if err != nil {
+			return nil, fmt.Errorf("sub-statement of %s: %w", st.ID, err)
+		}
+		out[id] = d.Status()
+	}
+	return out, nil
+}
+
+// statementFacts gathers what the guards of a statement skill look at.
+func statementFacts(tx *store.Tx, st *model.Statement) (*model.Facts, error) {
+	f := &model.Facts{Status: st.Status, OpenIssues: st.OpenIssues()}
+	if st.Proof != nil {
+		f.Proof = *st.Proof
+	}
+	if st.Status == model.StatementAwaitingSubstatement {
+		subs, err := subStatuses(tx, st)
+		if err != nil {
+			return nil, err
+		}
+		f.SubStatuses = subs
+	}
+	return f, nil
+}
+
+// newStatement creates a pending statement under context and returns it.
+func newStatement(tx *store.Tx, id, context, claim string, premises []string, purpose *string) (*model.Statement, error) {
+	st := &model.Statement{Status: model.StatementPending, Claim: claim, Premises: nonNil(premises),
+		Purpose: purpose, Context: context, SubStatements: []string{},
+		Validate: model.Validate{Issues: []model.Issue{}, Responses: []model.Response{}, Confirmations: []model.Confirmation{}}}
+	if _, err := tx.Create(id, st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// appendResponse numbers a response, appends it to validate.responses and
+// returns its number. fields are the type's own fields.
+func appendResponse(tx *store.Tx, d *store.Doc, st *model.Statement, typ string, issues []int, fields map[string]any) (int, error) {
+	n := len(st.Validate.Responses) + 1
+	r := map[string]any{"response_number": n, "issue_addressed": issues[0], "issues_addressed": issues,
+		"type": typ, "created_at": tx.Now(), "actor": actor(tx)}
+	for k, v := range fields {
+		r[k] = v
+	}
+	return n, d.Set("validate.responses.-1", r)
+}
+
+// actor is the transaction's actor, or nil (JSON null) when none was given.
+func actor(tx *store.Tx) *string {
+	if a := tx.Actor(); a != "" {
+		return &a
+	}
+	return nil
+}
+
+// set applies field changes in order, stopping at the first error.
+func set(d *store.Doc, kv ...any) error {
+	for i := 0; i+1 < len(kv); i += 2 {
+		if err := d.Set(kv[i].(string), kv[i+1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// created is the Created entry of a new document.
+func created(k model.Kind, id string) Created { return Created{id, store.DocPath(k, id)} }
+
+// refParam, textParam... build registry entries briefly.
+func ref(name, help string) Param {
+	return Param{Name: name, Type: TypeRef, Required: true, Help: help}
+}
+func text(name, help string) Param {
+	return Param{Name: name, Type: TypeText, Required: true, Help: help}
+}
+func optText(name, help string) Param {
+	return Param{Name: name, Type: TypeText, Help: help}
+}
+func texts(name, help string) Param { return Param{Name: name, Type: TypeTexts, Help: help} }
+func enum(name, help string, values []string, required bool) Param {
+	return Param{Name: name, Type: TypeEnum, Enum: values, Required: required, Help: help}
+}

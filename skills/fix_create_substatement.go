@@ -1,0 +1,72 @@
+package skills
+
+import (
+	"fmt"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+var fixCreateSubstatement = &Skill{
+	Name:    "fix-create-substatement",
+	Purpose: "Answer an open issue with a sub-statement that fills the gap; the issue stays open until a patch uses it.",
+	Target:  "statement_path",
+	Params: []Param{
+		ref("statement_path", "the statement with the gap: a bare id or a path of its JSON file"),
+		{Name: "issue_number", Type: TypeInt, Required: true, Help: "the open issue this addresses"},
+		text("sub_claim", "the claim of the gap-filling sub-statement"),
+		texts("sub_premises", "a premise of the sub-statement"),
+		{Name: "gap_location", Type: TypeInt, Help: "the sentence the sub-statement will support (default: the issue's sentence)"},
+		optText("purpose", "how this sub-statement fills the gap"),
+	},
+	Example: `--statement-path stmt_example_wrap --issue-number 1 --sub-claim "For every integer n, n^2 + 2n + 1 = (n+1)^2." --gap-location 2 --purpose "Justifies the identity used in step 2."`,
+	Run:     runFixCreateSubstatement,
+}
+
+func runFixCreateSubstatement(tx *store.Tx, in *Input) (*Result, error) {
+	parent := in.Text("statement_path")
+	d, st, err := statementDoc(tx, parent)
+	if err != nil {
+		return nil, err
+	}
+	f, err := statementFacts(tx, st)
+	if err != nil {
+		return nil, err
+	}
+	issue := in.Int("issue_number")
+	f.Named = []int{issue}
+	if err := model.Allow("fix-create-substatement", f); err != nil {
+		return nil, err
+	}
+	gap := in.Int("gap_location")
+	if gap == 0 {
+		gap = st.Validate.Issues[issue-1].Sentence
+	}
+	if n := len(model.SplitSentences(f.Proof)); gap > n {
+		return nil, store.Errorf(store.CodeInvalidInput, "gap_location %d is out of range: the proof has %d sentences (1-%d)", gap, n, n)
+	}
+	id := model.FixStatementID(parent, model.NextNumber(st.SubStatements, func(n int) string { return model.FixStatementID(parent, n) }))
+	if _, err := newStatement(tx, id, parent, in.Text("sub_claim"), in.Texts("sub_premises"), in.OptText("purpose")); err != nil {
+		return nil, err
+	}
+	child, err := tx.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := set(child, "fills_gap_at", gap, "fills_issue", issue); err != nil {
+		return nil, err
+	}
+	n, err := appendResponse(tx, d, st, "substatement", []int{issue},
+		map[string]any{"sub_statement_id": id, "purpose": in.OptText("purpose"), "gap_location": gap})
+	if err != nil {
+		return nil, err
+	}
+	if err := set(d, "sub_statements.-1", id, "status", model.StatementAwaitingSubstatement); err != nil {
+		return nil, err
+	}
+	c := created(model.KindStatement, id)
+	return &Result{ID: parent, Status: model.StatementAwaitingSubstatement, Revision: d.Revision() + 1, Created: []Created{c},
+		Extra: map[string]any{"response_number": n, "sub_statement_id": id, "fills_gap_at": gap},
+		Text: fmt.Sprintf("Created gap-filling sub-statement %s for issue %d at sentence %d of %s (response %d); %s awaits it.",
+			id, issue, gap, parent, n, parent)}, nil
+}

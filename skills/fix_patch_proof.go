@@ -1,0 +1,88 @@
+package skills
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+var fixPatchProof = &Skill{
+	Name:    "fix-patch-proof",
+	Purpose: "Answer one or more open issues by replacing a span of proof sentences.",
+	Target:  "statement_path",
+	Params: []Param{
+		ref("statement_path", "the statement whose proof is patched: a bare id or a path of its JSON file"),
+		{Name: "issue_number", Type: TypeInts, Required: true, Help: "an open issue this patch answers"},
+		{Name: "sentence_range", Type: TypeRange, Required: true, Help: `the sentences to replace: "3-5" or "4" (JSON also {"start": 3, "end": 5})`},
+		text("replacement_text", "the new text for that span of sentences"),
+		text("change_description", "a brief description of what was changed"),
+	},
+	Example: `--statement-path stmt_example_wrap --issue-number 1 --sentence-range 2 --replacement-text "Step 2: If the sum up to 2n-1 is n^2, adding 2n+1 gives n^2 + 2n + 1, which is (n+1)^2 by expanding the square." --change-description "Justify the identity."`,
+	Run:     runFixPatchProof,
+}
+
+func runFixPatchProof(tx *store.Tx, in *Input) (*Result, error) {
+	id := in.Text("statement_path")
+	d, st, err := statementDoc(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	f, err := statementFacts(tx, st)
+	if err != nil {
+		return nil, err
+	}
+	r := in.Range("sentence_range")
+	f.Named, f.First, f.Last = dedup(in.Ints("issue_number")), r.Start, r.End
+	if err := model.Allow("fix-patch-proof", f); err != nil {
+		return nil, err
+	}
+	proof, err := model.ReplaceSentences(f.Proof, r.Start, r.End, in.Text("replacement_text"))
+	if err != nil {
+		return nil, store.Errorf(store.CodeInvalidInput, "%v", err)
+	}
+	rev := st.ProofRevision + 1
+	n, err := appendResponse(tx, d, st, "patch", f.Named, map[string]any{"sentence_range": r,
+		"change_description": in.Text("change_description"), "replacement_text": in.Text("replacement_text"), "proof_revision": rev})
+	if err != nil {
+		return nil, err
+	}
+	var open []int
+	for _, i := range f.OpenIssues {
+		if !slices.Contains(f.Named, i) {
+			open = append(open, i)
+		}
+	}
+	status := model.StatementAwaitingVerification
+	if len(open) > 0 {
+		status = model.StatementHasGap
+	}
+	if err := set(d, "proof", proof, "proof_revision", rev, "proof_author", actor(tx), "status", status); err != nil {
+		return nil, err
+	}
+	text := fmt.Sprintf("Patched sentences %d-%d of %s (proof revision %d, response %d); it awaits verification.", r.Start, r.End, id, rev, n)
+	if len(open) > 0 {
+		text = fmt.Sprintf("Patched sentences %d-%d of %s (proof revision %d, response %d); issues %v are still open.", r.Start, r.End, id, rev, n, open)
+	}
+	return &Result{ID: id, Status: status, Revision: d.Revision() + 1,
+		Extra: map[string]any{"response_number": n, "proof_revision": rev, "open_issues": nonNilInts(open)},
+		Text:  text}, nil
+}
+
+func dedup(ns []int) []int {
+	var out []int
+	for _, n := range ns {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func nonNilInts(ns []int) []int {
+	if ns == nil {
+		return []int{}
+	}
+	return ns
+}

@@ -1,0 +1,48 @@
+package skills
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+var probFinishUp = &Skill{
+	Name:    "prob-finish-up",
+	Purpose: "Mark a problem as solved after a key statement has been proved.",
+	Target:  "problem_path",
+	Params: []Param{
+		ref("problem_path", "the problem: a bare id or a path of its JSON file"),
+		text("resolution", "how the objective follows from the proved statement"),
+		{Name: "key_statement_id", Type: TypeRef, Required: true, Help: "the true statement, listed in the problem's progresses, that enables the resolution"},
+	},
+	Example: `--problem-path prob_example --key-statement-id stmt_example_wrap --resolution "The wrap-up statement is the objective."`,
+	Run:     runProbFinishUp,
+}
+
+func runProbFinishUp(tx *store.Tx, in *Input) (*Result, error) {
+	id, key := in.Text("problem_path"), in.Text("key_statement_id")
+	d, p, err := problemDoc(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	f := &model.Facts{Status: p.Status, KeyListed: slices.Contains(p.Progresses, key)}
+	if f.KeyListed && p.Status == model.ProblemPending {
+		kd, err := tx.Get(key)
+		if err != nil {
+			return nil, err
+		}
+		f.KeyStatus = kd.Status()
+	}
+	if err := model.Allow("prob-finish-up", f); err != nil {
+		return nil, err
+	}
+	if err := set(d, "status", model.ProblemSolved, "resolution", in.Text("resolution"),
+		"resolved_by", key, "solved_at", tx.Now(), "solved_by", actor(tx)); err != nil {
+		return nil, err
+	}
+	return &Result{ID: id, Status: model.ProblemSolved, Revision: d.Revision() + 1,
+		Extra: map[string]any{"resolved_by": key},
+		Text:  fmt.Sprintf("Problem %s is solved by %s.", id, key)}, nil
+}

@@ -1,0 +1,45 @@
+package skills
+
+import (
+	"fmt"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+var probSetupSubgoal = &Skill{
+	Name:    "prob-setup-subgoal",
+	Purpose: "Create a subproblem when the current problem is too complex.",
+	Target:  "parent_problem_path",
+	Params: []Param{
+		ref("parent_problem_path", "the parent problem: a bare id or a path of its JSON file"),
+		text("subproblem_objective", "what the subproblem should prove"),
+		texts("subproblem_hypothesis", "a condition inherited or specified for the subproblem"),
+		text("rationale", "why this decomposition helps"),
+	},
+	Example: `--parent-problem-path prob_example --subproblem-objective "Show the bound for n <= 10." --subproblem-hypothesis "n is a positive integer" --rationale "Small cases first."`,
+	Run:     runProbSetupSubgoal,
+}
+
+func runProbSetupSubgoal(tx *store.Tx, in *Input) (*Result, error) {
+	parent := in.Text("parent_problem_path")
+	d, p, err := problemDoc(tx, parent)
+	if err != nil {
+		return nil, err
+	}
+	if err := model.Allow("prob-setup-subgoal", &model.Facts{Status: p.Status}); err != nil {
+		return nil, err
+	}
+	id := model.SubproblemID(parent, model.NextNumber(p.Preliminaries, func(n int) string { return model.SubproblemID(parent, n) }))
+	rationale := in.Text("rationale")
+	if _, err := tx.Create(id, newProblem(in.Text("subproblem_objective"), in.Texts("subproblem_hypothesis"), &parent, &rationale)); err != nil {
+		return nil, err
+	}
+	if err := d.Set("preliminaries.-1", id); err != nil {
+		return nil, err
+	}
+	c := created(model.KindProblem, id)
+	return &Result{ID: id, Status: model.ProblemPending, Revision: 1, Created: []Created{c},
+		Extra: map[string]any{"parent": parent},
+		Text:  fmt.Sprintf("Created subproblem %s of %s at %s.", id, parent, c.Path)}, nil
+}

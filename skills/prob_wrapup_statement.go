@@ -1,0 +1,45 @@
+package skills
+
+import (
+	"fmt"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+var probWrapupStatement = &Skill{
+	Name:    "prob-wrapup-statement",
+	Purpose: "Create a statement that, once proved, resolves the problem.",
+	Target:  "problem_path",
+	Params: []Param{
+		ref("problem_path", "the problem: a bare id or a path of its JSON file"),
+		text("claim", "the precise statement to be proved"),
+		texts("premises", "a condition assumed true for this statement"),
+		text("purpose", "how this statement completes the problem's resolution"),
+	},
+	Example: `--problem-path prob_example --claim "For every n >= 1, 1 + 3 + ... + (2n-1) = n^2." --premises "n is a positive integer" --purpose "This is the objective itself."`,
+	Run:     runProbWrapupStatement,
+}
+
+func runProbWrapupStatement(tx *store.Tx, in *Input) (*Result, error) {
+	pid := in.Text("problem_path")
+	d, p, err := problemDoc(tx, pid)
+	if err != nil {
+		return nil, err
+	}
+	if err := model.Allow("prob-wrapup-statement", &model.Facts{Status: p.Status}); err != nil {
+		return nil, err
+	}
+	id := model.WrapID(pid, model.NextNumber(p.Progresses, func(n int) string { return model.WrapID(pid, n) }))
+	purpose := in.Text("purpose")
+	if _, err := newStatement(tx, id, pid, in.Text("claim"), in.Texts("premises"), &purpose); err != nil {
+		return nil, err
+	}
+	if err := d.Set("progresses.-1", id); err != nil {
+		return nil, err
+	}
+	c := created(model.KindStatement, id)
+	return &Result{ID: id, Status: model.StatementPending, Revision: 1, Created: []Created{c},
+		Extra: map[string]any{"problem": pid},
+		Text:  fmt.Sprintf("Created wrap-up statement %s for %s at %s; it is pending a proof.", id, pid, c.Path)}, nil
+}

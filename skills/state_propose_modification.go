@@ -1,0 +1,62 @@
+package skills
+
+import (
+	"fmt"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+var stateProposeModification = &Skill{
+	Name:    "state-propose-modification",
+	Purpose: "Propose a modified claim or premises when a statement is unprovable as stated but fixable.",
+	Target:  "statement_path",
+	Params: []Param{
+		ref("statement_path", "the statement to modify: a bare id or a path of its JSON file"),
+		enum("modification_type", "how the statement changes", model.ModificationTypes, true),
+		optText("suggested_claim", "the revised claim (give it, the premises, or both)"),
+		texts("suggested_premises", "a revised premise; the list replaces the premises"),
+		text("rationale", "why this modification is needed"),
+		enum("source", "which role calls it", model.Sources, true),
+		{Name: "issue_number", Type: TypeInt, Help: "source fix only: the open issue that revealed it"},
+	},
+	Example: `--statement-path stmt_example_wrap --source prove --modification-type strengthen_premises --suggested-premises "n is a positive integer" --rationale "The claim fails for n = 0."`,
+	Run:     runStateProposeModification,
+}
+
+func runStateProposeModification(tx *store.Tx, in *Input) (*Result, error) {
+	id := in.Text("statement_path")
+	if !in.Has("suggested_claim") && !in.Has("suggested_premises") {
+		return nil, store.Errorf(store.CodeInvalidInput, "state-propose-modification needs --suggested-claim, --suggested-premises or both").
+			WithHint("say what the statement should become")
+	}
+	d, st, f, err := sourcedFacts(tx, in, "state-propose-modification")
+	if err != nil {
+		return nil, err
+	}
+	var premises []string
+	if in.Has("suggested_premises") {
+		premises = in.Texts("suggested_premises")
+	}
+	proposal := map[string]any{"type": in.Text("modification_type"), "claim": in.OptText("suggested_claim"),
+		"premises": premises, "rationale": in.Text("rationale")}
+	record := map[string]any{"source": f.Source, "issue_number": nil, "response_number": nil,
+		"previous_status": st.Status, "actor": actor(tx), "proposed_at": tx.Now()}
+	for k, v := range proposal {
+		record[k] = v
+	}
+	extra := map[string]any{}
+	if f.Source == model.SourceFix {
+		n, err := appendResponse(tx, d, st, "modification", f.Named, map[string]any{"proposal": proposal})
+		if err != nil {
+			return nil, err
+		}
+		record["issue_number"], record["response_number"] = f.Named[0], n
+		extra["response_number"], extra["issue_number"] = n, f.Named[0]
+	}
+	if err := set(d, "proposed_modification", record, "status", model.StatementNeedsModification); err != nil {
+		return nil, err
+	}
+	return &Result{ID: id, Status: model.StatementNeedsModification, Revision: d.Revision() + 1, Extra: extra,
+		Text: fmt.Sprintf("Proposed a %s modification of %s; it awaits a decision (proofloop decide %s --accept|--reject).", in.Text("modification_type"), id, id)}, nil
+}

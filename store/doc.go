@@ -1,0 +1,84 @@
+package store
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+
+	"github.com/proofloop/proofloop/model"
+)
+
+// Doc is a document read or created in a transaction. Skills read it with
+// Get or Decode and change it with Set; the store bumps its revision and
+// updated_at when the transaction commits.
+type Doc struct {
+	ID   string
+	Kind model.Kind
+	Raw  []byte
+
+	created      bool
+	dirty        bool
+	statusBefore model.Status
+	revision     int
+}
+
+// pathRe admits only the JSON paths the code itself writes: field names,
+// array indexes and -1 for append. Agent-supplied text never gets here.
+var pathRe = regexp.MustCompile(`^[a-z_]+(\.([a-z_]+|-1|[0-9]+))*$`)
+
+// Get reads a field with a gjson path.
+func (d *Doc) Get(path string) gjson.Result { return gjson.GetBytes(d.Raw, path) }
+
+// Status is the document's current status.
+func (d *Doc) Status() model.Status { return model.Status(d.Get("status").String()) }
+
+// Revision is the revision the document had when the transaction read it
+// (0 for a document the transaction creates).
+func (d *Doc) Revision() int { return d.revision }
+
+// Set sets the field at path to v (any JSON-marshalable value) with sjson,
+// keeping every other byte of the document's structure.
+func (d *Doc) Set(path string, v any) error {
+	if !pathRe.MatchString(path) {
+		return fmt.Errorf("set %s: refusing JSON path %q", d.ID, path)
+	}
+	raw, err := sjson.SetBytes(d.Raw, path, v)
+	if err != nil {
+		return fmt.Errorf("set %s %s: %w", d.ID, path, err)
+	}
+	d.Raw, d.dirty = raw, true
+	return nil
+}
+
+// SetRaw sets the field at path to the raw JSON value.
+func (d *Doc) SetRaw(path string, raw []byte) error {
+	if !pathRe.MatchString(path) {
+		return fmt.Errorf("set %s: refusing JSON path %q", d.ID, path)
+	}
+	out, err := sjson.SetRawBytes(d.Raw, path, raw)
+	if err != nil {
+		return fmt.Errorf("set %s %s: %w", d.ID, path, err)
+	}
+	d.Raw, d.dirty = out, true
+	return nil
+}
+
+// Problem decodes the document as a problem.
+func (d *Doc) Problem() (*model.Problem, error) {
+	var p model.Problem
+	if err := decode(d.Raw, &p); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", d.ID, err)
+	}
+	return &p, nil
+}
+
+// Statement decodes the document as a statement.
+func (d *Doc) Statement() (*model.Statement, error) {
+	var s model.Statement
+	if err := decode(d.Raw, &s); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", d.ID, err)
+	}
+	return &s, nil
+}

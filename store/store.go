@@ -1,0 +1,181 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/schemas"
+)
+
+// Names of the files of a contents root besides the documents.
+const (
+	ConfigFile  = "config.json"
+	EventsFile  = "events.jsonl"
+	LockFile    = ".lock"
+	JournalFile = ".journal"
+)
+
+// DefaultLockTimeout is how long a transaction waits for the lock.
+const DefaultLockTimeout = 10 * time.Second
+
+// Store is a contents root opened for reading and transactions.
+type Store struct {
+	Dir         string
+	LockTimeout time.Duration
+	// Now is the clock; tests may replace it.
+	Now  func() time.Time
+	root *os.Root
+}
+
+// Open opens the contents root at dir. It fails with not_found when dir is
+// not a contents root (no config.json).
+func Open(dir string) (*Store, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, Errorf(CodeNotFound, "no contents root at %s", dir).WithHint("run `proofloop init --root " + dir + "` first")
+	}
+	if _, err := root.Stat(ConfigFile); err != nil {
+		root.Close()
+		return nil, Errorf(CodeNotFound, "%s is not a contents root: it has no %s", dir, ConfigFile).WithHint("run `proofloop init --root " + dir + "` first")
+	}
+	return &Store{Dir: dir, LockTimeout: DefaultLockTimeout, Now: time.Now, root: root}, nil
+}
+
+// Close releases the root.
+func (s *Store) Close() error { return s.root.Close() }
+
+// Init creates a contents root at dir with problem/, statement/, an empty
+// events.jsonl and a default config.json. It reports false when dir already
+// is a contents root, which it leaves unchanged.
+func Init(dir string) (bool, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, Errorf(CodeInvalidInput, "cannot create %s", dir).wrap(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return false, Errorf(CodeInternal, "open %s", dir).wrap(err)
+	}
+	defer root.Close()
+	if _, err := root.Stat(ConfigFile); err == nil {
+		return false, nil
+	}
+	for _, d := range []string{string(model.KindProblem), string(model.KindStatement)} {
+		if err := root.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return false, Errorf(CodeInternal, "create %s", d).wrap(err)
+		}
+	}
+	f, err := root.OpenFile(EventsFile, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return false, Errorf(CodeInternal, "create %s", EventsFile).wrap(err)
+	}
+	f.Close()
+	cfg, _ := json.MarshalIndent(DefaultConfig(), "", "  ")
+	if err := schemas.Validate(schemas.Config, cfg); err != nil {
+		return false, Errorf(CodeInternal, "default config").wrap(err)
+	}
+	// config.json last: its presence is what marks a finished root.
+	if err := writeAtomic(root, ConfigFile, append(cfg, '\n')); err != nil {
+		return false, Errorf(CodeInternal, "write %s", ConfigFile).wrap(err)
+	}
+	return true, syncDir(root, ".")
+}
+
+func (e *Error) wrap(err error) *Error {
+	e.Err = err
+	return e
+}
+
+// Config is config.json. Durations are strings such as "15m".
+type Config struct {
+	Version         int               `json:"version"`
+	MaxRounds       int               `json:"max_rounds"`
+	VerifyQuorum    int               `json:"verify_quorum"`
+	ForbidSelfCheck bool              `json:"forbid_self_check"`
+	LeaseTTL        string            `json:"lease_ttl"`
+	LockTimeout     string            `json:"lock_timeout"`
+	Agents          map[string]string `json:"agents"`
+}
+
+// DefaultConfig is the config.json that init writes.
+func DefaultConfig() Config {
+	return Config{Version: 1, MaxRounds: 5, VerifyQuorum: 1, ForbidSelfCheck: true,
+		LeaseTTL: "15m", LockTimeout: "10s", Agents: map[string]string{}}
+}
+
+// Config reads and schema-checks config.json; missing fields take defaults.
+func (s *Store) Config() (Config, error) {
+	raw, err := s.root.ReadFile(ConfigFile)
+	if err != nil {
+		return Config{}, Errorf(CodeStoreDamaged, "read %s", ConfigFile).wrap(err)
+	}
+	if err := schemas.Validate(schemas.Config, raw); err != nil {
+		return Config{}, damaged(ConfigFile, err)
+	}
+	c := DefaultConfig()
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return Config{}, damaged(ConfigFile, err)
+	}
+	return c, nil
+}
+
+// DocPath is the root-relative path of a document. The id must already have
+// passed model.KindOf.
+func DocPath(k model.Kind, id string) string { return k.Dir() + "/" + id + ".json" }
+
+// ParseRef turns a document reference, a bare id or a path of a document
+// file inside the root ("statement/stmt_x_wrap.json", or the same under the
+// root's own path), into a checked id. Anything else is invalid input.
+func (s *Store) ParseRef(ref string) (string, model.Kind, error) {
+	return ParseRef(s.Dir, ref)
+}
+
+// ParseRef is Store.ParseRef for a root directory that need not be open.
+func ParseRef(rootDir, ref string) (string, model.Kind, error) {
+	id := ref
+	if strings.ContainsAny(ref, "/\\") || strings.HasSuffix(ref, ".json") {
+		rel := filepath.Clean(ref)
+		if filepath.IsAbs(rel) || strings.HasPrefix(rel, filepath.Clean(rootDir)+string(filepath.Separator)) {
+			absRoot, err1 := filepath.Abs(rootDir)
+			absRef, err2 := filepath.Abs(rel)
+			if err1 != nil || err2 != nil {
+				return "", "", Errorf(CodeInvalidInput, "cannot resolve path %q", ref)
+			}
+			r, err := filepath.Rel(absRoot, absRef)
+			if err != nil {
+				return "", "", Errorf(CodeInvalidInput, "path %q is outside the contents root %s", ref, rootDir)
+			}
+			rel = r
+		}
+		dir, file := filepath.Split(rel)
+		if strings.HasPrefix(rel, "..") || (dir != "problem/" && dir != "statement/") || !strings.HasSuffix(file, ".json") {
+			return "", "", Errorf(CodeInvalidInput, "path %q is not a document of the contents root %s", ref, rootDir).
+				WithHint("give a bare id such as stmt_x_wrap, or a path like statement/stmt_x_wrap.json")
+		}
+		id = strings.TrimSuffix(file, ".json")
+		k, err := model.KindOf(id)
+		if err != nil {
+			return "", "", &Error{Code: CodeInvalidInput, Msg: "bad document path", Err: err}
+		}
+		if k.Dir()+"/" != dir {
+			return "", "", Errorf(CodeInvalidInput, "%s must live in %s/, not %s", id, k.Dir(), dir)
+		}
+		return id, k, nil
+	}
+	k, err := model.KindOf(id)
+	if err != nil {
+		return "", "", &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err}
+	}
+	return id, k, nil
+}
+
+func damaged(path string, err error) *Error {
+	return (&Error{Code: CodeStoreDamaged, Msg: fmt.Sprintf("%s is damaged", path), Err: err}).
+		WithHint("run `proofloop doctor` to list every damaged file; repair it by hand or restore it from a backup")
+}

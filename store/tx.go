@@ -1,0 +1,258 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/tidwall/pretty"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/schemas"
+)
+
+// TxOptions describe a transaction for its event and its checks.
+type TxOptions struct {
+	Command string
+	Actor   string
+	// Target is the document the command acts on; ExpectRevision, when not
+	// nil, must equal its revision or the transaction fails with conflict.
+	Target         string
+	ExpectRevision *int
+	LeaseHolder    string
+}
+
+// Tx is one transaction. It holds the store's lock from Update's start to
+// its commit, so everything it reads is current.
+type Tx struct {
+	s      *Store
+	opts   TxOptions
+	now    string
+	docs   map[string]*Doc
+	order  []string
+	detail map[string]any
+}
+
+// Commit is what a committed transaction changed.
+type Commit struct {
+	Seq     int
+	Event   Event
+	Changed []*Doc
+}
+
+// Timestamp formats t as the store writes it, ISO 8601 UTC to the second.
+func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+
+// Update runs fn as one transaction: lock, recover a leftover journal, let
+// fn read and change documents, schema-check every changed document, commit
+// them all at once and append one event. If fn returns an error nothing is
+// written. A transaction reads only the documents fn asks for.
+func (s *Store) Update(opts TxOptions, fn func(tx *Tx) error) (*Commit, error) {
+	unlock, err := lock(s.root, s.LockTimeout)
+	if err != nil {
+		if CodeOf(err) != "" {
+			return nil, err
+		}
+		return nil, Errorf(CodeInternal, "lock %s", s.Dir).wrap(err)
+	}
+	defer unlock()
+	if _, err := s.recover(); err != nil {
+		return nil, err
+	}
+	tx := &Tx{s: s, opts: opts, now: Timestamp(s.Now()), docs: map[string]*Doc{}}
+	if err := fn(tx); err != nil {
+		return nil, err
+	}
+	return tx.commit()
+}
+
+// Now is the transaction's timestamp, the same for every field it sets.
+func (tx *Tx) Now() string { return tx.now }
+
+// Actor is the actor the transaction runs for ("" when none was given).
+func (tx *Tx) Actor() string { return tx.opts.Actor }
+
+// Detail adds a free-form fact to the transaction's event.
+func (tx *Tx) Detail(key string, v any) {
+	if tx.detail == nil {
+		tx.detail = map[string]any{}
+	}
+	tx.detail[key] = v
+}
+
+// Get reads a document, schema-checked. A missing document is not_found; a
+// document that fails to parse or fails its schema is store_damaged. When id
+// is the transaction's target, its revision is checked against
+// ExpectRevision.
+func (tx *Tx) Get(id string) (*Doc, error) {
+	if d, ok := tx.docs[id]; ok {
+		return d, nil
+	}
+	d, err := tx.s.read(id)
+	if err != nil {
+		return nil, err
+	}
+	if id == tx.opts.Target && tx.opts.ExpectRevision != nil && *tx.opts.ExpectRevision != d.revision {
+		return nil, Errorf(CodeConflict, "%s is at revision %d, not %d as expected: it has changed since it was read", id, d.revision, *tx.opts.ExpectRevision).
+			WithHint(fmt.Sprintf("run `proofloop show %s` and decide again", id))
+	}
+	tx.add(d)
+	return d, nil
+}
+
+// Exists reports whether a document exists, without reading it.
+func (tx *Tx) Exists(id string) (bool, error) {
+	k, err := model.KindOf(id)
+	if err != nil {
+		return false, &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err}
+	}
+	if _, ok := tx.docs[id]; ok {
+		return true, nil
+	}
+	_, err = tx.s.root.Stat(DocPath(k, id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Create adds a new document built from v (a struct or map that marshals to
+// the document's fields; id, created_at, updated_at and revision are set
+// here). Creating a document that exists fails with conflict: ids are never
+// reused.
+func (tx *Tx) Create(id string, v any) (*Doc, error) {
+	k, err := model.KindOf(id)
+	if err != nil {
+		return nil, &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err}
+	}
+	if ok, err := tx.Exists(id); err != nil {
+		return nil, Errorf(CodeInternal, "stat %s", id).wrap(err)
+	} else if ok {
+		return nil, Errorf(CodeConflict, "%s already exists", id).WithHint("ids are never reused")
+	}
+	if id == tx.opts.Target && tx.opts.ExpectRevision != nil && *tx.opts.ExpectRevision != 0 {
+		return nil, Errorf(CodeConflict, "%s does not exist yet (revision 0), not at revision %d as expected", id, *tx.opts.ExpectRevision)
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, Errorf(CodeInternal, "encode %s", id).wrap(err)
+	}
+	d := &Doc{ID: id, Kind: k, Raw: raw, created: true}
+	for _, f := range []struct {
+		path string
+		v    any
+	}{{"id", id}, {"created_at", tx.now}} {
+		if err := d.Set(f.path, f.v); err != nil {
+			return nil, err
+		}
+	}
+	tx.add(d)
+	return d, nil
+}
+
+func (tx *Tx) add(d *Doc) {
+	tx.docs[d.ID] = d
+	tx.order = append(tx.order, d.ID)
+}
+
+// read loads and schema-checks one document by id, without the lock.
+func (s *Store) read(id string) (*Doc, error) {
+	k, err := model.KindOf(id)
+	if err != nil {
+		return nil, &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err}
+	}
+	p := DocPath(k, id)
+	raw, err := s.root.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, Errorf(CodeNotFound, "no %s %s", k, id).WithHint("`proofloop status` lists the documents")
+	} else if err != nil {
+		return nil, Errorf(CodeInternal, "read %s", p).wrap(err)
+	}
+	if err := schemas.Validate(schemas.Kind(k), raw); err != nil {
+		return nil, damaged(p, err)
+	}
+	d := &Doc{ID: id, Kind: k, Raw: raw}
+	if got := d.Get("id").String(); got != id {
+		return nil, damaged(p, fmt.Errorf("its id field is %q", got))
+	}
+	d.statusBefore = d.Status()
+	d.revision = int(d.Get("revision").Int())
+	return d, nil
+}
+
+// Read loads one document outside any transaction. Readers take no lock;
+// but if a crashed commit left a journal, Read first takes the lock and
+// finishes it, so a reader never sees half of a transaction that committed.
+func (s *Store) Read(id string) (*Doc, error) {
+	if _, err := s.root.Stat(JournalFile); err == nil {
+		unlock, err := lock(s.root, s.LockTimeout)
+		if err != nil {
+			return nil, err
+		}
+		_, err = s.recover()
+		unlock()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s.read(id)
+}
+
+// commit writes every changed document through the journal.
+func (tx *Tx) commit() (*Commit, error) {
+	var changed []*Doc
+	for _, id := range tx.order {
+		if d := tx.docs[id]; d.dirty || d.created {
+			changed = append(changed, d)
+		}
+	}
+	if len(changed) == 0 {
+		return &Commit{}, nil
+	}
+	ev := Event{Time: tx.now, Command: tx.opts.Command, Detail: tx.detail}
+	if tx.opts.Actor != "" {
+		ev.Actor = &tx.opts.Actor
+	}
+	if tx.opts.LeaseHolder != "" {
+		ev.LeaseHolder = &tx.opts.LeaseHolder
+	}
+	var writes []journalWrite
+	for _, d := range changed {
+		if err := d.Set("updated_at", tx.now); err != nil {
+			return nil, err
+		}
+		if err := d.Set("revision", d.revision+1); err != nil {
+			return nil, err
+		}
+		d.Raw = pretty.Pretty(d.Raw)
+		p := DocPath(d.Kind, d.ID)
+		if err := schemas.Validate(schemas.Kind(d.Kind), d.Raw); err != nil {
+			return nil, Errorf(CodeInternal, "%s would not pass its schema; nothing was written", p).wrap(err)
+		}
+		writes = append(writes, journalWrite{Path: p, Content: string(d.Raw)})
+		ch := Change{ID: d.ID, Kind: d.Kind, After: d.Status(), Revision: d.revision + 1}
+		if !d.created {
+			before := d.statusBefore
+			ch.Before = &before
+		}
+		ev.IDs = append(ev.IDs, d.ID)
+		ev.Changes = append(ev.Changes, ch)
+	}
+	seq, err := tx.s.commit(ev, writes)
+	if err != nil {
+		return nil, err
+	}
+	ev.Seq = seq
+	for _, d := range changed {
+		d.revision++
+		d.created, d.dirty = false, false
+	}
+	return &Commit{Seq: seq, Event: ev, Changed: changed}, nil
+}
+
+func decode(raw []byte, v any) error { return json.Unmarshal(raw, v) }
+
+// Config reads config.json for the transaction's rules (quorum, budgets).
+func (tx *Tx) Config() (Config, error) { return tx.s.Config() }
