@@ -171,7 +171,7 @@ func (s *splitter) step(i int) int {
 		}
 	case r == '.' || r == '?' || r == '!':
 		j := skipClosers(t, next)
-		if !(r == '.' && abbreviation(t[:next])) && canEnd(t, j) {
+		if canEnd(t, j) && !(r == '.' && abbreviation(t[:next])) {
 			next, stop = j, true
 		}
 	}

@@ -27,7 +27,7 @@ var minimal = map[Kind]string{
 		"proof": null, "proof_strategy": null, "proof_revision": 0, "sub_statements": [],
 		"validate": {"issues": [], "responses": [], "confirmations": []}
 	}`,
-	Event: `{"seq": 1, "time": "2026-11-22T10:04:05Z", "command": "init", "ids": [], "changes": []}`,
+	Event:  `{"seq": 1, "time": "2026-11-22T10:04:05Z", "command": "init", "ids": [], "changes": []}`,
 	Config: `{"version": 1}`,
 	Journal: `{
 		"seq": 1, "event": {},

@@ -78,8 +78,8 @@ func (s *Store) Doctor() (*Report, error) {
 				}
 				continue
 			}
-			if dir == "." {
-				continue
+			if dir == "." || strings.HasPrefix(name, ".") {
+				continue // the root's own files; dotfiles such as .gitkeep
 			}
 			s.checkDoc(model.Kind(dir), p, name, problems, statements, bad)
 		}
