@@ -18,6 +18,7 @@ type Problem struct {
 	ResolvedBy    *string  `json:"resolved_by,omitempty"`
 	SolvedAt      *string  `json:"solved_at,omitempty"`
 	SolvedBy      *string  `json:"solved_by,omitempty"`
+	IdleTurns     int      `json:"idle_turns,omitempty"`
 }
 
 // Statement is a statement document, statement/<id>.json.
@@ -37,6 +38,8 @@ type Statement struct {
 	ProofRevision        int                  `json:"proof_revision"`
 	ProofAuthor          *string              `json:"proof_author,omitempty"`
 	Round                int                  `json:"round,omitempty"`
+	ExtraRounds          int                  `json:"extra_rounds,omitempty"`
+	IdleTurns            int                  `json:"idle_turns,omitempty"`
 	SubStatements        []string             `json:"sub_statements"`
 	FillsGapAt           *int                 `json:"fills_gap_at,omitempty"`
 	FillsIssue           *int                 `json:"fills_issue,omitempty"`

@@ -37,10 +37,11 @@ const (
 	Event     Kind = "event"     // one line of events.jsonl
 	Config    Kind = "config"    // config.json
 	Journal   Kind = "journal"   // the store's redo journal
+	Lease     Kind = "lease"     // leases/<id>.json
 )
 
 // Kinds lists every schema, in a fixed order.
-func Kinds() []Kind { return []Kind{Problem, Statement, Event, Config, Journal} }
+func Kinds() []Kind { return []Kind{Problem, Statement, Event, Config, Journal, Lease} }
 
 // FileName is the name of the kind's schema file, e.g. statement.schema.json.
 func (k Kind) FileName() string { return string(k) + ".schema.json" }
@@ -85,7 +86,7 @@ type compiled struct {
 }
 
 var compiledSchemas = map[Kind]*compiled{
-	Problem: {}, Statement: {}, Event: {}, Config: {}, Journal: {},
+	Problem: {}, Statement: {}, Event: {}, Config: {}, Journal: {}, Lease: {},
 }
 
 func schemaFor(kind Kind) (*gojsonschema.Schema, error) {
@@ -268,7 +269,7 @@ var patternNames = map[string]string{
 	`^(prob|stmt)_[a-z0-9_]+$`: "must be a problem or statement id: prob_ or stmt_ followed by a-z, 0-9 and _",
 	`^[0-9]+(ms|s|m|h)$`:       "must be a duration: a whole number followed by ms, s, m or h, such as 15m",
 	`^[0-9a-f]{64}$`:           "must be 64 lowercase hex digits (a SHA-256)",
-	`^(problem|statement)/[a-z0-9_]+\.json$|^config\.json$`: "must be problem/<id>.json, statement/<id>.json or config.json",
+	`^(problem|statement|leases)/[a-z0-9_]+\.json$|^config\.json$`: "must be problem/<id>.json, statement/<id>.json, leases/<id>.json or config.json",
 }
 
 var typeNames = map[string]string{

@@ -34,6 +34,8 @@ var minimal = map[Kind]string{
 		"writes": [{"path": "config.json", "content": "{\"version\":1}"}],
 		"checksum": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 	}`,
+	Lease: `{"id": "stmt_demo_wrap", "role": "check", "holder": "check-1", "token": "0123456789abcdef0123456789abcdef",
+		"claimed_at": "2026-11-22T10:04:05Z", "expires_at": "2026-11-22T10:19:05.123Z"}`,
 }
 
 var full = map[Kind]string{
@@ -137,6 +139,8 @@ var full = map[Kind]string{
 		],
 		"checksum": "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
 	}`,
+	Lease: `{"id": "prob_demo", "role": "solve", "holder": "solve-1", "token": "0123456789abcdef0123456789abcdef",
+		"claimed_at": "2026-11-22T10:04:05Z", "expires_at": "2026-11-22T10:19:05Z", "released_at": "2026-11-22T10:05:00Z"}`,
 }
 
 // decode parses a fixture; it fails the test on bad fixtures.
@@ -555,12 +559,12 @@ func TestLongValuesAreCut(t *testing.T) {
 }
 
 func TestUnknownKind(t *testing.T) {
-	err := Validate(Kind("lease"), []byte(`{}`))
+	err := Validate(Kind("nosuchkind"), []byte(`{}`))
 	var ve *ValidationError
 	if err == nil || errors.As(err, &ve) {
 		t.Fatalf("want a plain error, got %v", err)
 	}
-	if Source(Kind("lease")) != nil {
+	if Source(Kind("nosuchkind")) != nil {
 		t.Error("Source of an unknown kind is not nil")
 	}
 }

@@ -3,22 +3,27 @@ package skills
 import (
 	"fmt"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
 
-// DecideParams are the inputs of decide.
+// DecideParams are the inputs of decide: exactly one of Accept, Reject and
+// Extend > 0.
 type DecideParams struct {
 	ID     string
 	Accept bool
+	Extend int
 	Reason *string
 }
 
-// Decide resolves a statement in needs_modification. Accepting applies the
-// proposed claim and premises, keeps the old ones in modification_history,
-// retires the issues the old claim had open and sends the statement back to
-// pending. Rejecting restores the status it came from; a rejected proposal
-// from a fixer no longer answers its issue, so the issue is open again.
+// Decide is the decision role's command. On a statement in
+// needs_modification, accepting applies the proposed claim and premises,
+// keeps the old ones in modification_history, retires the issues the old
+// claim had open and sends the statement back to pending; rejecting
+// restores the status it came from, and a rejected proposal from a fixer no
+// longer answers its issue, so the issue is open again. On a statement that
+// has spent its round budget, Extend grants more rounds.
 func Decide(s *store.Store, opts store.TxOptions, p DecideParams) (*Result, error) {
 	id, _, err := s.ParseRef(p.ID)
 	if err != nil {
@@ -27,63 +32,90 @@ func Decide(s *store.Store, opts store.TxOptions, p DecideParams) (*Result, erro
 	opts.Target = id
 	var res *Result
 	_, err = s.Update(opts, func(tx *store.Tx) error {
-		d, st, err := statementDoc(tx, id)
-		if err != nil {
-			return err
-		}
-		if err := model.Allow("decide", &model.Facts{Status: st.Status}); err != nil {
-			return err
-		}
-		m := st.ProposedModification
-		rec := map[string]any{"decision": "rejected", "type": m.Type, "claim_before": st.Claim, "premises_before": st.Premises,
-			"claim_after": nil, "premises_after": nil, "rationale": m.Rationale, "reason": p.Reason, "decided_at": tx.Now(), "actor": actor(tx)}
-		status := m.PreviousStatus
-		if p.Accept {
-			status = model.StatementPending
-			claim, premises := st.Claim, st.Premises
-			if m.Claim != nil {
-				claim = *m.Claim
-			}
-			if m.Premises != nil {
-				premises = m.Premises
-			}
-			rec["decision"], rec["claim_after"], rec["premises_after"] = "accepted", claim, premises
-			if err := set(d, "claim", claim, "premises", premises); err != nil {
+		return loop.GuardLease(s, tx, id, opts.Lease, func() error {
+			d, st, err := statementDoc(tx, id)
+			if err != nil {
 				return err
 			}
-			for i, is := range st.Validate.Issues {
-				if is.SupersededAt == nil && isOpen(st, is.IssueNumber) {
-					if err := d.Set(fmt.Sprintf("validate.issues.%d.superseded_at", i), tx.Now()); err != nil {
-						return err
-					}
-				}
+			if p.Extend > 0 {
+				res, err = extend(tx, s, d, st, p.Extend)
+			} else {
+				res, err = decideModification(tx, d, st, p)
 			}
-		} else if m.ResponseNumber != nil {
-			if err := d.Set(fmt.Sprintf("validate.responses.%d.rejected_at", *m.ResponseNumber-1), tx.Now()); err != nil {
-				return err
-			}
-		}
-		if err := set(d, "modification_history.-1", rec, "proposed_modification", nil, "status", status); err != nil {
 			return err
-		}
-		res = &Result{ID: id, Status: status, Revision: d.Revision() + 1,
-			Extra: map[string]any{"decision": rec["decision"]}}
-		if p.Accept {
-			res.Text = fmt.Sprintf("Accepted the modification of %s: it now claims %q and is pending a proof.", id, rec["claim_after"])
-		} else {
-			res.Text = fmt.Sprintf("Rejected the modification of %s; it is back to %s.", id, status)
-		}
-		return nil
+		})
 	})
 	return res, err
 }
 
-// isOpen reports whether an issue was open before this decision; the
-// modification response that led here answers its own issue, which the
-// accepted change also settles.
-func isOpen(st *model.Statement, n int) bool {
-	for _, o := range st.OpenIssues() {
-		if o == n {
+func extend(tx *store.Tx, s *store.Store, d *store.Doc, st *model.Statement, n int) (*Result, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, err
+	}
+	if !loop.Exhausted(st, cfg.MaxRounds) {
+		return nil, &model.GuardError{Skill: "decide", Guard: "budget_exhausted",
+			Reason: fmt.Errorf("%s has used %d of its %d rounds; --extend is for a spent budget", st.ID, loop.Spent(st), loop.Budget(st, cfg.MaxRounds))}
+	}
+	if err := d.Set("extra_rounds", st.ExtraRounds+n); err != nil {
+		return nil, err
+	}
+	budget := loop.Budget(st, cfg.MaxRounds) + n
+	return &Result{ID: st.ID, Status: st.Status, Revision: d.Revision() + 1,
+		Extra: map[string]any{"decision": "extended", "budget": budget},
+		Text:  fmt.Sprintf("Granted %s %d more rounds (budget %d, spent %d).", st.ID, n, budget, loop.Spent(st))}, nil
+}
+
+func decideModification(tx *store.Tx, d *store.Doc, st *model.Statement, p DecideParams) (*Result, error) {
+	if err := model.Allow("decide", &model.Facts{Status: st.Status}); err != nil {
+		return nil, err
+	}
+	m := st.ProposedModification
+	rec := map[string]any{"decision": "rejected", "type": m.Type, "claim_before": st.Claim, "premises_before": st.Premises,
+		"claim_after": nil, "premises_after": nil, "rationale": m.Rationale, "reason": p.Reason, "decided_at": tx.Now(), "actor": actor(tx)}
+	status := m.PreviousStatus
+	if p.Accept {
+		status = model.StatementPending
+		claim, premises := st.Claim, st.Premises
+		if m.Claim != nil {
+			claim = *m.Claim
+		}
+		if m.Premises != nil {
+			premises = m.Premises
+		}
+		rec["decision"], rec["claim_after"], rec["premises_after"] = "accepted", claim, premises
+		if err := set(d, "claim", claim, "premises", premises); err != nil {
+			return nil, err
+		}
+		// The issues about the old claim are settled by the new one.
+		open := st.OpenIssues()
+		for i, is := range st.Validate.Issues {
+			if is.SupersededAt == nil && containsInt(open, is.IssueNumber) {
+				if err := d.Set(fmt.Sprintf("validate.issues.%d.superseded_at", i), tx.Now()); err != nil {
+					return nil, err
+				}
+			}
+		}
+	} else if m.ResponseNumber != nil {
+		if err := d.Set(fmt.Sprintf("validate.responses.%d.rejected_at", *m.ResponseNumber-1), tx.Now()); err != nil {
+			return nil, err
+		}
+	}
+	if err := set(d, "modification_history.-1", rec, "proposed_modification", nil, "status", status); err != nil {
+		return nil, err
+	}
+	res := &Result{ID: st.ID, Status: status, Revision: d.Revision() + 1, Extra: map[string]any{"decision": rec["decision"]}}
+	if p.Accept {
+		res.Text = fmt.Sprintf("Accepted the modification of %s: it now claims %q and is pending a proof.", st.ID, rec["claim_after"])
+	} else {
+		res.Text = fmt.Sprintf("Rejected the modification of %s; it is back to %s.", st.ID, status)
+	}
+	return res, nil
+}
+
+func containsInt(ns []int, n int) bool {
+	for _, x := range ns {
+		if x == n {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/store"
 )
 
@@ -22,9 +23,11 @@ func Execute(s *store.Store, sk *Skill, opts store.TxOptions, in *Input) (*Resul
 	opts.Target = in.Text(sk.Target)
 	var r *Result
 	_, err := s.Update(opts, func(tx *store.Tx) error {
-		var err error
-		r, err = sk.Run(tx, in)
-		return err
+		return loop.GuardLease(s, tx, opts.Target, opts.Lease, func() error {
+			var err error
+			r, err = sk.Run(tx, in)
+			return err
+		})
 	})
 	if err != nil {
 		return nil, err

@@ -43,6 +43,36 @@ type Skill struct {
 	// Example is a complete argument list for `proofloop <name>`.
 	Example string
 	Run     func(tx *store.Tx, in *Input) (*Result, error)
+
+	// The texts below feed the catalog and the generated .claude/ files.
+
+	// When says when to use the skill; WhenNot when not to, and what to
+	// use instead. Both are sentences.
+	When, WhenNot string
+	// Output says what the --json result carries besides ok, command, id,
+	// status, revision and created.
+	Output string
+	// ExampleAfter names the skill whose example, run first (with its own
+	// ExampleAfter before it, and so on), sets up what Example acts on. The
+	// chain starts from a fresh root holding ExampleProblem. "" when the
+	// problem alone suffices.
+	ExampleAfter string
+	// ExampleOutput is what Example prints with --json after that chain.
+	// A test runs it and compares.
+	ExampleOutput string
+	// Refusals are the refusals particular to the skill: one for each guard
+	// of its rule, and any other check of its own. The refusals every skill
+	// can give are in CommonRefusals.
+	Refusals []Refusal
+}
+
+// Refusal is a way a skill call can be refused, and what an agent should
+// do about it.
+type Refusal struct {
+	Code  store.Code `json:"code"`
+	Guard string     `json:"guard,omitempty"` // the guard that failed, for guard_failed
+	When  string     `json:"when"`
+	Do    string     `json:"do"`
 }
 
 // Rule is the skill's row of the transition table.

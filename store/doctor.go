@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"regexp"
@@ -63,8 +64,11 @@ func (s *Store) Doctor() (*Report, error) {
 	}
 	problems := map[string]*model.Problem{}
 	statements := map[string]*model.Statement{}
-	for _, dir := range []string{".", string(model.KindProblem), string(model.KindStatement)} {
+	for _, dir := range []string{".", string(model.KindProblem), string(model.KindStatement), LeaseDir} {
 		entries, err := fs.ReadDir(s.root.FS(), dir)
+		if dir == LeaseDir && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
 			bad(dir, "cannot list: %v", err)
 			continue
@@ -80,6 +84,14 @@ func (s *Store) Doctor() (*Report, error) {
 			}
 			if dir == "." || strings.HasPrefix(name, ".") {
 				continue // the root's own files; dotfiles such as .gitkeep
+			}
+			if dir == LeaseDir {
+				if id, ok := strings.CutSuffix(name, ".json"); !ok {
+					bad(p, "unexpected file: leases are named <id>.json")
+				} else if _, err := s.ReadLease(id); err != nil {
+					bad(p, "%v", err)
+				}
+				continue
 			}
 			s.checkDoc(model.Kind(dir), p, name, problems, statements, bad)
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"syscall"
@@ -19,6 +20,13 @@ func writeAtomic(root *os.Root, name string, content []byte) error {
 	r := root
 	if dir != "" {
 		sub, err := root.OpenRoot(path.Clean(dir))
+		if errors.Is(err, fs.ErrNotExist) {
+			// A folder a root made by an older version lacks (leases/).
+			if err := root.Mkdir(path.Clean(dir), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return err
+			}
+			sub, err = root.OpenRoot(path.Clean(dir))
+		}
 		if err != nil {
 			return err
 		}

@@ -92,28 +92,28 @@ func (s *Store) commit(ev Event, writes []journalWrite) (int, error) {
 	ev.Seq = last + 1
 	line, err := json.Marshal(ev)
 	if err != nil {
-		return 0, Errorf(CodeInternal, "encode event").wrap(err)
+		return 0, Errorf(CodeInternal, "encode event").Wrap(err)
 	}
 	if err := schemas.Validate(schemas.Event, line); err != nil {
-		return 0, Errorf(CodeInternal, "event would not pass its schema; nothing was written").wrap(err)
+		return 0, Errorf(CodeInternal, "event would not pass its schema; nothing was written").Wrap(err)
 	}
 	j := journal{Seq: ev.Seq, Event: line, Writes: writes}
 	j.Checksum = j.sum()
 	jb, err := json.Marshal(j)
 	if err != nil {
-		return 0, Errorf(CodeInternal, "encode journal").wrap(err)
+		return 0, Errorf(CodeInternal, "encode journal").Wrap(err)
 	}
 	crashPoint("before-journal")
 	if err := writeAtomic(s.root, JournalFile, jb); err != nil {
-		return 0, Errorf(CodeInternal, "write journal").wrap(err)
+		return 0, Errorf(CodeInternal, "write journal").Wrap(err)
 	}
 	if err := syncDir(s.root, "."); err != nil {
-		return 0, Errorf(CodeInternal, "sync root").wrap(err)
+		return 0, Errorf(CodeInternal, "sync root").Wrap(err)
 	}
 	crashPoint("after-journal")
 	if err := s.apply(&j); err != nil {
 		// Committed but not applied: the journal stays for recovery.
-		return 0, Errorf(CodeInternal, "apply transaction %d (the next command finishes it)", j.Seq).wrap(err)
+		return 0, Errorf(CodeInternal, "apply transaction %d (the next command finishes it)", j.Seq).Wrap(err)
 	}
 	return ev.Seq, nil
 }
@@ -169,7 +169,7 @@ func (s *Store) recover() (Recovery, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return Recovery{}, nil
 	} else if err != nil {
-		return Recovery{}, Errorf(CodeInternal, "read journal").wrap(err)
+		return Recovery{}, Errorf(CodeInternal, "read journal").Wrap(err)
 	}
 	var j journal
 	why := ""
@@ -182,7 +182,7 @@ func (s *Store) recover() (Recovery, error) {
 	}
 	if why != "" {
 		if err := s.root.Remove(JournalFile); err != nil {
-			return Recovery{}, Errorf(CodeInternal, "discard journal").wrap(err)
+			return Recovery{}, Errorf(CodeInternal, "discard journal").Wrap(err)
 		}
 		return Recovery{Found: true, Discarded: why}, nil
 	}
@@ -192,7 +192,7 @@ func (s *Store) recover() (Recovery, error) {
 		}
 	}
 	if err := s.apply(&j); err != nil {
-		return Recovery{}, Errorf(CodeInternal, "finish transaction %d from the journal", j.Seq).wrap(err)
+		return Recovery{}, Errorf(CodeInternal, "finish transaction %d from the journal", j.Seq).Wrap(err)
 	}
 	return Recovery{Found: true, Finished: true, Seq: j.Seq}, nil
 }
@@ -205,7 +205,7 @@ func checkJournalPath(p string) error {
 	dir, file := path.Split(p)
 	id := file[:max(0, len(file)-len(".json"))]
 	k, err := model.KindOf(id)
-	if err != nil || dir != k.Dir()+"/" || file != id+".json" {
+	if err != nil || (dir != k.Dir()+"/" && dir != LeaseDir+"/") || file != id+".json" {
 		return fmt.Errorf("journal names a path outside the documents: %q", p)
 	}
 	return nil
@@ -218,19 +218,19 @@ func checkJournalPath(p string) error {
 func (s *Store) lastSeq() (int, error) {
 	f, err := s.root.OpenFile(EventsFile, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return 0, Errorf(CodeInternal, "open %s", EventsFile).wrap(err)
+		return 0, Errorf(CodeInternal, "open %s", EventsFile).Wrap(err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return 0, Errorf(CodeInternal, "stat %s", EventsFile).wrap(err)
+		return 0, Errorf(CodeInternal, "stat %s", EventsFile).Wrap(err)
 	}
 	size := st.Size()
 	for chunk := int64(4096); ; chunk *= 4 {
 		off := max(0, size-chunk)
 		buf := make([]byte, size-off)
 		if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
-			return 0, Errorf(CodeInternal, "read %s", EventsFile).wrap(err)
+			return 0, Errorf(CodeInternal, "read %s", EventsFile).Wrap(err)
 		}
 		if len(buf) > 0 && buf[len(buf)-1] != '\n' {
 			cut := bytes.LastIndexByte(buf, '\n') + 1
@@ -238,7 +238,7 @@ func (s *Store) lastSeq() (int, error) {
 				continue // the torn line is longer than the chunk
 			}
 			if err := f.Truncate(off + int64(cut)); err != nil {
-				return 0, Errorf(CodeInternal, "cut torn line of %s", EventsFile).wrap(err)
+				return 0, Errorf(CodeInternal, "cut torn line of %s", EventsFile).Wrap(err)
 			}
 			size = off + int64(cut)
 			buf = buf[:cut]

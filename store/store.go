@@ -56,38 +56,39 @@ func (s *Store) Close() error { return s.root.Close() }
 // is a contents root, which it leaves unchanged.
 func Init(dir string) (bool, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false, Errorf(CodeInvalidInput, "cannot create %s", dir).wrap(err)
+		return false, Errorf(CodeInvalidInput, "cannot create %s", dir).Wrap(err)
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return false, Errorf(CodeInternal, "open %s", dir).wrap(err)
+		return false, Errorf(CodeInternal, "open %s", dir).Wrap(err)
 	}
 	defer root.Close()
 	if _, err := root.Stat(ConfigFile); err == nil {
 		return false, nil
 	}
-	for _, d := range []string{string(model.KindProblem), string(model.KindStatement)} {
+	for _, d := range []string{string(model.KindProblem), string(model.KindStatement), LeaseDir} {
 		if err := root.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return false, Errorf(CodeInternal, "create %s", d).wrap(err)
+			return false, Errorf(CodeInternal, "create %s", d).Wrap(err)
 		}
 	}
 	f, err := root.OpenFile(EventsFile, os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
-		return false, Errorf(CodeInternal, "create %s", EventsFile).wrap(err)
+		return false, Errorf(CodeInternal, "create %s", EventsFile).Wrap(err)
 	}
 	f.Close()
 	cfg, _ := json.MarshalIndent(DefaultConfig(), "", "  ")
 	if err := schemas.Validate(schemas.Config, cfg); err != nil {
-		return false, Errorf(CodeInternal, "default config").wrap(err)
+		return false, Errorf(CodeInternal, "default config").Wrap(err)
 	}
 	// config.json last: its presence is what marks a finished root.
 	if err := writeAtomic(root, ConfigFile, append(cfg, '\n')); err != nil {
-		return false, Errorf(CodeInternal, "write %s", ConfigFile).wrap(err)
+		return false, Errorf(CodeInternal, "write %s", ConfigFile).Wrap(err)
 	}
 	return true, syncDir(root, ".")
 }
 
-func (e *Error) wrap(err error) *Error {
+// Wrap sets the underlying error and returns e.
+func (e *Error) Wrap(err error) *Error {
 	e.Err = err
 	return e
 }
@@ -113,7 +114,7 @@ func DefaultConfig() Config {
 func (s *Store) Config() (Config, error) {
 	raw, err := s.root.ReadFile(ConfigFile)
 	if err != nil {
-		return Config{}, Errorf(CodeStoreDamaged, "read %s", ConfigFile).wrap(err)
+		return Config{}, Errorf(CodeStoreDamaged, "read %s", ConfigFile).Wrap(err)
 	}
 	if err := schemas.Validate(schemas.Config, raw); err != nil {
 		return Config{}, damaged(ConfigFile, err)
@@ -179,3 +180,35 @@ func damaged(path string, err error) *Error {
 	return (&Error{Code: CodeStoreDamaged, Msg: fmt.Sprintf("%s is damaged", path), Err: err}).
 		WithHint("run `proofloop doctor` to list every damaged file; repair it by hand or restore it from a backup")
 }
+
+// List returns the ids of every document of kind k, sorted. It reads the
+// folder, so only whole-store commands (status, next, doctor) call it.
+func (s *Store) List(k model.Kind) ([]string, error) {
+	entries, err := fs.ReadDir(s.root.FS(), k.Dir())
+	if err != nil {
+		return nil, Errorf(CodeInternal, "list %s", k.Dir()).Wrap(err)
+	}
+	var ids []string
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || strings.HasPrefix(id, ".") {
+			continue
+		}
+		if kk, err := model.KindOf(id); err == nil && kk == k {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+// OpenEvents opens events.jsonl for reading.
+func (s *Store) OpenEvents() (*os.File, error) {
+	f, err := s.root.Open(EventsFile)
+	if err != nil {
+		return nil, Errorf(CodeStoreDamaged, "open %s", EventsFile).Wrap(err)
+	}
+	return f, nil
+}
+
+// Root is the store's os.Root, for the run orchestrator's logs.
+func (s *Store) Root() *os.Root { return s.root }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/tidwall/pretty"
@@ -21,7 +22,10 @@ type TxOptions struct {
 	// nil, must equal its revision or the transaction fails with conflict.
 	Target         string
 	ExpectRevision *int
-	LeaseHolder    string
+	// Lease is the lease token the caller presented (--lease); LeaseHolder
+	// is filled in from the lease it matches, for the event.
+	Lease       string
+	LeaseHolder string
 }
 
 // Tx is one transaction. It holds the store's lock from Update's start to
@@ -33,6 +37,9 @@ type Tx struct {
 	docs   map[string]*Doc
 	order  []string
 	detail map[string]any
+
+	leases      map[string]*Lease
+	dirtyLeases []string
 }
 
 // Commit is what a committed transaction changed.
@@ -55,7 +62,7 @@ func (s *Store) Update(opts TxOptions, fn func(tx *Tx) error) (*Commit, error) {
 		if CodeOf(err) != "" {
 			return nil, err
 		}
-		return nil, Errorf(CodeInternal, "lock %s", s.Dir).wrap(err)
+		return nil, Errorf(CodeInternal, "lock %s", s.Dir).Wrap(err)
 	}
 	defer unlock()
 	if _, err := s.recover(); err != nil {
@@ -128,7 +135,7 @@ func (tx *Tx) Create(id string, v any) (*Doc, error) {
 		return nil, &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err}
 	}
 	if ok, err := tx.Exists(id); err != nil {
-		return nil, Errorf(CodeInternal, "stat %s", id).wrap(err)
+		return nil, Errorf(CodeInternal, "stat %s", id).Wrap(err)
 	} else if ok {
 		return nil, Errorf(CodeConflict, "%s already exists", id).WithHint("ids are never reused")
 	}
@@ -137,7 +144,7 @@ func (tx *Tx) Create(id string, v any) (*Doc, error) {
 	}
 	raw, err := json.Marshal(v)
 	if err != nil {
-		return nil, Errorf(CodeInternal, "encode %s", id).wrap(err)
+		return nil, Errorf(CodeInternal, "encode %s", id).Wrap(err)
 	}
 	d := &Doc{ID: id, Kind: k, Raw: raw, created: true}
 	for _, f := range []struct {
@@ -168,7 +175,7 @@ func (s *Store) read(id string) (*Doc, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, Errorf(CodeNotFound, "no %s %s", k, id).WithHint("`proofloop status` lists the documents")
 	} else if err != nil {
-		return nil, Errorf(CodeInternal, "read %s", p).wrap(err)
+		return nil, Errorf(CodeInternal, "read %s", p).Wrap(err)
 	}
 	if err := schemas.Validate(schemas.Kind(k), raw); err != nil {
 		return nil, damaged(p, err)
@@ -208,7 +215,11 @@ func (tx *Tx) commit() (*Commit, error) {
 			changed = append(changed, d)
 		}
 	}
-	if len(changed) == 0 {
+	leaseWrites, err := tx.leaseWrites()
+	if err != nil {
+		return nil, err
+	}
+	if len(changed) == 0 && len(leaseWrites) == 0 {
 		return &Commit{}, nil
 	}
 	ev := Event{Time: tx.now, Command: tx.opts.Command, Detail: tx.detail}
@@ -216,8 +227,10 @@ func (tx *Tx) commit() (*Commit, error) {
 		ev.Actor = &tx.opts.Actor
 	}
 	if tx.opts.LeaseHolder != "" {
-		ev.LeaseHolder = &tx.opts.LeaseHolder
+		holder := tx.opts.LeaseHolder
+		ev.LeaseHolder = &holder
 	}
+	ev.IDs, ev.Changes = []string{}, []Change{}
 	var writes []journalWrite
 	for _, d := range changed {
 		if err := d.Set("updated_at", tx.now); err != nil {
@@ -229,7 +242,7 @@ func (tx *Tx) commit() (*Commit, error) {
 		d.Raw = pretty.Pretty(d.Raw)
 		p := DocPath(d.Kind, d.ID)
 		if err := schemas.Validate(schemas.Kind(d.Kind), d.Raw); err != nil {
-			return nil, Errorf(CodeInternal, "%s would not pass its schema; nothing was written", p).wrap(err)
+			return nil, Errorf(CodeInternal, "%s would not pass its schema; nothing was written", p).Wrap(err)
 		}
 		writes = append(writes, journalWrite{Path: p, Content: string(d.Raw)})
 		ch := Change{ID: d.ID, Kind: d.Kind, After: d.Status(), Revision: d.revision + 1}
@@ -240,7 +253,12 @@ func (tx *Tx) commit() (*Commit, error) {
 		ev.IDs = append(ev.IDs, d.ID)
 		ev.Changes = append(ev.Changes, ch)
 	}
-	seq, err := tx.s.commit(ev, writes)
+	for _, id := range tx.dirtyLeases {
+		if !slices.Contains(ev.IDs, id) {
+			ev.IDs = append(ev.IDs, id)
+		}
+	}
+	seq, err := tx.s.commit(ev, append(writes, leaseWrites...))
 	if err != nil {
 		return nil, err
 	}

@@ -71,7 +71,8 @@ func (a *app) rootCommand() *cobra.Command {
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: "see --help for the flags"}
 	})
-	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.decideCommand())
+	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.decideCommand(),
+		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.runCommand())
 	for _, s := range skills.Registry {
 		c.AddCommand(a.skillCommand(s))
 	}
@@ -110,7 +111,7 @@ func (a *app) open() (*store.Store, error) {
 
 // txOptions are the transaction options every mutating command shares.
 func (a *app) txOptions(cmd *cobra.Command, target string) store.TxOptions {
-	o := store.TxOptions{Command: cmd.Name(), Actor: a.actor, Target: target}
+	o := store.TxOptions{Command: cmd.Name(), Actor: a.actor, Target: target, Lease: a.lease}
 	if f := cmd.Flags().Lookup("expect-revision"); f != nil && f.Changed {
 		n, _ := cmd.Flags().GetInt("expect-revision")
 		o.ExpectRevision = &n

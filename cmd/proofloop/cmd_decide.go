@@ -9,19 +9,27 @@ import (
 
 func (a *app) decideCommand() *cobra.Command {
 	var accept, reject bool
+	var extend int
 	var reason string
 	c := &cobra.Command{
-		Use:   "decide ID --accept|--reject [--reason TEXT]",
-		Short: "Resolve a statement in needs_modification: apply the proposed change, or reject it",
+		Use:   "decide ID --accept|--reject|--extend N [--reason TEXT]",
+		Short: "Resolve a proposed modification, or grant more rounds to a statement that spent its budget",
 		Long: "decide resolves a statement in needs_modification. --accept applies the proposed claim and\n" +
 			"premises (the old ones are kept in modification_history) and sends it back to pending;\n" +
-			"--reject sends it back to the status it came from.",
+			"--reject sends it back to the status it came from. --extend N grants N more check/fix\n" +
+			"rounds to a statement whose round budget (config.json max_rounds) is spent.",
 		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if accept == reject {
-				return store.Errorf(store.CodeUsage, "give exactly one of --accept and --reject")
+			n := 0
+			for _, b := range []bool{accept, reject, extend != 0} {
+				if b {
+					n++
+				}
 			}
-			p := skills.DecideParams{ID: args[0], Accept: accept}
+			if n != 1 || extend < 0 {
+				return store.Errorf(store.CodeUsage, "give exactly one of --accept, --reject and --extend N (N >= 1)")
+			}
+			p := skills.DecideParams{ID: args[0], Accept: accept, Extend: extend}
 			if cmd.Flags().Changed("reason") {
 				if err := skills.ReadTextArgs(a.stdin, &reason); err != nil {
 					return err
@@ -42,6 +50,7 @@ func (a *app) decideCommand() *cobra.Command {
 	}
 	c.Flags().BoolVar(&accept, "accept", false, "apply the proposed claim and premises")
 	c.Flags().BoolVar(&reject, "reject", false, "keep the statement as it was")
+	c.Flags().IntVar(&extend, "extend", 0, "grant `N` more check/fix rounds to a statement that spent its budget")
 	c.Flags().StringVar(&reason, "reason", "", "why (recorded in modification_history)")
 	addExpectRevision(c)
 	return c

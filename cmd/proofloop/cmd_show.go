@@ -8,12 +8,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
 )
 
 func (a *app) showCommand() *cobra.Command {
 	var sentences bool
+	var field string
 	c := &cobra.Command{
-		Use:   "show ID [--sentences]",
+		Use:   "show ID [--sentences] [--field PATH]",
 		Short: "Print a problem or statement; --sentences numbers the proof as checkers cite it",
 		Args:  oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -29,6 +31,17 @@ func (a *app) showCommand() *cobra.Command {
 			d, err := s.Read(id)
 			if err != nil {
 				return err
+			}
+			if field != "" {
+				v := d.Get(field)
+				if !v.Exists() {
+					return store.Errorf(store.CodeNotFound, "%s has no field %s", id, field)
+				}
+				if a.json {
+					return a.writeJSON(map[string]any{"ok": true, "command": "show", "id": id, "field": field, "value": json.RawMessage(v.Raw)})
+				}
+				fmt.Fprintln(a.stdout, v.String())
+				return nil
 			}
 			proof := d.Get("proof").String()
 			if a.json {
@@ -53,6 +66,7 @@ func (a *app) showCommand() *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&sentences, "sentences", false, "number the proof's sentences, as checkers cite them")
+	c.Flags().StringVar(&field, "field", "", "print one field, e.g. status or validate.issues.0.sentence (a gjson path; # counts a list: validate.issues.#)")
 	return c
 }
 

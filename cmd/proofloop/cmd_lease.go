@@ -1,0 +1,127 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/proofloop/proofloop/loop"
+	"github.com/proofloop/proofloop/store"
+)
+
+// The lease commands: claim, refresh and release. While a lease is live, a
+// skill on that item needs its token (--lease or PROOFLOOP_LEASE).
+
+func (a *app) claimCommand() *cobra.Command {
+	var role, holder string
+	var ttl time.Duration
+	c := &cobra.Command{
+		Use:   "claim ID --role R --holder H [--ttl D]",
+		Short: "Lease an item for a role's turn; prints the token skills on it then need",
+		Args:  oneID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := parseRole(role, false)
+			if err != nil {
+				return err
+			}
+			if holder == "" {
+				return store.Errorf(store.CodeUsage, "claim needs --holder NAME").WithHint("e.g. --holder check-1")
+			}
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			id, _, err := s.ParseRef(args[0])
+			if err != nil {
+				return err
+			}
+			d, err := loop.LeaseTTL(s, ttl)
+			if err != nil {
+				return err
+			}
+			cl, err := loop.Claim(s, a.txOptions(cmd, id), id, r, holder, d)
+			if err != nil {
+				return err
+			}
+			return a.leaseOut(cl.Lease, fmt.Sprintf("Claimed %s for %s until %s; lease %s", id, r, cl.Lease.ExpiresAt, cl.Lease.Token))
+		},
+	}
+	c.Flags().StringVar(&role, "role", "", "the role whose turn it is: solve, prove, check, fix or decide")
+	c.Flags().StringVar(&holder, "holder", "", "who takes the lease, e.g. check-1")
+	c.Flags().DurationVar(&ttl, "ttl", 0, "lease length (default: config.json lease_ttl)")
+	return c
+}
+
+func (a *app) refreshCommand() *cobra.Command {
+	var ttl time.Duration
+	c := &cobra.Command{
+		Use:   "refresh ID [--lease TOKEN] [--ttl D]",
+		Short: "Extend a live lease",
+		Args:  oneID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, id, err := a.leaseTarget(args[0])
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			d, err := loop.LeaseTTL(s, ttl)
+			if err != nil {
+				return err
+			}
+			l, err := loop.Refresh(s, a.txOptions(cmd, id), id, a.lease, d)
+			if err != nil {
+				return err
+			}
+			return a.leaseOut(l, fmt.Sprintf("Extended the lease on %s until %s.", id, l.ExpiresAt))
+		},
+	}
+	c.Flags().DurationVar(&ttl, "ttl", 0, "new lease length from now (default: config.json lease_ttl)")
+	return c
+}
+
+func (a *app) releaseCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "release ID [--lease TOKEN]",
+		Short: "End a live lease",
+		Args:  oneID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, id, err := a.leaseTarget(args[0])
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			l, err := loop.Release(s, a.txOptions(cmd, id), id, a.lease)
+			if err != nil {
+				return err
+			}
+			return a.leaseOut(l, fmt.Sprintf("Released the lease on %s.", id))
+		},
+	}
+}
+
+func (a *app) leaseTarget(ref string) (*store.Store, string, error) {
+	if a.lease == "" {
+		return nil, "", store.Errorf(store.CodeUsage, "give the lease token with --lease or PROOFLOOP_LEASE")
+	}
+	s, err := a.open()
+	if err != nil {
+		return nil, "", err
+	}
+	id, _, err := s.ParseRef(ref)
+	if err != nil {
+		s.Close()
+		return nil, "", err
+	}
+	return s, id, nil
+}
+
+func (a *app) leaseOut(l *store.Lease, text string) error {
+	if !a.json {
+		fmt.Fprintln(a.stdout, text)
+		return nil
+	}
+	return a.writeJSON(map[string]any{"ok": true, "command": a.command, "id": l.ID, "role": l.Role, "holder": l.Holder,
+		"lease": l.Token, "expires_at": l.ExpiresAt, "released_at": l.ReleasedAt})
+}

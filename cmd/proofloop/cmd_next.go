@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/proofloop/proofloop/loop"
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+func (a *app) nextCommand() *cobra.Command {
+	var role, holder, problem string
+	var claim bool
+	var ttl time.Duration
+	c := &cobra.Command{
+		Use:   "next [--role R] [--claim --holder H [--ttl D]]",
+		Short: "List the actionable items, deepest first; with --claim, lease the first free one in one step",
+		Long: "next lists the items some role must act on, deepest first, then by id. With --claim it\n" +
+			"finds the first one for --role that nobody holds and leases it to --holder in the same\n" +
+			"transaction, so two workers never get the same item; --json then prints\n" +
+			`{"ok":true,"item":{"id","kind","role","reason","lease","expires_at"}}, or "item":null.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			r, err := parseRole(role, true)
+			if err != nil {
+				return err
+			}
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if !claim {
+				snap, err := loop.Load(s)
+				if err != nil {
+					return err
+				}
+				items := snap.Actionable(r, problem)
+				if a.json {
+					return a.writeJSON(map[string]any{"ok": true, "command": "next", "items": nonNilItems(items)})
+				}
+				for _, it := range items {
+					fmt.Fprintf(a.stdout, "%-7s %s [%s]: %s\n", it.Role, it.ID, it.Status, it.Reason)
+				}
+				if len(items) == 0 {
+					fmt.Fprintln(a.stdout, "Nothing is actionable.")
+				}
+				return nil
+			}
+			if holder == "" {
+				return store.Errorf(store.CodeUsage, "--claim needs --holder NAME").WithHint("e.g. --holder check-1")
+			}
+			d, err := loop.LeaseTTL(s, ttl)
+			if err != nil {
+				return err
+			}
+			var roles []model.Role
+			if r != "" {
+				roles = []model.Role{r}
+			}
+			cl, err := loop.ClaimNext(s, a.txOptions(cmd, ""), roles, problem, holder, d)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				var item any
+				if cl != nil {
+					item = claimedJSON(cl)
+				}
+				return a.writeJSON(map[string]any{"ok": true, "command": "next", "item": item})
+			}
+			if cl == nil {
+				fmt.Fprintln(a.stdout, "Nothing is actionable for", roleName(r)+".")
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "Claimed %s for %s (%s) until %s; lease %s\n", cl.Item.ID, cl.Item.Role, cl.Item.Reason, cl.Lease.ExpiresAt, cl.Lease.Token)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&role, "role", "", "only items for this role: solve, prove, check, fix or decide")
+	c.Flags().BoolVar(&claim, "claim", false, "lease the first free item to --holder")
+	c.Flags().StringVar(&holder, "holder", "", "who takes the lease (with --claim)")
+	c.Flags().DurationVar(&ttl, "ttl", 0, "lease length (default: config.json lease_ttl)")
+	c.Flags().StringVar(&problem, "problem", "", "only items under this root problem")
+	return c
+}
+
+func nonNilItems(items []*loop.Item) []*loop.Item {
+	if items == nil {
+		return []*loop.Item{}
+	}
+	return items
+}
+
+func claimedJSON(cl *loop.Claimed) map[string]any {
+	return map[string]any{"id": cl.Item.ID, "kind": cl.Item.Kind, "role": cl.Item.Role, "reason": cl.Item.Reason,
+		"lease": cl.Lease.Token, "expires_at": cl.Lease.ExpiresAt}
+}
+
+func roleName(r model.Role) string {
+	if r == "" {
+		return "any role"
+	}
+	return string(r)
+}
+
+// parseRole checks a --role value; empty is allowed when optional.
+func parseRole(s string, optional bool) (model.Role, error) {
+	if s == "" && optional {
+		return "", nil
+	}
+	roles := []string{"solve", "prove", "check", "fix", "decide"}
+	if err := model.OneOf("role", s, roles); err != nil {
+		return "", store.Errorf(store.CodeInvalidInput, "%v", err)
+	}
+	return model.Role(s), nil
+}

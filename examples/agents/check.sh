@@ -1,0 +1,13 @@
+#!/bin/sh
+# The scripted checker: it rejects the first proof of the inductive step at
+# the sentence that uses an unproved identity, and confirms everything else.
+. "$(dirname "$0")/lib.sh"
+if [ "$id" = stmt_odd_squares_wrap_sub2 ] && [ "$(count validate.issues)" = 0 ]; then
+  say "rejecting sentence 2"
+  exec proofloop check-reject-proof --statement-path "$id" --sentence-number 2 \
+    --sentence-text 'which equals $(n+1)^2$' --error-type unjustified_leap \
+    --explanation 'The identity n^2 + 2n + 1 = (n+1)^2 is used without being shown.' \
+    --suggested-fix 'Prove the expansion of (n+1)^2, or cite a lemma that does.'
+fi
+say "confirming"
+exec proofloop check-confirm-proof --statement-path "$id" --verification-summary 'Checked sentence by sentence; every step follows.'

@@ -1,0 +1,108 @@
+package loop
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+
+	"github.com/proofloop/proofloop/store"
+)
+
+// Events calls fn with each line of events.jsonl whose seq is above since,
+// in order. With follow it then waits for new lines, using inotify rather
+// than polling, until ctx ends; it returns nil then.
+func Events(ctx context.Context, s *store.Store, since int, follow bool, fn func(seq int, line []byte) error) error {
+	f, err := s.OpenEvents()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var wake <-chan struct{}
+	if follow {
+		// Watch before reading, so a line appended in between still wakes us.
+		w, err := watch(f)
+		if err != nil {
+			return store.Errorf(store.CodeInternal, "watch %s", store.EventsFile).Wrap(err)
+		}
+		defer w.Close()
+		wake = w.c
+	}
+	r := bufio.NewReader(f)
+	var partial []byte
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			line = append(partial, line[:len(line)-1]...)
+			partial = nil
+			var head struct{ Seq int }
+			if json.Unmarshal(line, &head) != nil {
+				return store.Errorf(store.CodeStoreDamaged, "%s has a line that does not parse: %.80q", store.EventsFile, line)
+			}
+			if head.Seq > since {
+				if err := fn(head.Seq, line); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		partial = append(partial, line...) // a line still being written
+		if !errors.Is(err, io.EOF) {
+			return store.Errorf(store.CodeInternal, "read %s", store.EventsFile).Wrap(err)
+		}
+		if !follow {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case _, ok := <-wake:
+			if !ok {
+				return store.Errorf(store.CodeInternal, "the watch on %s ended", store.EventsFile)
+			}
+		}
+	}
+}
+
+// watcher delivers a value on c whenever the watched file is written.
+type watcher struct {
+	fd int
+	c  chan struct{}
+}
+
+// watch sets an inotify watch on the open file f. It names the file through
+// /proc/self/fd, so it watches exactly the file the store opened inside its
+// root.
+func watch(f *os.File) (*watcher, error) {
+	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	path := fmt.Sprintf("/proc/self/fd/%d", f.Fd())
+	if _, err := syscall.InotifyAddWatch(fd, path, syscall.IN_MODIFY); err != nil {
+		syscall.Close(fd)
+		return nil, err
+	}
+	w := &watcher{fd: fd, c: make(chan struct{}, 1)}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			if _, err := syscall.Read(fd, buf); err != nil && !errors.Is(err, syscall.EINTR) {
+				close(w.c)
+				return
+			}
+			select {
+			case w.c <- struct{}{}:
+			default: // a wake-up is already pending
+			}
+		}
+	}()
+	return w, nil
+}
+
+// Close ends the watch; the reading goroutine stops on its next read error.
+func (w *watcher) Close() error { return syscall.Close(w.fd) }

@@ -1,0 +1,246 @@
+package loop
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+// Claimed is a lease just taken on an item.
+type Claimed struct {
+	Item  *Item
+	Lease *store.Lease
+}
+
+// LeaseTTL is config.json's lease_ttl, or ttl when it is not zero.
+func LeaseTTL(s *store.Store, ttl time.Duration) (time.Duration, error) {
+	if ttl > 0 {
+		return ttl, nil
+	}
+	cfg, err := s.Config()
+	if err != nil {
+		return 0, err
+	}
+	d, err := time.ParseDuration(cfg.LeaseTTL)
+	if err != nil {
+		return 0, store.Errorf(store.CodeStoreDamaged, "config.json lease_ttl %q is not a duration", cfg.LeaseTTL)
+	}
+	return d, nil
+}
+
+// ClaimNext finds the first actionable item for one of roles (any role when
+// empty; under root, if given) that nobody holds, and leases it to holder,
+// in one transaction: two workers never get the same item. It returns nil
+// when nothing is actionable.
+func ClaimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, holder string, ttl time.Duration) (*Claimed, error) {
+	var out *Claimed
+	_, err := s.Update(opts, func(tx *store.Tx) error {
+		now := s.Now()
+		snap, err := load(s, tx, now)
+		if err != nil {
+			return err
+		}
+		for _, it := range snap.Actionable("", root) {
+			if it.lease != nil || (len(roles) > 0 && !slices.Contains(roles, it.Role)) {
+				continue
+			}
+			l := store.NewLease(it.ID, string(it.Role), holder, now, ttl)
+			tx.PutLease(l)
+			tx.Detail("claim", map[string]any{"role": it.Role, "holder": holder, "expires_at": l.ExpiresAt})
+			out = &Claimed{Item: it, Lease: l}
+			return nil
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Claim leases one item to holder for role. It is refused when it is not
+// that role's turn (exit 4) or when another holds a live lease (exit 5); the
+// same holder claiming again gets its lease extended.
+func Claim(s *store.Store, opts store.TxOptions, id string, role model.Role, holder string, ttl time.Duration) (*Claimed, error) {
+	var out *Claimed
+	opts.Target = id
+	_, err := s.Update(opts, func(tx *store.Tx) error {
+		now := s.Now()
+		it, err := itemIn(s, tx, id, now)
+		if err != nil {
+			return err
+		}
+		if it.Role != role {
+			who := "nobody"
+			if it.Role != "" {
+				who = string(it.Role)
+			}
+			return store.Errorf(store.CodeInvalidTransition, "it is not %s's turn on %s: it is %s's (%s)", role, id, who, it.Reason).
+				WithHint("`proofloop next --role " + string(role) + "` lists the items waiting for " + string(role))
+		}
+		l := it.lease
+		switch {
+		case l != nil && l.Holder != holder:
+			return store.HeldError(l)
+		case l != nil:
+			l.Extend(now, ttl)
+		default:
+			l = store.NewLease(id, string(role), holder, now, ttl)
+		}
+		tx.PutLease(l)
+		tx.Detail("claim", map[string]any{"role": role, "holder": holder, "expires_at": l.ExpiresAt})
+		out = &Claimed{Item: it, Lease: l}
+		return nil
+	})
+	return out, err
+}
+
+// Refresh extends a live lease; the token must be its own.
+func Refresh(s *store.Store, opts store.TxOptions, id, token string, ttl time.Duration) (*store.Lease, error) {
+	var out *store.Lease
+	opts.Target = id
+	_, err := s.Update(opts, func(tx *store.Tx) error {
+		l, err := ownLease(tx, id, token, s.Now())
+		if err != nil {
+			return err
+		}
+		l.Extend(s.Now(), ttl)
+		tx.PutLease(l)
+		tx.Detail("refresh", map[string]any{"expires_at": l.ExpiresAt})
+		out = l
+		return nil
+	})
+	return out, err
+}
+
+// Release ends a live lease; the token must be its own.
+func Release(s *store.Store, opts store.TxOptions, id, token string) (*store.Lease, error) {
+	var out *store.Lease
+	opts.Target = id
+	_, err := s.Update(opts, func(tx *store.Tx) error {
+		l, err := ownLease(tx, id, token, s.Now())
+		if err != nil {
+			return err
+		}
+		at := store.Timestamp(s.Now())
+		l.ReleasedAt = &at
+		tx.PutLease(l)
+		tx.Detail("release", map[string]any{"holder": l.Holder})
+		out = l
+		return nil
+	})
+	return out, err
+}
+
+func ownLease(tx *store.Tx, id, token string, now time.Time) (*store.Lease, error) {
+	if _, err := tx.Get(id); err != nil {
+		return nil, err
+	}
+	l, err := tx.Lease(id)
+	if err != nil {
+		return nil, err
+	}
+	if !l.Live(now) {
+		return nil, store.Errorf(store.CodeConflict, "%s has no live lease (it expired or was released)", id).
+			WithHint("claim it again with `proofloop claim` or `proofloop next --claim`")
+	}
+	if l.Token != token {
+		return nil, store.HeldError(l)
+	}
+	return l, nil
+}
+
+// itemIn derives one item's turn inside a transaction: it reads the item,
+// its children and its lease, nothing else.
+func itemIn(s *store.Store, tx *store.Tx, id string, now time.Time) (*Item, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, err
+	}
+	d, err := tx.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	it := &Item{ID: id, Kind: d.Kind, Status: d.Status(), OpenIssues: []int{}, Children: []string{}}
+	children := func(ids []string) ([]Child, error) {
+		var out []Child
+		for _, c := range ids {
+			cd, err := tx.Get(c)
+			if err != nil {
+				return nil, fmt.Errorf("child of %s: %w", id, err)
+			}
+			st, err := cd.Statement()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, Child{ID: c, Status: st.Status, FillsIssue: st.FillsIssue})
+		}
+		return out, nil
+	}
+	var t Turn
+	if d.Kind == model.KindProblem {
+		p, err := d.Problem()
+		if err != nil {
+			return nil, err
+		}
+		wraps, err := children(p.Progresses)
+		if err != nil {
+			return nil, err
+		}
+		t = ProblemTurn(p, wraps, cfg.MaxRounds)
+	} else {
+		st, err := d.Statement()
+		if err != nil {
+			return nil, err
+		}
+		subs, err := children(st.SubStatements)
+		if err != nil {
+			return nil, err
+		}
+		t = StatementTurn(st, subs, cfg.MaxRounds)
+		it.Round, it.OpenIssues = st.Round, st.OpenIssues()
+	}
+	it.Role, it.Reason, it.Outcome = t.Role, t.Reason, t.Outcome
+	l, err := tx.Lease(id)
+	if err != nil {
+		return nil, err
+	}
+	if l.Live(now) {
+		it.lease, it.Holder, it.Expires = l, l.Holder, l.ExpiresAt
+	}
+	return it, nil
+}
+
+// GuardLease is the lease rule of every skill call on an item: while a
+// lease is live, the call needs its token. A call that ends the role's turn
+// releases the lease. run is the skill's own work.
+func GuardLease(s *store.Store, tx *store.Tx, id, token string, run func() error) error {
+	now := s.Now()
+	l, err := tx.Lease(id)
+	if err != nil {
+		return err
+	}
+	live := l.Live(now)
+	if live && l.Token != token {
+		return store.HeldError(l)
+	}
+	if live {
+		tx.UseLease(l)
+	}
+	if err := run(); err != nil {
+		return err
+	}
+	if !live {
+		return nil
+	}
+	it, err := itemIn(s, tx, id, now)
+	if err != nil {
+		return err
+	}
+	if string(it.Role) != l.Role {
+		at := store.Timestamp(now)
+		l.ReleasedAt = &at
+		tx.PutLease(l)
+	}
+	return nil
+}

@@ -1,0 +1,359 @@
+package store_test
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+// TestCrashRandomKill kills a child with SIGKILL at a random moment while
+// it runs multi-file transactions back to back (every third one also
+// creates a subproblem of prob_a), then checks the store: Doctor finishes or
+// discards what the child left and finds nothing wrong; every file passes
+// its schema; every transaction is wholly there or wholly absent; every
+// transaction the child saw commit is there; at most the one it was in the
+// middle of is there besides. Each round starts a fresh store; the kills of
+// a round build on one another.
+func TestCrashRandomKill(t *testing.T) {
+	rounds, kills := soak(4), 50
+	for r := range rounds {
+		t.Run(fmt.Sprintf("round%d", r), func(t *testing.T) {
+			dir := newRoot(t)
+			s := openStore(t, dir)
+			var want []string
+			finished, discarded, swept := 0, 0, 0
+			for k := range kills {
+				prefix := fmt.Sprintf("r%dk%d", r, k)
+				acked := killChild(t, dir, prefix, time.Duration(rand.IntN(16))*time.Millisecond)
+				if k%2 == 1 {
+					// A lock-free reader first: it must finish a leftover
+					// journal itself, and so see both documents agree.
+					a, errA := s.Read(docA)
+					b, errB := s.Read(docB)
+					if errA != nil || errB != nil {
+						t.Fatalf("after kill %d: Read: %v, %v", k, errA, errB)
+					}
+					if ha, hb := a.Get("hypothesis").Raw, b.Get("hypothesis").Raw; ha != hb {
+						t.Fatalf("after kill %d a lock-free reader sees %s %s and %s %s", k, docA, ha, docB, hb)
+					}
+					if _, err := os.Stat(filepath.Join(dir, store.JournalFile)); !errors.Is(err, fs.ErrNotExist) {
+						t.Fatalf("after kill %d and a Read the journal is still there (%v)", k, err)
+					}
+				}
+				rep := doctorClean(t, s)
+				switch {
+				case strings.HasPrefix(rep.Journal, "finished"):
+					finished++
+				case rep.Journal != "none":
+					discarded++
+				}
+				swept += len(rep.Swept)
+
+				got := readState(t, dir).a.Hypothesis
+				base := append(slices.Clone(want), acked...)
+				if len(got) < len(base) || !slices.Equal(got[:len(base)], base) {
+					t.Fatalf("after kill %d: hypothesis ends %q; want the earlier transactions and every acknowledged one, %q",
+						k, tail(got, 5), tail(base, 5))
+				}
+				if extra := got[len(base):]; len(extra) > 1 || len(extra) == 1 && extra[0] != crashTag(prefix, len(acked)) {
+					t.Fatalf("after kill %d: %q after the acknowledged transactions; want at most the one in flight, %s",
+						k, extra, crashTag(prefix, len(acked)))
+				}
+				want = got
+				checkStore(t, dir, want)
+				if t.Failed() {
+					t.FailNow()
+				}
+			}
+			if len(want) == 0 {
+				t.Errorf("no transaction committed in %d kills: the children never got to work", kills)
+			}
+			t.Logf("%d kills, %d transactions kept; doctor finished %d journals, discarded %d, swept %d temp files",
+				kills, len(want), finished, discarded, swept)
+		})
+	}
+}
+
+// crashTag is the tag of the i-th transaction of a crashloop child.
+func crashTag(prefix string, i int) string {
+	tag := fmt.Sprintf("%s-%d", prefix, i)
+	if i%3 == 0 {
+		tag += "/sub"
+	}
+	return tag
+}
+
+// killChild starts a crashloop child, waits until it is ready to run
+// transactions, lets it run for d, kills it with SIGKILL and returns the
+// tags of the transactions it reported as committed.
+func killChild(t *testing.T, dir, prefix string, d time.Duration) []string {
+	t.Helper()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	var stderr bytes.Buffer
+	cmd := childCmd("crashloop", envRoot+"="+dir, envProc+"="+prefix)
+	cmd.Stdout, cmd.Stderr = pw, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	ready, done := make(chan struct{}), make(chan struct{})
+	var acked []string
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if tag, ok := strings.CutPrefix(sc.Text(), "ok "); ok {
+				acked = append(acked, tag)
+			} else if sc.Text() == "ready" {
+				close(ready)
+			}
+		}
+	}()
+	select {
+	case <-ready:
+		time.Sleep(d)
+	case <-done:
+	case <-time.After(time.Minute): // a hang guard, not a timing assertion
+	}
+	cmd.Process.Kill()
+	err = cmd.Wait()
+	<-done
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("crashloop child %s ended by itself (%v), not by the kill:\n%s", prefix, err, stderr.Bytes())
+	}
+	for i, tag := range acked {
+		if want := crashTag(prefix, i); tag != want {
+			t.Fatalf("child %s acknowledged %s as its transaction %d; want %s", prefix, tag, i, want)
+		}
+	}
+	return acked
+}
+
+// childCrashLoop runs transactions until it is killed, printing "ready"
+// first and "ok <tag>" after each commit. The transactions alternate which
+// document they read (and so write) first.
+func childCrashLoop() error {
+	s, err := store.Open(os.Getenv(envRoot))
+	if err != nil {
+		return err
+	}
+	s.LockTimeout = time.Minute
+	prefix := os.Getenv(envProc)
+	fmt.Println("ready")
+	// Stop on its own eventually, so an abandoned child does not run forever.
+	for i, end := 0, time.Now().Add(2*time.Minute); time.Now().Before(end); i++ {
+		tag := crashTag(prefix, i)
+		first, second := docA, docB
+		if i%2 == 1 {
+			first, second = docB, docA
+		}
+		if _, err := s.Update(store.TxOptions{Command: "test-append"}, func(tx *store.Tx) error {
+			return appendTag(tx, first, second, tag)
+		}); err != nil {
+			return fmt.Errorf("transaction %s: %w", tag, err)
+		}
+		fmt.Println("ok " + tag)
+	}
+	return errors.New("was never killed")
+}
+
+// childCrashOnce runs one transaction tagged $PROOFLOOP_STORE_TEST_PROC;
+// the parent sets PROOFLOOP_TEST_CRASH so that the store kills the process
+// at that step of the commit (or of the recovery of an earlier crash).
+func childCrashOnce() error {
+	s, err := store.Open(os.Getenv(envRoot))
+	if err != nil {
+		return err
+	}
+	tag := os.Getenv(envProc)
+	if _, err := s.Update(store.TxOptions{Command: "test-append"}, func(tx *store.Tx) error {
+		return appendTag(tx, docA, docB, tag)
+	}); err != nil {
+		return err
+	}
+	return fmt.Errorf("%s=%s: the transaction committed without a crash", envCrash, os.Getenv(envCrash))
+}
+
+// crashPoints are the steps of the commit where PROOFLOOP_TEST_CRASH can
+// kill the process, in order. Only before-journal precedes the commit point.
+var crashPoints = []string{"before-journal", "after-journal", "after-first-write", "after-writes", "after-event"}
+
+// crashOnce runs a crashonce child with the tag and the crash point and
+// checks that the store killed it.
+func crashOnce(t *testing.T, dir, point, tag string) {
+	t.Helper()
+	cmd := childCmd("crashonce", envRoot+"="+dir, envProc+"="+tag, envCrash+"="+point)
+	out, err := cmd.CombinedOutput()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("with %s=%s the child was not killed (%v):\n%s", envCrash, point, err, out)
+	}
+}
+
+// onDisk counts the documents among prob_a and prob_b whose file lists tag,
+// and the lines of events.jsonl, reading the files without the store.
+func onDisk(t *testing.T, dir, tag string) (docs, events int) {
+	t.Helper()
+	for _, id := range []string{docA, docB} {
+		raw, err := os.ReadFile(filepath.Join(dir, store.DocPath(model.KindProblem, id)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(raw, []byte(`"`+tag+`"`)) {
+			docs++
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, store.EventsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return docs, bytes.Count(raw, []byte("\n"))
+}
+
+func journalExists(t *testing.T, dir string) bool {
+	t.Helper()
+	_, err := os.Stat(filepath.Join(dir, store.JournalFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return err == nil
+}
+
+// TestCrashPoints crashes a transaction (two documents changed, one
+// created) at every step of its commit and recovers it three ways: doctor,
+// a lock-free reader, and the next transaction. The outcome must be the
+// store exactly before the transaction (a crash before the journal) or
+// exactly after it (any later crash), with its event once.
+func TestCrashPoints(t *testing.T) {
+	// How many of prob_a and prob_b hold the tag, and how many events
+	// there are, on disk right after each crash: the crash really did
+	// land in the middle of the commit.
+	torn := map[string]struct{ docs, events int }{
+		"before-journal":    {0, 2},
+		"after-journal":     {0, 2},
+		"after-first-write": {1, 2},
+		"after-writes":      {2, 2},
+		"after-event":       {2, 3},
+	}
+	const tag = "crash/sub"
+	sub := model.SubproblemID(docA, 1)
+	for _, point := range crashPoints {
+		for _, how := range []string{"doctor", "read", "update"} {
+			t.Run(point+"/"+how, func(t *testing.T) {
+				dir := newRoot(t)
+				s := openStore(t, dir)
+				if _, err := s.Update(store.TxOptions{Command: "test-append"}, func(tx *store.Tx) error {
+					return appendTag(tx, docA, docB, "t0")
+				}); err != nil {
+					t.Fatal(err)
+				}
+				crashOnce(t, dir, point, tag)
+
+				committed := point != "before-journal"
+				if got := journalExists(t, dir); got != committed {
+					t.Fatalf("journal present after the crash: %v; want %v", got, committed)
+				}
+				if docs, events := onDisk(t, dir, tag); docs != torn[point].docs || events != torn[point].events {
+					t.Fatalf("on disk after the crash: %d documents with the tag, %d events; want %d and %d",
+						docs, events, torn[point].docs, torn[point].events)
+				}
+				want := []string{"t0"}
+				if committed {
+					want = append(want, tag)
+				}
+				switch how {
+				case "doctor":
+					rep := doctorClean(t, s)
+					if committed && !strings.HasPrefix(rep.Journal, "finished transaction 3") || !committed && rep.Journal != "none" {
+						t.Errorf("Doctor journal: %q; want it finished (transaction 3) iff the crash came after the journal", rep.Journal)
+					}
+				case "read":
+					// prob_b is written second: after-first-write left it stale.
+					b, err := s.Read(docB)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := hypothesis(t, b); !slices.Equal(got, want) {
+						t.Errorf("lock-free Read(%s) hypothesis = %q; want %q", docB, got, want)
+					}
+					if journalExists(t, dir) {
+						t.Errorf("the journal is still there after a lock-free Read")
+					}
+					_, err = s.Read(sub)
+					if committed && err != nil {
+						t.Errorf("Read(%s) of the created subproblem: %v", sub, err)
+					} else if !committed && store.CodeOf(err) != store.CodeNotFound {
+						t.Errorf("Read(%s) = %v; want not_found: the crashed transaction never committed", sub, err)
+					}
+					if rep := doctorClean(t, s); rep.Journal != "none" {
+						t.Errorf("Doctor after the reader recovered: journal %q; want none", rep.Journal)
+					}
+				case "update":
+					c, err := s.Update(store.TxOptions{Command: "test-append"}, func(tx *store.Tx) error {
+						return appendTag(tx, docB, docA, "next")
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = append(want, "next")
+					if c.Seq != len(want)+1 {
+						t.Errorf("the next transaction got seq %d; want %d", c.Seq, len(want)+1)
+					}
+				}
+				checkStore(t, dir, want)
+				doctorClean(t, s)
+			})
+		}
+	}
+}
+
+// TestCrashDuringRecovery crashes a transaction after its commit point,
+// then crashes the next process at the same step of its recovery of that
+// journal (the crash hook fires in recovery too), and checks that a third
+// recovery still yields the transaction exactly once.
+func TestCrashDuringRecovery(t *testing.T) {
+	for _, point := range crashPoints[2:] {
+		t.Run(point, func(t *testing.T) {
+			dir := newRoot(t)
+			crashOnce(t, dir, point, "c1/sub")
+			_, events := onDisk(t, dir, "c1/sub")
+			crashOnce(t, dir, point, "c2")
+			if !journalExists(t, dir) {
+				t.Fatal("the journal is gone after a crash during its recovery")
+			}
+			if _, again := onDisk(t, dir, "c1/sub"); again != events {
+				t.Errorf("events.jsonl has %d lines after a second crash at %s; want %d: recovery appended the event again", again, point, events)
+			}
+			s := openStore(t, dir)
+			doctorClean(t, s)
+			checkStore(t, dir, []string{"c1/sub"})
+		})
+	}
+}
+
+func hypothesis(t *testing.T, d *store.Doc) []string {
+	t.Helper()
+	p, err := d.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Hypothesis
+}
+
+func tail(s []string, n int) []string { return s[max(0, len(s)-n):] }

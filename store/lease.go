@@ -1,0 +1,137 @@
+package store
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/schemas"
+)
+
+// LeaseDir holds one lease file per item that was ever claimed.
+const LeaseDir = "leases"
+
+// Lease is leases/<id>.json: who holds the turn on an item, until when.
+// Leases live beside the documents, not in them, so claiming a turn does not
+// bump the document's revision that checkers pass to --expect-revision.
+type Lease struct {
+	ID         string  `json:"id"`
+	Role       string  `json:"role"`
+	Holder     string  `json:"holder"`
+	Token      string  `json:"token"`
+	ClaimedAt  string  `json:"claimed_at"`
+	ExpiresAt  string  `json:"expires_at"`
+	ReleasedAt *string `json:"released_at,omitempty"`
+}
+
+// leaseTime is the lease timestamp format: UTC to the millisecond, so that
+// short test TTLs are exact.
+const leaseTime = "2006-01-02T15:04:05.000Z"
+
+// Live reports whether the lease holds at time now.
+func (l *Lease) Live(now time.Time) bool {
+	if l == nil || l.ReleasedAt != nil {
+		return false
+	}
+	exp, err := time.Parse(time.RFC3339Nano, l.ExpiresAt)
+	return err == nil && now.Before(exp)
+}
+
+// NewLease makes a lease with a fresh random token.
+func NewLease(id, role, holder string, now time.Time, ttl time.Duration) *Lease {
+	var b [16]byte
+	rand.Read(b[:])
+	return &Lease{ID: id, Role: role, Holder: holder, Token: hex.EncodeToString(b[:]),
+		ClaimedAt: Timestamp(now), ExpiresAt: now.Add(ttl).UTC().Format(leaseTime)}
+}
+
+// Extend moves the expiry to now+ttl.
+func (l *Lease) Extend(now time.Time, ttl time.Duration) {
+	l.ExpiresAt = now.Add(ttl).UTC().Format(leaseTime)
+}
+
+// HeldError is the lease_held refusal: someone else holds the item's turn.
+func HeldError(l *Lease) *Error {
+	return Errorf(CodeLeaseHeld, "%s is leased to %s (role %s) until %s", l.ID, l.Holder, l.Role, l.ExpiresAt).
+		WithHint("pass its token with --lease or PROOFLOOP_LEASE, or wait for the lease to end")
+}
+
+func leasePath(id string) string { return LeaseDir + "/" + id + ".json" }
+
+// Lease reads the lease of an item; nil when it never had one.
+func (tx *Tx) Lease(id string) (*Lease, error) {
+	if l, ok := tx.leases[id]; ok {
+		return l, nil
+	}
+	l, err := tx.s.ReadLease(id)
+	if err != nil {
+		return nil, err
+	}
+	if tx.leases == nil {
+		tx.leases = map[string]*Lease{}
+	}
+	tx.leases[id] = l
+	return l, nil
+}
+
+// PutLease writes the lease when the transaction commits.
+func (tx *Tx) PutLease(l *Lease) {
+	if tx.leases == nil {
+		tx.leases = map[string]*Lease{}
+	}
+	tx.leases[l.ID] = l
+	tx.dirtyLeases = append(tx.dirtyLeases, l.ID)
+	if tx.opts.LeaseHolder == "" {
+		tx.opts.LeaseHolder = l.Holder
+	}
+}
+
+// UseLease records the holder of the lease a call presented, for the event.
+func (tx *Tx) UseLease(l *Lease) { tx.opts.LeaseHolder = l.Holder }
+
+// ReadLease reads an item's lease without the lock; nil when none.
+func (s *Store) ReadLease(id string) (*Lease, error) {
+	if _, err := model.KindOf(id); err != nil {
+		return nil, &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err}
+	}
+	raw, err := s.root.ReadFile(leasePath(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, Errorf(CodeInternal, "read lease of %s", id).Wrap(err)
+	}
+	if err := schemas.Validate(schemas.Lease, raw); err != nil {
+		return nil, damaged(leasePath(id), err)
+	}
+	var l Lease
+	if err := json.Unmarshal(raw, &l); err != nil || l.ID != id {
+		return nil, damaged(leasePath(id), fmt.Errorf("it is not the lease of %s", id))
+	}
+	return &l, nil
+}
+
+// leaseWrites are the journal writes of the leases the transaction changed.
+func (tx *Tx) leaseWrites() ([]journalWrite, error) {
+	var out []journalWrite
+	seen := map[string]bool{}
+	for _, id := range tx.dirtyLeases {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		b, err := json.MarshalIndent(tx.leases[id], "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		if err := schemas.Validate(schemas.Lease, b); err != nil {
+			return nil, Errorf(CodeInternal, "lease of %s would not pass its schema; nothing was written", id).Wrap(err)
+		}
+		out = append(out, journalWrite{Path: leasePath(id), Content: string(b) + "\n"})
+	}
+	return out, nil
+}

@@ -1,0 +1,742 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/schemas"
+)
+
+// These are in-process unit tests of the store. The multi-process
+// lost-update and kill -9 tests are in lostupdate_test.go and crash_test.go.
+
+var t0 = time.Date(2026, 11, 22, 10, 4, 5, 0, time.UTC)
+
+// testStore is a fresh contents root whose clock reads t0 until the test
+// moves it.
+func testStore(t *testing.T) (*Store, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "contents")
+	if _, err := Init(dir); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	s.Now = func() time.Time { return t0 }
+	return s, dir
+}
+
+func problem(objective string) model.Problem {
+	return model.Problem{Status: model.ProblemPending, Objective: objective,
+		Hypothesis: []string{}, Preliminaries: []string{}, Progresses: []string{}}
+}
+
+func mustCreate(t *testing.T, s *Store, ids ...string) {
+	t.Helper()
+	_, err := s.Update(TxOptions{Command: "test-create"}, func(tx *Tx) error {
+		for _, id := range ids {
+			if _, err := tx.Create(id, problem("objective of "+id)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func eventLines(t *testing.T, dir string) []Event {
+	t.Helper()
+	var evs []Event
+	for line := range bytes.Lines(readFile(t, dir, EventsFile)) {
+		var ev Event
+		if err := json.Unmarshal(line, &ev); err != nil {
+			t.Fatalf("%s line %d: %v", EventsFile, len(evs)+1, err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+// snapshot is every file under dir with its content, to show that a
+// refused transaction wrote nothing at all.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		m[strings.TrimPrefix(p, dir)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func sameFiles(t *testing.T, dir string, before map[string]string) {
+	t.Helper()
+	after := snapshot(t, dir)
+	for p, b := range before {
+		if a, ok := after[p]; !ok {
+			t.Errorf("%s was removed", p)
+		} else if a != b {
+			t.Errorf("%s changed:\n%s\nwas:\n%s", p, a, b)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			t.Errorf("%s was created", p)
+		}
+	}
+}
+
+func wantCode(t *testing.T, what string, err error, want Code) {
+	t.Helper()
+	if got := CodeOf(err); got != want {
+		t.Errorf("%s: error %v (code %q); want code %q", what, err, got, want)
+	}
+}
+
+func doctorClean(t *testing.T, s *Store) *Report {
+	t.Helper()
+	r, err := s.Doctor()
+	if err != nil {
+		t.Fatalf("Doctor: %v", err)
+	}
+	for _, f := range r.Findings {
+		t.Errorf("Doctor finding: %s: %s", f.Path, f.Message)
+	}
+	return r
+}
+
+func TestCreateThenUpdate(t *testing.T) {
+	s, dir := testStore(t)
+	c, err := s.Update(TxOptions{Command: "test-create", Actor: "alice"}, func(tx *Tx) error {
+		d, err := tx.Create("prob_x", problem("show x"))
+		if err != nil {
+			return err
+		}
+		if d.Revision() != 0 {
+			t.Errorf("a created document's Revision() in its transaction = %d; want 0", d.Revision())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp := Timestamp(t0)
+	if c.Seq != 1 || len(c.Changed) != 1 || c.Changed[0].Revision() != 1 {
+		t.Errorf("create: seq %d, %d changed; want seq 1, one document at revision 1", c.Seq, len(c.Changed))
+	}
+	var p model.Problem
+	raw := readFile(t, dir, "problem/prob_x.json")
+	if err := schemas.Validate(schemas.Problem, raw); err != nil {
+		t.Fatalf("created file fails its schema: %v", err)
+	}
+	json.Unmarshal(raw, &p)
+	if p.ID != "prob_x" || p.Revision != 1 || p.CreatedAt != stamp || p.UpdatedAt != stamp || p.Objective != "show x" {
+		t.Errorf("created %+v; want id prob_x, revision 1, created_at = updated_at = %s", p, stamp)
+	}
+
+	// An update at a later time: revision 2, updated_at moves, created_at stays.
+	later := t0.Add(time.Hour)
+	s.Now = func() time.Time { return later }
+	c, err = s.Update(TxOptions{Command: "test-set", Target: "prob_x"}, func(tx *Tx) error {
+		d, err := tx.Get("prob_x")
+		if err != nil {
+			return err
+		}
+		if d.Revision() != 1 {
+			t.Errorf("Revision() when read = %d; want 1", d.Revision())
+		}
+		// Several sets of one document in one transaction are one write.
+		for _, h := range []string{"h1", "h2"} {
+			if err := d.Set("hypothesis.-1", h); err != nil {
+				return err
+			}
+		}
+		return d.Set("objective", "show x again")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(readFile(t, dir, "problem/prob_x.json"), &p)
+	if p.Revision != 2 || p.CreatedAt != stamp || p.UpdatedAt != Timestamp(later) ||
+		!slices.Equal(p.Hypothesis, []string{"h1", "h2"}) || p.Objective != "show x again" {
+		t.Errorf("after update %+v; want revision 2, created_at %s, updated_at %s, hypothesis [h1 h2]", p, stamp, Timestamp(later))
+	}
+	if c.Seq != 2 {
+		t.Errorf("update seq = %d; want 2", c.Seq)
+	}
+
+	evs := eventLines(t, dir)
+	if len(evs) != 2 {
+		t.Fatalf("%d events; want 2", len(evs))
+	}
+	created, updated := evs[0], evs[1]
+	if created.Seq != 1 || created.Command != "test-create" || created.Actor == nil || *created.Actor != "alice" ||
+		created.Time != stamp || len(created.Changes) != 1 || created.Changes[0].Before != nil ||
+		created.Changes[0].After != model.ProblemPending || created.Changes[0].Revision != 1 {
+		t.Errorf("create event %+v; want seq 1 by alice, prob_x from nothing to pending at revision 1", created)
+	}
+	if updated.Seq != 2 || updated.Actor != nil || len(updated.Changes) != 1 || updated.Changes[0].Before == nil ||
+		*updated.Changes[0].Before != model.ProblemPending || updated.Changes[0].Revision != 2 || !slices.Equal(updated.IDs, []string{"prob_x"}) {
+		t.Errorf("update event %+v; want seq 2, no actor, prob_x pending to pending at revision 2", updated)
+	}
+	doctorClean(t, s)
+}
+
+func TestReadOnlyTransactionWritesNothing(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	before := snapshot(t, dir)
+	c, err := s.Update(TxOptions{Command: "test-read"}, func(tx *Tx) error {
+		_, err := tx.Get("prob_x")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Seq != 0 {
+		t.Errorf("a transaction that changed nothing got seq %d; want 0 (no event)", c.Seq)
+	}
+	sameFiles(t, dir, before)
+}
+
+func TestFailedTransactionWritesNothing(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x", "prob_y")
+	before := snapshot(t, dir)
+	boom := errors.New("boom")
+	_, err := s.Update(TxOptions{Command: "test-fail"}, func(tx *Tx) error {
+		d, err := tx.Get("prob_x")
+		if err != nil {
+			return err
+		}
+		d.Set("objective", "changed")
+		if _, err := tx.Create("prob_z", problem("z")); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("Update = %v; want the body's error", err)
+	}
+	sameFiles(t, dir, before)
+}
+
+func TestExpectRevision(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	set := func(expect int) error {
+		_, err := s.Update(TxOptions{Command: "test-set", Target: "prob_x", ExpectRevision: &expect}, func(tx *Tx) error {
+			d, err := tx.Get("prob_x")
+			if err != nil {
+				return err
+			}
+			return d.Set("hypothesis.-1", fmt.Sprintf("at %d", expect))
+		})
+		return err
+	}
+	if err := set(1); err != nil {
+		t.Fatalf("expect revision 1 at revision 1: %v", err)
+	}
+	before := snapshot(t, dir)
+	for _, stale := range []int{0, 1, 3} {
+		wantCode(t, fmt.Sprintf("expect revision %d at revision 2", stale), set(stale), CodeConflict)
+	}
+	sameFiles(t, dir, before)
+	if err := set(2); err != nil {
+		t.Errorf("expect revision 2 at revision 2: %v", err)
+	}
+
+	// A target the transaction creates is at revision 0.
+	for expect, want := range map[int]Code{3: CodeConflict, 0: ""} {
+		_, err := s.Update(TxOptions{Command: "test-create", Target: "prob_new", ExpectRevision: &expect}, func(tx *Tx) error {
+			_, err := tx.Create("prob_new", problem("new"))
+			return err
+		})
+		wantCode(t, fmt.Sprintf("create with expect revision %d", expect), err, want)
+	}
+}
+
+func TestCreateAndGetRefusals(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	before := snapshot(t, dir)
+	for _, c := range []struct {
+		name string
+		fn   func(tx *Tx) error
+		want Code
+	}{
+		{"create existing", func(tx *Tx) error { _, err := tx.Create("prob_x", problem("again")); return err }, CodeConflict},
+		{"create bad id", func(tx *Tx) error { _, err := tx.Create("prob_X", problem("x")); return err }, CodeInvalidInput},
+		{"create path id", func(tx *Tx) error { _, err := tx.Create("prob_x/../../evil", problem("x")); return err }, CodeInvalidInput},
+		{"get missing", func(tx *Tx) error { _, err := tx.Get("prob_missing"); return err }, CodeNotFound},
+		{"get bad id", func(tx *Tx) error { _, err := tx.Get("../config"); return err }, CodeInvalidInput},
+		{"get dotdot", func(tx *Tx) error { _, err := tx.Get(".."); return err }, CodeInvalidInput},
+	} {
+		_, err := s.Update(TxOptions{Command: "test"}, c.fn)
+		wantCode(t, c.name, err, c.want)
+	}
+	_, err := s.Read("prob_missing")
+	wantCode(t, "Read missing", err, CodeNotFound)
+	sameFiles(t, dir, before)
+}
+
+func TestSetRefusesForeignPaths(t *testing.T) {
+	s, _ := testStore(t)
+	mustCreate(t, s, "prob_x")
+	d, err := s.Read("prob_x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := string(d.Raw)
+	for _, p := range []string{"", "hypothesis.#", "objective|@reverse", "a b", "hypothesis.*", "Objective", "objective..x", `objective\.x`, "@this"} {
+		if err := d.Set(p, "x"); err == nil {
+			t.Errorf("Set(%q) = nil; want a refusal", p)
+		}
+		if err := d.SetRaw(p, []byte(`"x"`)); err == nil {
+			t.Errorf("SetRaw(%q) = nil; want a refusal", p)
+		}
+	}
+	if string(d.Raw) != raw {
+		t.Errorf("refused sets changed the document:\n%s", d.Raw)
+	}
+}
+
+func TestDamagedDocument(t *testing.T) {
+	for name, content := range map[string]string{
+		"not json":       `{"id": "prob_bad", `,
+		"fails schema":   `{"id": "prob_bad", "status": "bogus"}`,
+		"wrong id field": "",
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, dir := testStore(t)
+			mustCreate(t, s, "prob_ok", "prob_bad")
+			if content == "" { // a valid problem that says it is another one
+				b := bytes.Replace(readFile(t, dir, "problem/prob_bad.json"), []byte(`"prob_bad"`), []byte(`"prob_ok"`), 1)
+				content = string(b)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "problem/prob_bad.json"), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, dir)
+			_, err := s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
+				d, err := tx.Get("prob_ok")
+				if err != nil {
+					return err
+				}
+				if err := d.Set("hypothesis.-1", "h"); err != nil {
+					return err
+				}
+				_, err = tx.Get("prob_bad")
+				return err
+			})
+			wantCode(t, "Update reading a damaged document", err, CodeStoreDamaged)
+			_, err = s.Read("prob_bad")
+			wantCode(t, "Read of a damaged document", err, CodeStoreDamaged)
+			sameFiles(t, dir, before)
+			r, err := s.Doctor()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Findings) != 1 || r.Findings[0].Path != "problem/prob_bad.json" {
+				t.Errorf("Doctor findings %v; want one, for problem/prob_bad.json", r.Findings)
+			}
+		})
+	}
+}
+
+func TestSchemaInvalidResultIsNotWritten(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x", "prob_y")
+	before := snapshot(t, dir)
+	_, err := s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
+		x, err := tx.Get("prob_x")
+		if err != nil {
+			return err
+		}
+		y, err := tx.Get("prob_y")
+		if err != nil {
+			return err
+		}
+		x.Set("hypothesis.-1", "fine") // valid, but in the same transaction as...
+		return y.Set("status", "bogus") // ...one that breaks the schema
+	})
+	if err == nil {
+		t.Fatal("Update committed a document that fails its schema")
+	}
+	wantCode(t, "schema-invalid result", err, CodeInternal)
+	sameFiles(t, dir, before)
+
+	_, err = s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
+		_, err := tx.Create("prob_z", map[string]any{"objective": "no other fields"})
+		return err
+	})
+	if err == nil {
+		t.Fatal("Update created a document that fails its schema")
+	}
+	sameFiles(t, dir, before)
+}
+
+func TestDoctorChecksLinksAndSweeps(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	// A subproblem whose parent does not list it: what a torn
+	// prob-setup-subgoal would leave.
+	_, err := s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
+		p := problem("orphan")
+		parent := "prob_x"
+		p.Parent = &parent
+		_, err := tx.Create("prob_x_sub1", p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	temp := filepath.Join(dir, "problem", ".prob_x.json123456")
+	if err := os.WriteFile(temp, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Doctor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Findings) != 1 || r.Findings[0].Path != "problem/prob_x_sub1.json" {
+		t.Errorf("Doctor findings %v; want one: prob_x_sub1's parent does not list it", r.Findings)
+	}
+	if !slices.Equal(r.Swept, []string{"problem/.prob_x.json123456"}) {
+		t.Errorf("Doctor swept %q; want the stale temp file", r.Swept)
+	}
+	if _, err := os.Stat(temp); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the stale temp file is still there (%v)", err)
+	}
+}
+
+func TestLockTimeout(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	unlock, err := lock(s.root, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	s.LockTimeout = 50 * time.Millisecond
+	_, err = s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
+		t.Error("the transaction body ran without the lock")
+		return nil
+	})
+	wantCode(t, "Update while another holds the lock", err, CodeLockTimeout)
+	_, err = s.Doctor()
+	wantCode(t, "Doctor while another holds the lock", err, CodeLockTimeout)
+	sameFiles(t, dir, before)
+	unlock()
+	s.LockTimeout = time.Minute
+	if _, err := s.Update(TxOptions{Command: "test"}, func(tx *Tx) error { return nil }); err != nil {
+		t.Errorf("Update after the lock was released: %v", err)
+	}
+}
+
+// journalFor builds the redo journal of a transaction that appends h to
+// prob_x's hypothesis, as commit would write it, without writing anything.
+func journalFor(t *testing.T, s *Store, seq int, h string) *journal {
+	t.Helper()
+	d, err := s.read("prob_x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Set("hypothesis.-1", h)
+	d.Set("revision", d.revision+1)
+	before := model.ProblemPending
+	ev := Event{Seq: seq, Time: Timestamp(t0), Command: "test-journal", IDs: []string{"prob_x"},
+		Changes: []Change{{ID: "prob_x", Kind: model.KindProblem, Before: &before, After: model.ProblemPending, Revision: d.revision + 1}}}
+	line, _ := json.Marshal(ev)
+	j := &journal{Seq: seq, Event: line, Writes: []journalWrite{{Path: "problem/prob_x.json", Content: string(d.Raw)}}}
+	j.Checksum = j.sum()
+	return j
+}
+
+func writeJournal(t *testing.T, dir string, j any) {
+	t.Helper()
+	b, err := json.Marshal(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, JournalFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestJournalRecoveryIsIdempotent(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	j := journalFor(t, s, 2, "h")
+	writeJournal(t, dir, j)
+	if r := doctorClean(t, s); r.Journal != "finished transaction 2" {
+		t.Errorf("Doctor journal: %q; want finished transaction 2", r.Journal)
+	}
+	after := snapshot(t, dir)
+	// The same journal again, as if the crash came after the event but
+	// before the journal's removal: replaying it must change nothing.
+	for range 2 {
+		writeJournal(t, dir, j)
+		rec, err := s.recover()
+		if err != nil || !rec.Finished {
+			t.Fatalf("recover = %+v, %v; want it finished", rec, err)
+		}
+		sameFiles(t, dir, after)
+	}
+	evs := eventLines(t, dir)
+	if len(evs) != 2 || evs[1].Seq != 2 || evs[1].Command != "test-journal" {
+		t.Errorf("events %+v; want the journal's event once, as seq 2", evs)
+	}
+	d, err := s.Read("prob_x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Get("hypothesis").Raw; got != `["h"]` || d.Revision() != 2 {
+		t.Errorf("prob_x hypothesis %s at revision %d; want [\"h\"] at 2", got, d.Revision())
+	}
+	doctorClean(t, s)
+}
+
+func TestReadFinishesLeftoverJournal(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	writeJournal(t, dir, journalFor(t, s, 2, "h"))
+	d, err := s.Read("prob_x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Get("hypothesis").Raw; got != `["h"]` {
+		t.Errorf("Read with a leftover journal sees hypothesis %s; want the committed [\"h\"]", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, JournalFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the journal is still there after Read (%v)", err)
+	}
+	if n := len(eventLines(t, dir)); n != 2 {
+		t.Errorf("%d events; want 2", n)
+	}
+}
+
+func TestTornJournalIsDiscarded(t *testing.T) {
+	for name, mangle := range map[string]func(j *journal) any{
+		"checksum": func(j *journal) any { j.Writes[0].Content += " "; return j },
+		"truncated": func(j *journal) any {
+			b, _ := json.Marshal(j)
+			return json.RawMessage(b[:len(b)/2])
+		},
+		"path outside documents": func(j *journal) any {
+			j.Writes[0].Path = "problem/../../evil.json"
+			j.Checksum = j.sum()
+			return j
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, dir := testStore(t)
+			mustCreate(t, s, "prob_x")
+			before := snapshot(t, dir)
+			j := mangle(journalFor(t, s, 2, "h"))
+			if raw, ok := j.(json.RawMessage); ok {
+				os.WriteFile(filepath.Join(dir, JournalFile), raw, 0o644)
+			} else {
+				writeJournal(t, dir, j)
+			}
+			r := doctorClean(t, s)
+			if !strings.HasPrefix(r.Journal, "discarded") {
+				t.Errorf("Doctor journal: %q; want it discarded", r.Journal)
+			}
+			sameFiles(t, dir, before)
+		})
+	}
+}
+
+func TestJournalWithMisplacedPathIsRefused(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	j := journalFor(t, s, 2, "h")
+	j.Writes[0].Path = "statement/prob_x.json" // passes the schema's pattern, wrong folder
+	j.Checksum = j.sum()
+	writeJournal(t, dir, j)
+	before := snapshot(t, dir)
+	_, err := s.Update(TxOptions{Command: "test"}, func(tx *Tx) error { return nil })
+	wantCode(t, "Update with a journal naming a misplaced path", err, CodeStoreDamaged)
+	sameFiles(t, dir, before)
+}
+
+// eventLine is a valid events.jsonl line with the given seq, padded with a
+// detail of pad bytes.
+func eventLine(seq, pad int) string {
+	ev := Event{Seq: seq, Time: Timestamp(t0), Command: "test", IDs: []string{}, Changes: []Change{}}
+	if pad > 0 {
+		ev.Detail = map[string]any{"pad": strings.Repeat("x", pad)}
+	}
+	b, _ := json.Marshal(ev)
+	return string(b) + "\n"
+}
+
+func TestLastSeq(t *testing.T) {
+	long := 10000 // longer than lastSeq's first 4096-byte read
+	for _, c := range []struct {
+		name    string
+		content string
+		want    int
+		kept    string // the file after lastSeq; "" means unchanged
+	}{
+		{"empty", "", 0, ""},
+		{"one", eventLine(1, 0), 1, ""},
+		{"two", eventLine(1, 0) + eventLine(2, 0), 2, ""},
+		{"long last line", eventLine(1, 0) + eventLine(2, long), 2, ""},
+		{"many lines", func() string {
+			var b strings.Builder
+			for i := 1; i <= 300; i++ {
+				b.WriteString(eventLine(i, 0))
+			}
+			return b.String()
+		}(), 300, ""},
+		{"torn", eventLine(1, 0) + eventLine(2, 0) + `{"seq":3,"time":"20`, 2, eventLine(1, 0) + eventLine(2, 0)},
+		{"torn long", eventLine(1, 0) + eventLine(2, long) + strings.TrimSuffix(eventLine(3, long), "}\n"), 2, eventLine(1, 0) + eventLine(2, long)},
+		{"torn only line", `{"seq":1,`, 0, "-"},
+		{"torn line looking whole", eventLine(1, 0) + strings.TrimSuffix(eventLine(2, 0), "\n"), 1, eventLine(1, 0)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, dir := testStore(t)
+			if err := os.WriteFile(filepath.Join(dir, EventsFile), []byte(c.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.lastSeq()
+			if err != nil || got != c.want {
+				t.Errorf("lastSeq = %d, %v; want %d", got, err, c.want)
+			}
+			kept := c.kept
+			switch kept {
+			case "":
+				kept = c.content
+			case "-":
+				kept = ""
+			}
+			if after := string(readFile(t, dir, EventsFile)); after != kept {
+				t.Errorf("events.jsonl after lastSeq is %d bytes; want %d (only a torn last line is cut)", len(after), len(kept))
+			}
+			// The next transaction continues the sequence and the log stays valid.
+			mustCreate(t, s, "prob_next")
+			evs := eventLines(t, dir)
+			if last := evs[len(evs)-1]; last.Seq != c.want+1 || len(evs) != c.want+1 {
+				t.Errorf("next event: seq %d as line %d; want %d", last.Seq, len(evs), c.want+1)
+			}
+			doctorClean(t, s)
+		})
+	}
+}
+
+func TestLastSeqRefusesLineWithoutSeq(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	f, err := os.OpenFile(filepath.Join(dir, EventsFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"time":"2026-11-22T10:04:05Z"}` + "\n")
+	f.Close()
+	before := snapshot(t, dir)
+	_, err = s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
+		d, err := tx.Get("prob_x")
+		if err != nil {
+			return err
+		}
+		return d.Set("hypothesis.-1", "h")
+	})
+	wantCode(t, "commit after a last event without seq", err, CodeStoreDamaged)
+	sameFiles(t, dir, before)
+}
+
+func TestParseRef(t *testing.T) {
+	root := t.TempDir()
+	rel := "contents"
+	for _, c := range []struct {
+		rootDir, ref string
+		id           string // "" means refused with invalid_input
+	}{
+		{root, "prob_x", "prob_x"},
+		{root, "stmt_x_wrap", "stmt_x_wrap"},
+		{root, "problem/prob_x.json", "prob_x"},
+		{root, "./statement/stmt_x_wrap.json", "stmt_x_wrap"},
+		{root, filepath.Join(root, "problem", "prob_x.json"), "prob_x"},
+		{root, filepath.Join(root, "statement", "stmt_x_sub1.json"), "stmt_x_sub1"},
+		{rel, "contents/problem/prob_x.json", "prob_x"},
+		{rel, "problem/prob_x.json", "prob_x"},
+
+		{root, "..", ""},
+		{root, ".", ""},
+		{root, "", ""},
+		{root, "../problem/prob_x.json", ""},
+		{root, "problem/../../problem/prob_x.json", ""},
+		{root, "problem/../../../etc/passwd", ""},
+		{root, "..\\problem\\prob_x.json", ""},
+		{root, "/etc/passwd", ""},
+		{root, "/problem/prob_x.json", ""},
+		{root, filepath.Join(root, "..", "other", "problem", "prob_x.json"), ""},
+		{root, filepath.Join(root+"x", "problem", "prob_x.json"), ""},
+		{root, filepath.Join(root, "problem", "..", "..", "prob_x.json"), ""},
+		{rel, "contentsx/problem/prob_x.json", ""},
+		{rel, "contents/../problem/prob_x.json", ""},
+		{root, "statement/prob_x.json", ""},
+		{root, "problem/stmt_x.json", ""},
+		{root, "leases/prob_x.json", ""},
+		{root, "other/prob_x.json", ""},
+		{root, "prob_x.json", ""},
+		{root, "problem/sub/prob_x.json", ""},
+		{root, "problem/prob_x.txt", ""},
+		{root, "problem/prob_X.json", ""},
+		{root, "problem/.prob_x.json", ""},
+		{root, "config.json", ""},
+		{root, "events.jsonl", ""},
+		{root, "prob_X", ""},
+		{root, "prob-x", ""},
+		{root, "prob_", ""},
+		{root, "x_y", ""},
+		{root, "prob_x;rm", ""},
+		{root, "prob_x\x00", ""},
+		{root, "prob_" + strings.Repeat("a", model.MaxIDLen), ""},
+	} {
+		id, kind, err := ParseRef(c.rootDir, c.ref)
+		if c.id == "" {
+			if err == nil || CodeOf(err) != CodeInvalidInput {
+				t.Errorf("ParseRef(%q, %q) = %q, %v; want an invalid_input refusal", c.rootDir, c.ref, id, err)
+			}
+			continue
+		}
+		wantKind, _ := model.KindOf(c.id)
+		if err != nil || id != c.id || kind != wantKind {
+			t.Errorf("ParseRef(%q, %q) = %q, %q, %v; want %q, %q", c.rootDir, c.ref, id, kind, err, c.id, wantKind)
+		}
+	}
+}
