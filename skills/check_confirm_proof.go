@@ -15,8 +15,21 @@ var checkConfirmProof = &Skill{
 		ref("statement_path", "the statement whose proof was verified: a bare id or a path of its JSON file"),
 		optText("verification_summary", "a brief summary of the verification (steps checked, etc.)"),
 	},
-	Example: `--statement-path stmt_example_wrap --verification-summary "Checked the base case and the inductive step sentence by sentence."`,
-	Run:     runCheckConfirmProof,
+	Example:       `--statement-path stmt_example_wrap --verification-summary "Checked the base case and the inductive step sentence by sentence."`,
+	When:          "Use it when you have checked every sentence of the proof and each one follows from the premises, earlier sentences, true sub-statements or standard facts, and the proof establishes exactly the claim under exactly its premises.",
+	WhenNot:       "Do not use it if any sentence fails: record the first failure with check-reject-proof. Do not confirm a proof you wrote. Pass --expect-revision with the revision you read, so that you never confirm a proof that changed under you.",
+	Output:        "`confirmations` counts the distinct checkers who confirmed this proof revision, `quorum` is how many are needed (`verify_quorum` of config.json), `proof_revision` is the revision confirmed. `status` becomes `true` once the quorum is met, else stays `awaiting_verification`.",
+	ExampleAfter:  "state-complete-proof",
+	ExampleOutput: ``,
+	Refusals: []Refusal{
+		{Code: store.CodeGuardFailed, Guard: "no_open_issue",
+			When: "an issue on the proof is still open",
+			Do:   "The proof is not ready to confirm: end your turn."},
+		{Code: store.CodeGuardFailed, Guard: "not_self_check",
+			When: "you wrote the current proof revision (forbid_self_check)",
+			Do:   "Leave it to another checker: release the item and end your turn."},
+	},
+	Run: runCheckConfirmProof,
 }
 
 func runCheckConfirmProof(tx *store.Tx, in *Input) (*Result, error) {

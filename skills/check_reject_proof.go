@@ -19,8 +19,21 @@ var checkRejectProof = &Skill{
 		text("explanation", "what is wrong, in detail"),
 		optText("suggested_fix", "what would be needed to fix it"),
 	},
-	Example: `--statement-path stmt_example_wrap --sentence-number 2 --sentence-text "adding 2n+1 gives (n+1)^2" --error-type unjustified_leap --explanation "The identity n^2 + 2n + 1 = (n+1)^2 is used without being shown." --suggested-fix "Expand (n+1)^2."`,
-	Run:     runCheckRejectProof,
+	Example:       `--statement-path stmt_example_wrap --sentence-number 2 --sentence-text "adding 2n+1 gives (n+1)^2" --error-type unjustified_leap --explanation "The identity n^2 + 2n + 1 = (n+1)^2 is used without being shown." --suggested-fix "Expand (n+1)^2."`,
+	When:          "Use it when, reading the proof sentence by sentence, you reach a sentence that does not follow: record that first invalid step, quote its exact text and classify the error.",
+	WhenNot:       "Do not use it for style, or for a step that is terse but that you can verify yourself. Do not record a later error before the first one. If every sentence holds and the proof proves the claim, use check-confirm-proof.",
+	Output:        "`issue_number` is the number of the issue recorded (fixers answer it by that number); `round` is the check/fix round. `status` is `has_gap`.",
+	ExampleAfter:  "state-complete-proof",
+	ExampleOutput: ``,
+	Refusals: []Refusal{
+		{Code: store.CodeGuardFailed, Guard: "sentence_in_range",
+			When: "the sentence number is not in the proof",
+			Do:   "Take the number from `proofloop show ID --sentences` of the current proof revision."},
+		{Code: store.CodeGuardFailed, Guard: "sentence_text_found",
+			When: "the quoted text is not in that sentence",
+			Do:   "Copy the text from that sentence exactly (a contiguous part of it will do; whitespace is ignored). The message shows the real sentence, and the number of the sentence where your quote does appear, if any."},
+	},
+	Run: runCheckRejectProof,
 }
 
 func runCheckRejectProof(tx *store.Tx, in *Input) (*Result, error) {

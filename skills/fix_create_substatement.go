@@ -19,8 +19,21 @@ var fixCreateSubstatement = &Skill{
 		{Name: "gap_location", Type: TypeInt, Help: "the sentence the sub-statement will support (default: the issue's sentence)"},
 		optText("purpose", "how this sub-statement fills the gap"),
 	},
-	Example: `--statement-path stmt_example_wrap --issue-number 1 --sub-claim "For every integer n, n^2 + 2n + 1 = (n+1)^2." --gap-location 2 --purpose "Justifies the identity used in step 2."`,
-	Run:     runFixCreateSubstatement,
+	Example:       `--statement-path stmt_example_wrap --issue-number 1 --sub-claim "For every integer n, n^2 + 2n + 1 = (n+1)^2." --gap-location 2 --purpose "Justifies the identity used in step 2."`,
+	When:          "Use it for a gap too large to patch in place: state the missing step as a precise claim, with its premises, for a prover to prove separately. The issue stays open; once the sub-statement is true the statement comes back to the fixer, who patches the sentence to cite it (fix-patch-proof).",
+	WhenNot:       "Do not use it for a small gap: patch it with fix-patch-proof. Do not use it for a decomposition planned before any check: that is state-setup-substatement.",
+	Output:        "`sub_statement_id` (also in `created`) is the new sub-statement `<id>_fix1`, `_fix2`, ..., pending; `fills_gap_at` is the sentence it supports; `response_number` is the response recorded. `status` is `awaiting_substatements`.",
+	ExampleAfter:  "check-reject-proof",
+	ExampleOutput: ``,
+	Refusals: []Refusal{
+		{Code: store.CodeGuardFailed, Guard: "named_issue_open",
+			When: "the issue is not open",
+			Do:   "Answer an open issue; the message lists them."},
+		{Code: store.CodeInvalidInput,
+			When: "--gap-location is beyond the last sentence",
+			Do:   "Take the number from `proofloop show ID --sentences`, or leave it out to use the issue's sentence."},
+	},
+	Run: runFixCreateSubstatement,
 }
 
 func runFixCreateSubstatement(tx *store.Tx, in *Input) (*Result, error) {

@@ -19,8 +19,24 @@ var fixPatchProof = &Skill{
 		text("replacement_text", "the new text for that span of sentences"),
 		text("change_description", "a brief description of what was changed"),
 	},
-	Example: `--statement-path stmt_example_wrap --issue-number 1 --sentence-range 2 --replacement-text "Step 2: If the sum up to 2n-1 is n^2, adding 2n+1 gives n^2 + 2n + 1, which is (n+1)^2 by expanding the square." --change-description "Justify the identity."`,
-	Run:     runFixPatchProof,
+	Example:       `--statement-path stmt_example_wrap --issue-number 1 --sentence-range 2 --replacement-text "Step 2: If the sum up to 2n-1 is n^2, adding 2n+1 gives n^2 + 2n + 1, which is (n+1)^2 by expanding the square." --change-description "Justify the identity."`,
+	When:          "Use it for a gap a few sentences can close: replace the cited sentence, or the smallest span around it, with text that supplies the missing step. Also use it after a gap-filling sub-statement became true: patch the sentence to cite it by id. One patch may answer several issues (repeat --issue-number).",
+	WhenNot:       "Do not use it for a gap that needs a lemma with a proof of its own: use fix-create-substatement. Do not rewrite the whole proof to dodge an issue. If the issue shows the statement false or misstated, use state-mark-false or state-propose-modification with --source fix.",
+	Output:        "`response_number` is the response recorded; `proof_revision` the new proof revision; `open_issues` the issues still open. `status` is `awaiting_verification` when none is open, else `has_gap`: answer the rest.",
+	ExampleAfter:  "check-reject-proof",
+	ExampleOutput: ``,
+	Refusals: []Refusal{
+		{Code: store.CodeGuardFailed, Guard: "named_issue_open",
+			When: "an issue number named is not open (answered already, or never recorded)",
+			Do:   "Answer only open issues: `proofloop show ID --json` lists `validate.issues` and `validate.responses`; the message lists the open ones."},
+		{Code: store.CodeGuardFailed, Guard: "no_open_substatement",
+			When: "a gap-filling sub-statement is still open",
+			Do:   "Wait until it is true or false: end your turn."},
+		{Code: store.CodeGuardFailed, Guard: "range_in_bounds",
+			When: "the sentence range is outside the proof",
+			Do:   "Take the numbers from `proofloop show ID --sentences` of the current proof revision."},
+	},
+	Run: runFixPatchProof,
 }
 
 func runFixPatchProof(tx *store.Tx, in *Input) (*Result, error) {

@@ -17,8 +17,21 @@ var probFinishUp = &Skill{
 		text("resolution", "how the objective follows from the proved statement"),
 		{Name: "key_statement_id", Type: TypeRef, Required: true, Help: "the true statement, listed in the problem's progresses, that enables the resolution"},
 	},
-	Example: `--problem-path prob_example --key-statement-id stmt_example_wrap --resolution "The wrap-up statement is the objective."`,
-	Run:     runProbFinishUp,
+	Example:       `--problem-path prob_example --key-statement-id stmt_example_wrap --resolution "The wrap-up statement is the objective."`,
+	When:          "Use it when a statement listed in the problem's progresses (one of its wrap-up statements) has been proved true and the problem's objective follows from it.",
+	WhenNot:       "Do not use it while the key statement is still pending, awaiting verification or has a gap: that work belongs to other roles, so end your turn. If every wrap-up statement turned out false, write a new one with prob-wrapup-statement instead.",
+	Output:        "`resolved_by` names the key statement; `status` is `solved`.",
+	ExampleAfter:  "check-confirm-proof",
+	ExampleOutput: ``,
+	Refusals: []Refusal{
+		{Code: store.CodeGuardFailed, Guard: "key_statement_true",
+			When: "the key statement is not true, or is not listed in the problem's progresses",
+			Do:   "Name a true statement from the problem's `progresses` (`proofloop show PROBLEM`). If none is true yet, the problem is not ready: end your turn."},
+		{Code: store.CodeNotFound,
+			When: "the key statement does not exist",
+			Do:   "Take the id from the problem's `progresses`."},
+	},
+	Run: runProbFinishUp,
 }
 
 func runProbFinishUp(tx *store.Tx, in *Input) (*Result, error) {

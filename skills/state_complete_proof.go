@@ -16,8 +16,21 @@ var stateCompleteProof = &Skill{
 		text("proof_text", "the complete proof, structured in steps (@FILE reads a file)"),
 		enum("strategy", "the proof strategy used", model.Strategies, true),
 	},
-	Example: `--statement-path stmt_example_wrap --strategy induction --proof-text "Step 1: For n = 1 both sides are 1. Step 2: If the sum up to 2n-1 is n^2, adding 2n+1 gives (n+1)^2. Hence the claim holds for all n."`,
-	Run:     runStateCompleteProof,
+	Example:       `--statement-path stmt_example_wrap --strategy induction --proof-text "Step 1: For n = 1 both sides are 1. Step 2: If the sum up to 2n-1 is n^2, adding 2n+1 gives (n+1)^2. Hence the claim holds for all n."`,
+	When:          "Use it when you have a complete proof of a pending statement, or when all of its sub-statements are resolved and the proof can cite the true ones by id.",
+	WhenNot:       "Do not submit a partial proof: decompose it with state-setup-substatement instead. If the statement is false use state-mark-false; if it needs a change use state-propose-modification. While a sub-statement is still open, wait.",
+	Output:        "`proof_revision` is the revision of the proof just submitted; `sentences` is how many sentences it has, numbered as checkers will cite them (`proofloop show ID --sentences`). `status` is `awaiting_verification`.",
+	ExampleAfter:  "prob-wrapup-statement",
+	ExampleOutput: ``,
+	Refusals: []Refusal{
+		{Code: store.CodeGuardFailed, Guard: "proof_not_empty",
+			When: "the proof text is empty",
+			Do:   "Give the whole proof; for a long one write it to a file and pass --proof-text @FILE."},
+		{Code: store.CodeGuardFailed, Guard: "no_open_substatement",
+			When: "a sub-statement is still open (neither true nor false)",
+			Do:   "Wait until every sub-statement is resolved: end your turn."},
+	},
+	Run: runStateCompleteProof,
 }
 
 func runStateCompleteProof(tx *store.Tx, in *Input) (*Result, error) {

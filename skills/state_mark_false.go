@@ -17,8 +17,21 @@ var stateMarkFalse = &Skill{
 		enum("source", "which role calls it", model.Sources, true),
 		{Name: "issue_number", Type: TypeInt, Help: "source fix only: the open issue that revealed it"},
 	},
-	Example: `--statement-path stmt_example_wrap --source prove --counterexample "For n = 0 the sum is empty but the claim needs n >= 1."`,
-	Run:     runStateMarkFalse,
+	Example:       `--statement-path stmt_example_wrap_sub2 --source prove --counterexample "n = 0 satisfies both premises, but 2n - 1 = -1 is not positive."`,
+	When:          "Use it when you have a counterexample: values that satisfy every premise and make the claim fail. As the prover (--source prove) on a pending statement or one whose sub-statements are resolved; as the fixer (--source fix --issue-number N) when an open issue shows the statement itself is false.",
+	WhenNot:       "Do not use it because a proof is hard or has a gap: a gap is not a counterexample. If a nearby claim is true and would serve (stronger premises, weaker conclusion), use state-propose-modification. The status false is final.",
+	Output:        "`parent` is `{id, kind, status, effect}`: what the refutation means for the parent problem or statement, and who acts next. With source fix, `response_number` and `issue_number` name the response recorded. `status` is `false`.",
+	ExampleAfter:  "state-setup-substatement",
+	ExampleOutput: ``,
+	Refusals: []Refusal{
+		{Code: store.CodeGuardFailed, Guard: "fix_names_open_issue",
+			When: "source fix without an open issue number",
+			Do:   "Name the open issue that revealed it with --issue-number (the message lists the open ones)."},
+		{Code: store.CodeInvalidInput,
+			When: "--issue-number with source prove",
+			Do:   "Drop --issue-number, or call as the fixer with --source fix."},
+	},
+	Run: runStateMarkFalse,
 }
 
 func runStateMarkFalse(tx *store.Tx, in *Input) (*Result, error) {

@@ -20,8 +20,24 @@ var stateProposeModification = &Skill{
 		enum("source", "which role calls it", model.Sources, true),
 		{Name: "issue_number", Type: TypeInt, Help: "source fix only: the open issue that revealed it"},
 	},
-	Example: `--statement-path stmt_example_wrap --source prove --modification-type strengthen_premises --suggested-premises "n is a positive integer" --rationale "The claim fails for n = 0."`,
-	Run:     runStateProposeModification,
+	Example:       `--statement-path stmt_example_wrap_sub2 --source prove --modification-type strengthen_premises --suggested-premises "n is an integer" --suggested-premises "n >= 1" --rationale "The claim fails for n = 0; the sum only needs n >= 1."`,
+	When:          "Use it when the statement is unprovable as stated but a nearby one is true and still serves its purpose: stronger premises, a weaker conclusion or an added condition. A human or the orchestrator then accepts or rejects it (`proofloop decide`).",
+	WhenNot:       "Do not use it when the claim is false and no nearby version would serve: use state-mark-false. Do not use it to change a proof: proofs are patched (fix-patch-proof) or submitted again.",
+	Output:        "With source fix, `response_number` and `issue_number` name the response recorded. `status` is `needs_modification`: the statement waits for `proofloop decide ID --accept|--reject`.",
+	ExampleAfter:  "state-setup-substatement",
+	ExampleOutput: ``,
+	Refusals: []Refusal{
+		{Code: store.CodeGuardFailed, Guard: "fix_names_open_issue",
+			When: "source fix without an open issue number",
+			Do:   "Name the open issue that revealed it with --issue-number (the message lists the open ones)."},
+		{Code: store.CodeInvalidInput,
+			When: "neither --suggested-claim nor --suggested-premises was given",
+			Do:   "Say what the statement should become: a claim, premises, or both."},
+		{Code: store.CodeInvalidInput,
+			When: "--issue-number with source prove",
+			Do:   "Drop --issue-number, or call as the fixer with --source fix."},
+	},
+	Run: runStateProposeModification,
 }
 
 func runStateProposeModification(tx *store.Tx, in *Input) (*Result, error) {

@@ -17,8 +17,21 @@ var stateSetupSubstatement = &Skill{
 		{Name: "sub_statements", Type: TypeSubs, Required: true, Help: `a JSON array of {"claim": TEXT, "premises": [TEXT, ...]}`},
 		text("rationale", "why this decomposition helps"),
 	},
-	Example: `--parent-statement-path stmt_example_wrap --sub-statements '[{"claim": "1 = 1^2.", "premises": []}, {"claim": "n^2 + 2n + 1 = (n+1)^2.", "premises": ["n is an integer"]}]' --rationale "Base case and inductive step."`,
-	Run:     runStateSetupSubstatement,
+	Example:       `--parent-statement-path stmt_example_wrap --sub-statements '[{"claim": "(n+1)^2 = n^2 + (2n+1).", "premises": ["n is an integer"]}, {"claim": "2n - 1 > 0.", "premises": ["n is an integer", "n >= 0"]}]' --rationale "Induction needs the step identity, and every term of the sum must be positive."`,
+	When:          "Use it when a statement's proof needs lemmas that deserve proofs of their own: list them all in one call, each with its premises. The statement waits until they are resolved and then comes back to the prover, who writes the proof citing them. Also use it to re-plan when a sub-statement turned out false.",
+	WhenNot:       "Do not use it for a gap a checker found in an existing proof: that is fix-create-substatement, which answers the issue. Do not use it while a sub-statement is still open, and do not split a proof you could simply write.",
+	Output:        "`created` lists the new sub-statements (`<id>_sub1`, `<id>_sub2`, ...), all pending; `sub_statements` lists their ids. `status` is `awaiting_substatements`.",
+	ExampleAfter:  "prob-wrapup-statement",
+	ExampleOutput: ``,
+	Refusals: []Refusal{
+		{Code: store.CodeGuardFailed, Guard: "at_least_one",
+			When: "no sub-statement was given",
+			Do:   "Give a JSON array with at least one {\"claim\", \"premises\"} object."},
+		{Code: store.CodeGuardFailed, Guard: "no_open_substatement",
+			When: "re-planning while a sub-statement is still open",
+			Do:   "Wait until every sub-statement is resolved: end your turn."},
+	},
+	Run: runStateSetupSubstatement,
 }
 
 func runStateSetupSubstatement(tx *store.Tx, in *Input) (*Result, error) {

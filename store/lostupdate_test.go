@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,7 +36,53 @@ func TestLostUpdate(t *testing.T) {
 		}
 		wg.Go(func() { errs[p] = cmd.Wait() })
 	}
+	// Meanwhile a lock-free reader: every document it reads is whole (it
+	// passes its schema, revision = tags + 1) and never goes back in time.
+	s := openStore(t, dir)
+	stop := make(chan struct{})
+	var reads int
+	var readErr error
+	readerDone := make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		last := map[string][]string{}
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			for _, id := range []string{docA, docB} {
+				d, err := s.Read(id)
+				if err != nil {
+					readErr = fmt.Errorf("Read(%s) during the run: %w", id, err)
+					return
+				}
+				p, err := d.Problem()
+				if err != nil {
+					readErr = err
+					return
+				}
+				if p.Revision != len(p.Hypothesis)+1 {
+					readErr = fmt.Errorf("Read(%s) got revision %d with %d tags", id, p.Revision, len(p.Hypothesis))
+					return
+				}
+				if prev := last[id]; len(p.Hypothesis) < len(prev) || !slices.Equal(p.Hypothesis[:len(prev)], prev) {
+					readErr = fmt.Errorf("Read(%s) went back: %d tags after %d, or an earlier tag changed", id, len(p.Hypothesis), len(prev))
+					return
+				}
+				last[id] = p.Hypothesis
+				reads++
+			}
+		}
+	}()
 	wg.Wait()
+	close(stop)
+	<-readerDone
+	if readErr != nil {
+		t.Error(readErr)
+	}
+	t.Logf("the lock-free reader read %d documents during the run", reads)
 	for p, err := range errs {
 		if err != nil {
 			t.Errorf("process %d: %v\n%s", p, err, outs[p])
@@ -88,7 +135,6 @@ func TestLostUpdate(t *testing.T) {
 			t.Errorf("actor p%d has %d events; want %d", p, n, perProc)
 		}
 	}
-	s := openStore(t, dir)
 	doctorClean(t, s)
 }
 

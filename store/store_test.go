@@ -388,7 +388,7 @@ func TestSchemaInvalidResultIsNotWritten(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		x.Set("hypothesis.-1", "fine") // valid, but in the same transaction as...
+		x.Set("hypothesis.-1", "fine")  // valid, but in the same transaction as...
 		return y.Set("status", "bogus") // ...one that breaks the schema
 	})
 	if err == nil {
@@ -707,7 +707,6 @@ func TestParseRef(t *testing.T) {
 		{root, filepath.Join(root+"x", "problem", "prob_x.json"), ""},
 		{root, filepath.Join(root, "problem", "..", "..", "prob_x.json"), ""},
 		{rel, "contentsx/problem/prob_x.json", ""},
-		{rel, "contents/../problem/prob_x.json", ""},
 		{root, "statement/prob_x.json", ""},
 		{root, "problem/stmt_x.json", ""},
 		{root, "leases/prob_x.json", ""},

@@ -8,10 +8,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/proofloop/proofloop/store"
 )
 
 // runCLI runs the CLI in-process and returns its exit code and streams.
-func runCLI(t *testing.T, args ...string) (int, string, string) {
+func lockTestRun(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	code := run(args, strings.NewReader(""), &stdout, &stderr)
@@ -27,16 +29,16 @@ func TestLockTimeout(t *testing.T) {
 	t.Setenv("PROOFLOOP_ACTOR", "")
 	t.Setenv("PROOFLOOP_LEASE", "")
 	t.Setenv("PROOFLOOP_LOCK_TIMEOUT", "200ms")
-	if code, _, stderr := runCLI(t, "init"); code != 0 {
+	if code, _, stderr := lockTestRun(t, "init"); code != 0 {
 		t.Fatalf("init: exit %d; want 0\n%s", code, stderr)
 	}
 	events := filepath.Join(root, "events.jsonl")
 	problem := filepath.Join(root, "problem", "prob_odd.json")
-	eventsBefore := readFile(t, events)
+	eventsBefore := lockTestRead(t, events)
 
 	// The lock file is a separate open file description, so flock excludes
 	// the CLI's own open of it even within this process.
-	lf, err := os.OpenFile(filepath.Join(root, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	lf, err := os.OpenFile(filepath.Join(root, store.LockFile), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func TestLockTimeout(t *testing.T) {
 	}
 
 	args := []string{"new-problem", "--name", "odd", "--objective", "The sum of the first n odd numbers is n^2.", "--json"}
-	code, stdout, stderr := runCLI(t, args...)
+	code, stdout, stderr := lockTestRun(t, args...)
 	if code != exitConflict {
 		t.Errorf("new-problem while the lock is held: exit %d; want %d\nstdout: %s\nstderr: %s", code, exitConflict, stdout, stderr)
 	}
@@ -69,10 +71,10 @@ func TestLockTimeout(t *testing.T) {
 	if _, err := os.Stat(problem); !os.IsNotExist(err) {
 		t.Errorf("after a lock timeout, stat %s: %v; want it not to exist", problem, err)
 	}
-	if got := readFile(t, events); got != eventsBefore {
+	if got := lockTestRead(t, events); got != eventsBefore {
 		t.Errorf("after a lock timeout, events.jsonl = %q; want it unchanged (%q)", got, eventsBefore)
 	}
-	if _, err := os.Stat(filepath.Join(root, ".journal")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(root, store.JournalFile)); !os.IsNotExist(err) {
 		t.Errorf("after a lock timeout, a journal exists (stat: %v)", err)
 	}
 
@@ -82,7 +84,7 @@ func TestLockTimeout(t *testing.T) {
 	// The abandoned waiter of the first run may hold the lock for an instant
 	// before it lets go; a generous timeout keeps this from being a race.
 	t.Setenv("PROOFLOOP_LOCK_TIMEOUT", "10s")
-	code, stdout, stderr = runCLI(t, args...)
+	code, stdout, stderr = lockTestRun(t, args...)
 	if code != exitOK {
 		t.Fatalf("new-problem after the lock was released: exit %d; want 0\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
@@ -92,12 +94,12 @@ func TestLockTimeout(t *testing.T) {
 	if _, err := os.Stat(problem); err != nil {
 		t.Errorf("after the retry: %v; want %s to exist", err, problem)
 	}
-	if got := readFile(t, events); strings.Count(got, "\n") != strings.Count(eventsBefore, "\n")+1 {
+	if got := lockTestRead(t, events); strings.Count(got, "\n") != strings.Count(eventsBefore, "\n")+1 {
 		t.Errorf("after the retry, events.jsonl = %q; want exactly one more line", got)
 	}
 }
 
-func readFile(t *testing.T, name string) string {
+func lockTestRead(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(name)
 	if err != nil {

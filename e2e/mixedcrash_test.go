@@ -1,0 +1,357 @@
+package e2e
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// crashHooks are the commit steps PROOFLOOP_TEST_CRASH stops at, and
+// whether the transaction must have taken effect when it dies there: the
+// journal is the commit point.
+var crashHooks = []struct {
+	name      string
+	committed bool
+}{
+	{"before-journal", false},
+	{"after-journal", true},
+	{"after-first-write", true},
+	{"after-writes", true},
+	{"after-event", true},
+}
+
+// multiFile are the skills that write two or more files in one transaction.
+var multiFile = []string{"fix-create-substatement", "state-setup-substatement", "prob-setup-subgoal", "prob-wrapup-statement"}
+
+// TestMixedCrash kills proofloop with SIGKILL while it runs the multi-file
+// skills, from four workers at once, and runs `proofloop doctor` after each
+// kill, which must find the store consistent. Most kills come after a random
+// 0-10 ms (a call takes a few ms), so they land at random points; every
+// sixth call instead sets PROOFLOOP_TEST_CRASH so that each commit step is
+// hit for certain. Between kills the worker brings its own statements back
+// into a status the next skill accepts, with ordinary calls.
+//
+// At the end, every call must have taken effect entirely or not at all,
+// found by the unique text it writes: a gap-filling sub-statement together
+// with its response, both planned sub-statements together, a new wrap-up
+// statement or subproblem together with its parent's list. A call that
+// exited 0, or died after the commit point, took effect; one that was
+// refused or died before it did not. Each call has its own actor, and the
+// events with that actor must number one if it took effect and none if not;
+// the events are as many as the transactions present in the documents. The
+// generic invariants (snapshot.check) hold too: links both ways, issue and
+// response numbers contiguous, every revision of every document written by
+// exactly one event.
+func TestMixedCrash(t *testing.T) {
+	const workers = 4
+	kills, hooks := 50*scale(), 10*scale()
+	seed := seedFor(t)
+	w := newWorld(t, filepath.Join(t.TempDir(), "contents"), 1<<30)
+	w.mustDo(&call{Skill: "init", Expect: -1})
+	var problems []string
+	crashers := make([]*crasher, workers)
+	for n := range workers {
+		cr := &crasher{w: w, rng: rand.New(rand.NewPCG(seed, uint64(n))), resolved: map[string]bool{}}
+		cr.setup(n + 1)
+		problems = append(problems, cr.problem)
+		crashers[n] = cr
+	}
+	setupCalls := len(w.c.all())
+	start := time.Now()
+	var wg sync.WaitGroup
+	for n, cr := range crashers {
+		cr.problems = problems
+		wg.Go(func() { cr.run(n, kills, hooks) })
+	}
+	wg.Wait()
+
+	var stats struct{ signaled, finished, journals int }
+	for _, cr := range crashers {
+		stats.signaled += cr.signaled
+		stats.finished += cr.finished
+		stats.journals += cr.journals
+	}
+	t.Logf("%d workers: %d kills after a random delay and %d crash-hook runs in %v; %d died of SIGKILL, %d had finished first; doctor finished or discarded %d journals",
+		workers, workers*kills, workers*hooks, time.Since(start).Round(time.Millisecond), stats.signaled, stats.finished, stats.journals)
+
+	doc := w.c.run(&call{Skill: "doctor", Expect: -1})
+	if !doc.ok() || doc.Out.Report == nil || len(doc.Out.Report.Findings) > 0 {
+		t.Fatalf("final doctor: %v", doc)
+	}
+	snap, err := readSnapshot(w.c.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range snap.check() {
+		t.Error(b)
+	}
+	effects := checkCrashLedger(t, snap, w.c.all(), setupCalls)
+	if doc.Out.Report.Events != effects {
+		t.Errorf("doctor counts %d events; %d transactions took effect", doc.Out.Report.Events, effects)
+	}
+	logCounts(t, w.c.all())
+}
+
+// crasher is one worker of TestMixedCrash. It owns two statements of its own
+// problem: gap, kept in has_gap for fix-create-substatement, and plan, kept
+// pending or with every sub-statement resolved for state-setup-substatement.
+// New wrap-up statements and subproblems go to any worker's problem.
+type crasher struct {
+	w        *world
+	rng      *rand.Rand
+	problem  string
+	problems []string
+	gap      string
+	plan     string
+	resolved map[string]bool // sub-statements this worker has seen resolved
+
+	signaled, finished, journals int
+}
+
+func (cr *crasher) setup(n int) {
+	w := cr.w
+	tok := w.c.token()
+	cr.problem = w.mustDo(&call{Skill: "new-problem", Actor: "setup", Token: tok, Expect: -1,
+		Args: []string{"--name", fmt.Sprintf("k%d", n), "--objective", "Show theorem " + tok + "."}}).Out.Created[0].ID
+	cr.gap = w.mustDo(w.wrapupCall("setup", cr.problem, -1)).Out.Created[0].ID
+	cr.plan = w.mustDo(w.wrapupCall("setup", cr.problem, -1)).Out.Created[0].ID
+	w.mustDo(w.completeCall("setup", cr.gap, -1))
+	for range 2 {
+		st, sents := w.show("setup", cr.gap)
+		if st == nil {
+			w.t.FailNow()
+		}
+		w.mustDo(w.rejectCall("setup", cr.gap, cr.rng, sents, -1))
+	}
+}
+
+// run makes kills+hooks calls of multi-file skills, killed, each followed by
+// doctor.
+func (cr *crasher) run(n, kills, hooks int) {
+	w := cr.w
+	for i := range kills + hooks {
+		if w.t.Failed() {
+			return // one failure is enough to read; the rest would repeat it
+		}
+		k := cr.prepare(multiFile[cr.rng.IntN(len(multiFile))])
+		if k == nil {
+			continue
+		}
+		k.Actor = "x" + strings.TrimPrefix(k.Token, "tk")
+		delay := time.Duration(-1)
+		if (i+1)%((kills+hooks)/hooks) == 0 {
+			k.Hook = crashHooks[(i/((kills+hooks)/hooks)+n)%len(crashHooks)].name
+		} else {
+			delay = time.Duration(cr.rng.Int64N(int64(10*time.Millisecond) + 1))
+		}
+		w.c.runKill(k, delay)
+		switch {
+		case k.Killed:
+			cr.signaled++
+		case contractError(k) != "":
+			w.t.Errorf("%s\n%v", contractError(k), k)
+		case k.Code != 0 && k.Code != 4 && k.Code != 5:
+			w.t.Errorf("unexpected exit %d: %v", k.Code, k)
+		default:
+			cr.finished++
+		}
+		d := w.c.run(&call{Skill: "doctor", Expect: -1})
+		if !d.ok() || d.Out.Report == nil || len(d.Out.Report.Findings) > 0 {
+			w.t.Errorf("doctor after %s (hook %q, delay %v, killed %v) finds the store damaged: %v", k.Skill, k.Hook, k.Delay, k.Killed, d)
+		} else if d.Out.Report.Journal != "none" {
+			cr.journals++
+		}
+	}
+}
+
+// prepare brings the worker's documents into a status the skill accepts,
+// with ordinary calls, and returns the call to kill (nil if it cannot).
+func (cr *crasher) prepare(skill string) *call {
+	w := cr.w
+	switch skill {
+	case "prob-wrapup-statement":
+		return w.wrapupCall("", cr.problems[cr.rng.IntN(len(cr.problems))], -1)
+	case "prob-setup-subgoal":
+		return w.subgoalCall("", cr.problems[cr.rng.IntN(len(cr.problems))], -1)
+	case "state-setup-substatement":
+		st, _ := w.show("setup", cr.plan)
+		if st == nil || (st.Status == "awaiting_substatements" && !cr.resolveSubs(st)) {
+			return nil
+		}
+		return w.setupSubCall("", cr.plan, 2, -1)
+	}
+	for range 6 {
+		st, sents := w.show("setup", cr.gap)
+		if st == nil {
+			return nil
+		}
+		open := st.openIssues()
+		switch st.Status {
+		case "has_gap":
+			if len(open) > 0 {
+				return w.fixCreateCall("", cr.gap, open[0], -1)
+			}
+			w.do(w.rejectCall(cr.actor(), cr.gap, cr.rng, sents, -1))
+		case "awaiting_substatements":
+			// The gap-filling sub-statement is refuted; the patch then
+			// answers the issue, which leaves has_gap while others are
+			// open, else awaiting_verification.
+			if !cr.resolveSubs(st) || len(open) == 0 {
+				return nil
+			}
+			w.do(w.patchCall(cr.actor(), cr.gap, cr.rng, open[:1], 1, -1))
+		case "awaiting_verification":
+			w.do(w.rejectCall(cr.actor(), cr.gap, cr.rng, sents, -1))
+			w.do(w.rejectCall(cr.actor(), cr.gap, cr.rng, sents, -1))
+		default:
+			w.t.Errorf("%s is %s; the worker keeps it in has_gap", cr.gap, st.Status)
+			return nil
+		}
+	}
+	return nil
+}
+
+// resolveSubs marks every sub-statement of st that may be open false.
+func (cr *crasher) resolveSubs(st *statementDoc) bool {
+	for _, c := range st.SubStatements {
+		if cr.resolved[c] {
+			continue
+		}
+		k := cr.w.do(cr.w.markFalseCall(cr.actor(), c, 0, -1))
+		if k.Code != 0 && k.Code != 4 {
+			return false
+		}
+		cr.resolved[c] = true // refused (4): it was false already
+	}
+	return true
+}
+
+// actor is a fresh actor for an ordinary call, so that every call's events
+// can be told apart.
+func (cr *crasher) actor() string { return fmt.Sprintf("s%d", cr.w.c.tokens.Load()) }
+
+// checkCrashLedger checks that each call took effect entirely or not at all,
+// as its outcome requires, and that the events are exactly those of the
+// calls that took effect. It returns how many did.
+func checkCrashLedger(t *testing.T, snap *snapshot, calls []*call, setupCalls int) int {
+	t.Helper()
+	eventsBy := map[string][]*event{}
+	for i := range snap.events {
+		ev := &snap.events[i]
+		eventsBy[deref(ev.Actor)] = append(eventsBy[deref(ev.Actor)], ev)
+	}
+	creator := map[string]*call{} // document -> the call whose text created it
+	effects, setup := 0, 0
+	for i, k := range calls {
+		if !mutating(k.Skill) {
+			continue
+		}
+		if i < setupCalls {
+			setup++
+			continue // checked by construction: mustDo
+		}
+		hits := snap.containing(k.Token)
+		took := len(hits) > 0
+		if why := partsMissing(snap, k, hits); took && why != "" {
+			t.Errorf("half a transaction: %s: %v", why, k)
+		}
+		for _, id := range hits {
+			if id != k.Target {
+				creator[id] = k
+			}
+		}
+		switch {
+		case k.Killed && k.Hook != "":
+			for _, h := range crashHooks {
+				if h.name == k.Hook && took != h.committed {
+					t.Errorf("died at crash hook %s; took effect: %v, want %v: %v", k.Hook, took, h.committed, k)
+				}
+			}
+		case k.Killed:
+		case k.Code == 0 && !took:
+			t.Errorf("exited 0 but took no effect: %v", k)
+		case k.Code != 0 && took:
+			t.Errorf("exited %d but took effect in %v: %v", k.Code, hits, k)
+		}
+		evs := eventsBy[k.Actor]
+		want := 0
+		if took {
+			want = 1
+			effects++
+		}
+		if len(evs) != want {
+			t.Errorf("took effect: %v, but events.jsonl has %d events by its actor %s: %v", took, len(evs), k.Actor, k)
+		} else if want == 1 && evs[0].Command != k.Skill {
+			t.Errorf("its event is a %s: %v", evs[0].Command, k)
+		}
+	}
+	if len(snap.events) != setup+effects {
+		t.Errorf("events.jsonl has %d lines; %d setup calls and %d later transactions took effect", len(snap.events), setup, effects)
+	}
+	// Every document is a setup document or one whose creating event is
+	// the call whose text it holds.
+	idx := snap.eventIndex()
+	for _, id := range sortedKeys(snap.raw) {
+		ev := idx[docKey{id, 1}]
+		k := creator[id]
+		switch {
+		case ev == nil:
+			t.Errorf("no event created %s", id)
+		case k == nil && ev.Seq > setup:
+			t.Errorf("%s holds the text of no call, but event %d (%s by %s) created it", id, ev.Seq, ev.Command, deref(ev.Actor))
+		case k != nil && (ev.Command != k.Skill || deref(ev.Actor) != k.Actor):
+			t.Errorf("%s holds the text of a %s by %s, but event %d (%s by %s) created it", id, k.Skill, k.Actor, ev.Seq, ev.Command, deref(ev.Actor))
+		}
+	}
+	return effects
+}
+
+// partsMissing says which part of k is missing from the store when some part
+// of it (hits: the documents holding its text) is there, or "".
+func partsMissing(snap *snapshot, k *call, hits []string) string {
+	var children []string
+	for _, id := range hits {
+		if id == k.Target {
+			continue
+		}
+		parent := ""
+		if p, ok := snap.problems[id]; ok && p.Parent != nil {
+			parent = *p.Parent
+		} else if st, ok := snap.statements[id]; ok {
+			parent = st.Context
+		}
+		if parent != k.Target {
+			return fmt.Sprintf("its text is in %s, which is not %s nor a child of it", id, k.Target)
+		}
+		children = append(children, id)
+	}
+	hasTarget := slices.Contains(hits, k.Target)
+	want := map[string]int{"prob-wrapup-statement": 1, "prob-setup-subgoal": 1, "fix-create-substatement": 1, "state-setup-substatement": 2}[k.Skill]
+	if len(children) != want {
+		return fmt.Sprintf("it created %d documents %v, want %d", len(children), children, want)
+	}
+	switch k.Skill {
+	case "fix-create-substatement":
+		if !hasTarget {
+			return fmt.Sprintf("its sub-statement %v exists but %s has no response of it", children, k.Target)
+		}
+		for _, r := range snap.statements[k.Target].Validate.Responses {
+			if r.Purpose != nil && strings.Contains(*r.Purpose, k.Token) && r.SubStatementID != children[0] {
+				return fmt.Sprintf("its response names %s, but it created %s", r.SubStatementID, children[0])
+			}
+		}
+	case "prob-wrapup-statement", "prob-setup-subgoal", "state-setup-substatement":
+		// The target need not hold the text (a later plan replaces the
+		// rationale); that it lists the children is snapshot.check's.
+	default:
+		if !hasTarget {
+			return fmt.Sprintf("its text is in %v but not in %s", hits, k.Target)
+		}
+	}
+	return ""
+}
