@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,15 +54,16 @@ type outcome struct {
 
 // call is one execution of the binary and what came of it.
 type call struct {
-	Agent  string
-	Actor  string
-	Skill  string   // the subcommand
-	Target string   // the document the skill acts on ("" for none)
-	Token  string   // unique text the call writes into every document it touches
-	Args   []string // the subcommand's own arguments
-	Expect int      // --expect-revision, or -1
-	Hook   string   // PROOFLOOP_TEST_CRASH, or ""
-	Delay  time.Duration
+	Agent   string
+	Actor   string
+	Skill   string        // the subcommand
+	Target  string        // the document the skill acts on ("" for none)
+	Token   string        // unique text the call writes into every document it touches
+	Args    []string      // the subcommand's own arguments
+	Expect  int           // --expect-revision, or -1
+	Hook    string        // PROOFLOOP_TEST_CRASH, or ""
+	Delay   time.Duration // when runKill sent SIGKILL; -1 for none
+	Elapsed time.Duration // from start to exit
 
 	Code   int  // exit code; -1 when killed by a signal
 	Killed bool // died of SIGKILL (ours or the crash hook's)
@@ -92,8 +94,9 @@ type cli struct {
 	root   string
 	tokens atomic.Int64
 
-	mu    sync.Mutex
-	calls []*call // every call, in the order it finished
+	mu     sync.Mutex
+	calls  []*call         // every call, in the order it finished
+	recent []time.Duration // how long the last successful mutating calls took
 }
 
 func newCLI(root string) *cli { return &cli{root: root} }
@@ -144,6 +147,7 @@ func (c *cli) runKill(k *call, delay time.Duration) *call {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	k.Delay = delay
+	start := time.Now()
 	err := cmd.Start()
 	if err == nil {
 		if delay >= 0 {
@@ -152,6 +156,7 @@ func (c *cli) runKill(k *call, delay time.Duration) *call {
 		}
 		err = cmd.Wait()
 	}
+	k.Elapsed = time.Since(start)
 	k.Stdout, k.Stderr = stdout.String(), stderr.String()
 	var ee *exec.ExitError
 	switch {
@@ -175,8 +180,27 @@ func (c *cli) runKill(k *call, delay time.Duration) *call {
 	}
 	c.mu.Lock()
 	c.calls = append(c.calls, k)
+	if k.ok() && mutating(k.Skill) {
+		c.recent = append(c.recent, k.Elapsed)
+		if len(c.recent) > 64 {
+			c.recent = c.recent[1:]
+		}
+	}
 	c.mu.Unlock()
 	return k
+}
+
+// typical is the median time the recent successful mutating calls took, on
+// this machine under the current load; 0 before there are any.
+func (c *cli) typical() time.Duration {
+	c.mu.Lock()
+	d := slices.Clone(c.recent)
+	c.mu.Unlock()
+	if len(d) == 0 {
+		return 0
+	}
+	slices.Sort(d)
+	return d[len(d)/2]
 }
 
 // all returns every call recorded so far.

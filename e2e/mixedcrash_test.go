@@ -54,9 +54,10 @@ func TestMixedCrash(t *testing.T) {
 	w := newWorld(t, filepath.Join(t.TempDir(), "contents"), 1<<30)
 	w.mustDo(&call{Skill: "init", Expect: -1})
 	var problems []string
+	var killMu sync.Mutex
 	crashers := make([]*crasher, workers)
 	for n := range workers {
-		cr := &crasher{w: w, rng: rand.New(rand.NewPCG(seed, uint64(n))), resolved: map[string]bool{}}
+		cr := &crasher{w: w, rng: rand.New(rand.NewPCG(seed, uint64(n))), resolved: map[string]bool{}, killMu: &killMu}
 		cr.setup(n + 1)
 		problems = append(problems, cr.problem)
 		crashers[n] = cr
@@ -70,14 +71,15 @@ func TestMixedCrash(t *testing.T) {
 	}
 	wg.Wait()
 
-	var stats struct{ signaled, finished, journals int }
+	var landed, missed, journals int
 	for _, cr := range crashers {
-		stats.signaled += cr.signaled
-		stats.finished += cr.finished
-		stats.journals += cr.journals
+		landed, missed, journals = landed+cr.landed, missed+cr.missed, journals+cr.journals
 	}
-	t.Logf("%d workers: %d kills after a random delay and %d crash-hook runs in %v; %d died of SIGKILL, %d had finished first; doctor finished or discarded %d journals",
-		workers, workers*kills, workers*hooks, time.Since(start).Round(time.Millisecond), stats.signaled, stats.finished, stats.journals)
+	d0 := time.Now()
+	w.c.run(&call{Skill: "doctor", Expect: -1})
+	t.Logf("DBG doctor %v", time.Since(d0))
+	t.Logf("%d workers in %v: %d calls killed while running, %d more had exited first; %d crash-hook runs; doctor finished or discarded %d journals",
+		workers, time.Since(start).Round(time.Millisecond), landed, missed, workers*hooks, journals)
 
 	doc := w.c.run(&call{Skill: "doctor", Expect: -1})
 	if !doc.ok() || doc.Out.Report == nil || len(doc.Out.Report.Findings) > 0 {
@@ -90,9 +92,9 @@ func TestMixedCrash(t *testing.T) {
 	for _, b := range snap.check() {
 		t.Error(b)
 	}
-	effects := checkCrashLedger(t, snap, w.c.all(), setupCalls)
-	if doc.Out.Report.Events != effects {
-		t.Errorf("doctor counts %d events; %d transactions took effect", doc.Out.Report.Events, effects)
+	txs := checkCrashLedger(t, snap, w.c.all(), setupCalls)
+	if doc.Out.Report.Events != txs {
+		t.Errorf("doctor counts %d events; %d transactions took effect", doc.Out.Report.Events, txs)
 	}
 	logCounts(t, w.c.all())
 }
@@ -109,8 +111,11 @@ type crasher struct {
 	gap      string
 	plan     string
 	resolved map[string]bool // sub-statements this worker has seen resolved
+	killMu   *sync.Mutex     // shared: held from a killed call to its doctor
 
-	signaled, finished, journals int
+	landed   int // calls the test killed while they ran
+	missed   int // calls that had exited before the test's kill
+	journals int // leftover journals doctor finished or discarded
 }
 
 func (cr *crasher) setup(n int) {
@@ -130,11 +135,13 @@ func (cr *crasher) setup(n int) {
 	}
 }
 
-// run makes kills+hooks calls of multi-file skills, killed, each followed by
-// doctor.
+// run makes calls of multi-file skills until kills of them were killed by
+// the test while running and hooks died at a crash hook (or were refused),
+// each call followed by doctor.
 func (cr *crasher) run(n, kills, hooks int) {
 	w := cr.w
-	for i := range kills + hooks {
+	hooked := 0
+	for i := 0; (cr.landed < kills || hooked < hooks) && i < 4*(kills+hooks); i++ {
 		if w.t.Failed() {
 			return // one failure is enough to read; the rest would repeat it
 		}
@@ -144,21 +151,27 @@ func (cr *crasher) run(n, kills, hooks int) {
 		}
 		k.Actor = "x" + strings.TrimPrefix(k.Token, "tk")
 		delay := time.Duration(-1)
-		if (i+1)%((kills+hooks)/hooks) == 0 {
-			k.Hook = crashHooks[(i/((kills+hooks)/hooks)+n)%len(crashHooks)].name
+		if hooked*kills < cr.landed*hooks || cr.landed >= kills {
+			k.Hook = crashHooks[(hooked+n)%len(crashHooks)].name
+			hooked++
 		} else {
-			delay = time.Duration(cr.rng.Int64N(int64(10*time.Millisecond) + 1))
+			// Up to half again the time a call takes now, at least 10 ms.
+			delay = time.Duration(cr.rng.Int64N(int64(max(10*time.Millisecond, w.c.typical()*3/2)) + 1))
 		}
+		// One killed call at a time, with its doctor: other workers only
+		// prepare meanwhile, so the delay lands where it aims.
+		cr.killMu.Lock()
 		w.c.runKill(k, delay)
 		switch {
+		case k.Killed && k.Hook == "":
+			cr.landed++
 		case k.Killed:
-			cr.signaled++
 		case contractError(k) != "":
 			w.t.Errorf("%s\n%v", contractError(k), k)
 		case k.Code != 0 && k.Code != 4 && k.Code != 5:
 			w.t.Errorf("unexpected exit %d: %v", k.Code, k)
-		default:
-			cr.finished++
+		case k.Hook == "":
+			cr.missed++
 		}
 		d := w.c.run(&call{Skill: "doctor", Expect: -1})
 		if !d.ok() || d.Out.Report == nil || len(d.Out.Report.Findings) > 0 {
@@ -166,6 +179,10 @@ func (cr *crasher) run(n, kills, hooks int) {
 		} else if d.Out.Report.Journal != "none" {
 			cr.journals++
 		}
+		cr.killMu.Unlock()
+	}
+	if cr.landed < kills || hooked < hooks {
+		w.t.Logf("worker %d: only %d kills landed and %d crash hooks ran", n, cr.landed, hooked)
 	}
 }
 
@@ -237,7 +254,7 @@ func (cr *crasher) actor() string { return fmt.Sprintf("s%d", cr.w.c.tokens.Load
 
 // checkCrashLedger checks that each call took effect entirely or not at all,
 // as its outcome requires, and that the events are exactly those of the
-// calls that took effect. It returns how many did.
+// calls that took effect. It returns how many did, setup calls included.
 func checkCrashLedger(t *testing.T, snap *snapshot, calls []*call, setupCalls int) int {
 	t.Helper()
 	eventsBy := map[string][]*event{}
@@ -247,6 +264,7 @@ func checkCrashLedger(t *testing.T, snap *snapshot, calls []*call, setupCalls in
 	}
 	creator := map[string]*call{} // document -> the call whose text created it
 	effects, setup := 0, 0
+	killedBefore, killedAfterCommit := 0, 0
 	for i, k := range calls {
 		if !mutating(k.Skill) {
 			continue
@@ -273,6 +291,11 @@ func checkCrashLedger(t *testing.T, snap *snapshot, calls []*call, setupCalls in
 				}
 			}
 		case k.Killed:
+			if took {
+				killedAfterCommit++
+			} else {
+				killedBefore++
+			}
 		case k.Code == 0 && !took:
 			t.Errorf("exited 0 but took no effect: %v", k)
 		case k.Code != 0 && took:
@@ -290,6 +313,7 @@ func checkCrashLedger(t *testing.T, snap *snapshot, calls []*call, setupCalls in
 			t.Errorf("its event is a %s: %v", evs[0].Command, k)
 		}
 	}
+	t.Logf("calls killed by the test: %d before their commit point, %d after it", killedBefore, killedAfterCommit)
 	if len(snap.events) != setup+effects {
 		t.Errorf("events.jsonl has %d lines; %d setup calls and %d later transactions took effect", len(snap.events), setup, effects)
 	}
@@ -308,7 +332,7 @@ func checkCrashLedger(t *testing.T, snap *snapshot, calls []*call, setupCalls in
 			t.Errorf("%s holds the text of a %s by %s, but event %d (%s by %s) created it", id, k.Skill, k.Actor, ev.Seq, ev.Command, deref(ev.Actor))
 		}
 	}
-	return effects
+	return setup + effects
 }
 
 // partsMissing says which part of k is missing from the store when some part

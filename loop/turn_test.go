@@ -85,7 +85,9 @@ func TestBudget(t *testing.T) {
 }
 
 func TestProblemTurn(t *testing.T) {
-	p := func(s model.Status, idle int) *model.Problem { return &model.Problem{ID: "prob_a", Status: s, IdleTurns: idle} }
+	p := func(s model.Status, idle int) *model.Problem {
+		return &model.Problem{ID: "prob_a", Status: s, IdleTurns: idle}
+	}
 	tests := []struct {
 		name    string
 		p       *model.Problem

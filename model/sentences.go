@@ -171,7 +171,7 @@ func (s *splitter) step(i int) int {
 		}
 	case r == '.' || r == '?' || r == '!':
 		j := skipClosers(t, next)
-		if canEnd(t, j) && !(r == '.' && abbreviation(t[:next])) {
+		if canEnd(t, j) && !(r == '.' && abbreviation(t[:next])) && !(r == '.' && ellipsisGoesOn(t, next, j)) {
 			next, stop = j, true
 		}
 	}
@@ -246,6 +246,21 @@ func canEnd(t string, j int) bool {
 		k += size
 	}
 	return true
+}
+
+// ellipsisGoesOn reports whether the '.' ending at next closes an ellipsis
+// ("1 + ... + n") that the text goes on after: an ellipsis ends a sentence
+// only before an uppercase letter or at the end of the text.
+func ellipsisGoesOn(t string, next, j int) bool {
+	if next < 3 || t[next-3:next] != "..." {
+		return false
+	}
+	rest := strings.TrimLeftFunc(t[j:], unicode.IsSpace)
+	if rest == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return !unicode.IsUpper(r)
 }
 
 // skipClosers returns the offset after the closing brackets and quotes at j.

@@ -265,3 +265,20 @@ func FuzzReplaceSentences(f *testing.F) {
 		}
 	})
 }
+
+func TestEllipsis(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"We have 1 + 3 + ... + (2n-1) = n^2. Hence done.", []string{"We have 1 + 3 + ... + (2n-1) = n^2.", "Hence done."}},
+		{"The terms are a, b, ... $x_n$ as before. Done.", []string{"The terms are a, b, ... $x_n$ as before.", "Done."}},
+		{"And so on... Then stop.", []string{"And so on...", "Then stop."}},
+		{"And so on...", []string{"And so on..."}},
+	}
+	for _, tt := range tests {
+		if got := Sentences(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Sentences(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}

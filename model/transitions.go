@@ -251,9 +251,29 @@ func (e *TransitionError) Error() string {
 	}
 	allowed := "nothing: the " + string(e.Kind) + " is final"
 	if len(e.Allowed) > 0 {
-		allowed = strings.Join(e.Allowed, ", ")
+		var names []string
+		for _, name := range e.Allowed {
+			names = append(names, name+sourceNote(name, e.Status))
+		}
+		allowed = strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("%s cannot act on a %s in status %s; allowed now: %s", who, e.Kind, e.Status, allowed)
+}
+
+// sourceNote names the source a skill needs to act on status s, when only
+// one source may: "state-mark-false (source fix)" on has_gap.
+func sourceNote(skill string, s Status) string {
+	r, _ := Lookup(skill)
+	var srcs []string
+	for _, f := range r.From {
+		if f.Source != "" && slices.Contains(f.Statuses, s) {
+			srcs = append(srcs, string(f.Source))
+		}
+	}
+	if len(srcs) == 1 {
+		return " (source " + srcs[0] + ")"
+	}
+	return ""
 }
 
 // GuardError is a refusal because a guard of the transition failed.

@@ -157,3 +157,11 @@ func TestOpenIssues(t *testing.T) {
 		t.Errorf("OpenIssues() = %v; want %v (a substatement response leaves its issue open)", got, want)
 	}
 }
+
+func TestTransitionErrorNamesSource(t *testing.T) {
+	err := Allow("state-mark-false", &Facts{Status: StatementHasGap, Source: SourceProve})
+	want := "state-mark-false (source prove) cannot act on a statement in status has_gap; allowed now: state-mark-false (source fix), state-propose-modification (source fix), check-reject-proof, fix-patch-proof, fix-create-substatement"
+	if err == nil || err.Error() != want {
+		t.Errorf("Allow = %v; want %q", err, want)
+	}
+}

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
@@ -128,4 +129,26 @@ func optText(name, help string) Param {
 func texts(name, help string) Param { return Param{Name: name, Type: TypeTexts, Help: help} }
 func enum(name, help string, values []string, required bool) Param {
 	return Param{Name: name, Type: TypeEnum, Enum: values, Required: required, Help: help}
+}
+
+// supersede marks every open issue superseded: the text it was about is
+// gone (a new proof, an accepted modification).
+func supersede(tx *store.Tx, d *store.Doc, st *model.Statement) error {
+	open := st.OpenIssues()
+	for i, is := range st.Validate.Issues {
+		if slices.Contains(open, is.IssueNumber) {
+			if err := d.Set(fmt.Sprintf("validate.issues.%d.superseded_at", i), tx.Now()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// plural writes "1 sentence", "3 sentences".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -88,13 +88,8 @@ func decideModification(tx *store.Tx, d *store.Doc, st *model.Statement, p Decid
 			return nil, err
 		}
 		// The issues about the old claim are settled by the new one.
-		open := st.OpenIssues()
-		for i, is := range st.Validate.Issues {
-			if is.SupersededAt == nil && containsInt(open, is.IssueNumber) {
-				if err := d.Set(fmt.Sprintf("validate.issues.%d.superseded_at", i), tx.Now()); err != nil {
-					return nil, err
-				}
-			}
+		if err := supersede(tx, d, st); err != nil {
+			return nil, err
 		}
 	} else if m.ResponseNumber != nil {
 		if err := d.Set(fmt.Sprintf("validate.responses.%d.rejected_at", *m.ResponseNumber-1), tx.Now()); err != nil {
@@ -111,13 +106,4 @@ func decideModification(tx *store.Tx, d *store.Doc, st *model.Statement, p Decid
 		res.Text = fmt.Sprintf("Rejected the modification of %s; it is back to %s.", st.ID, status)
 	}
 	return res, nil
-}
-
-func containsInt(ns []int, n int) bool {
-	for _, x := range ns {
-		if x == n {
-			return true
-		}
-	}
-	return false
 }

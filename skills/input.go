@@ -42,7 +42,10 @@ func ParseInput(sk *Skill, flags map[string][]string, inputJSON []byte, stdin io
 	in := &Input{skill: sk, vals: map[string]any{}}
 	if inputJSON != nil {
 		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(inputJSON, &obj); err != nil {
+		if err := json.Unmarshal(inputJSON, &obj); err != nil || obj == nil {
+			if err == nil {
+				err = fmt.Errorf("it is null")
+			}
 			return nil, badInput("--input is not a JSON object: %v", err).
 				WithHint(fmt.Sprintf("give one object with the keys %s", strings.Join(sk.paramNames(), ", ")))
 		}

@@ -21,7 +21,7 @@ var stateCompleteProof = &Skill{
 	WhenNot:       "Do not submit a partial proof: decompose it with state-setup-substatement instead. If the statement is false use state-mark-false; if it needs a change use state-propose-modification. While a sub-statement is still open, wait.",
 	Output:        "`proof_revision` is the revision of the proof just submitted; `sentences` is how many sentences it has, numbered as checkers will cite them (`proofloop show ID --sentences`). `status` is `awaiting_verification`.",
 	ExampleAfter:  "prob-wrapup-statement",
-	ExampleOutput: ``,
+	ExampleOutput: `{}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "proof_not_empty",
 			When: "the proof text is empty",
@@ -47,6 +47,10 @@ func runStateCompleteProof(tx *store.Tx, in *Input) (*Result, error) {
 	if err := model.Allow("state-complete-proof", f); err != nil {
 		return nil, err
 	}
+	// A new proof replaces the text the open issues were about.
+	if err := supersede(tx, d, st); err != nil {
+		return nil, err
+	}
 	rev := st.ProofRevision + 1
 	if err := set(d, "proof", f.NewProof, "proof_strategy", in.Text("strategy"), "proof_revision", rev,
 		"proof_author", actor(tx), "status", model.StatementAwaitingVerification); err != nil {
@@ -55,5 +59,5 @@ func runStateCompleteProof(tx *store.Tx, in *Input) (*Result, error) {
 	n := len(model.SplitSentences(f.NewProof))
 	return &Result{ID: id, Status: model.StatementAwaitingVerification, Revision: d.Revision() + 1,
 		Extra: map[string]any{"proof_revision": rev, "sentences": n},
-		Text:  fmt.Sprintf("Submitted proof revision %d of %s (%d sentences); it awaits verification.", rev, id, n)}, nil
+		Text:  fmt.Sprintf("Submitted proof revision %d of %s (%s); it awaits verification.", rev, id, plural(n, "sentence"))}, nil
 }

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
@@ -25,7 +26,7 @@ var stateProposeModification = &Skill{
 	WhenNot:       "Do not use it when the claim is false and no nearby version would serve: use state-mark-false. Do not use it to change a proof: proofs are patched (fix-patch-proof) or submitted again.",
 	Output:        "With source fix, `response_number` and `issue_number` name the response recorded. `status` is `needs_modification`: the statement waits for `proofloop decide ID --accept|--reject`.",
 	ExampleAfter:  "state-setup-substatement",
-	ExampleOutput: ``,
+	ExampleOutput: `{}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "fix_names_open_issue",
 			When: "source fix without an open issue number",
@@ -45,6 +46,10 @@ func runStateProposeModification(tx *store.Tx, in *Input) (*Result, error) {
 	if !in.Has("suggested_claim") && !in.Has("suggested_premises") {
 		return nil, store.Errorf(store.CodeInvalidInput, "state-propose-modification needs --suggested-claim, --suggested-premises or both").
 			WithHint("say what the statement should become")
+	}
+	if c := in.OptText("suggested_claim"); c != nil && strings.TrimSpace(*c) == "" {
+		return nil, store.Errorf(store.CodeInvalidInput, "suggested_claim must not be empty").
+			WithHint("give the revised claim, or leave --suggested-claim out to change only the premises")
 	}
 	d, st, f, err := sourcedFacts(tx, in, "state-propose-modification")
 	if err != nil {

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 
@@ -44,12 +46,23 @@ func (d *Doc) Set(path string, v any) error {
 	if !pathRe.MatchString(path) {
 		return fmt.Errorf("set %s: refusing JSON path %q", d.ID, path)
 	}
-	raw, err := sjson.SetBytes(d.Raw, path, v)
+	b, err := Marshal(v)
 	if err != nil {
 		return fmt.Errorf("set %s %s: %w", d.ID, path, err)
 	}
-	d.Raw, d.dirty = raw, true
-	return nil
+	return d.SetRaw(path, b)
+}
+
+// Marshal is json.Marshal without HTML escaping, so that "<", ">" and "&"
+// in proofs stay readable in the files.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // SetRaw sets the field at path to the raw JSON value.

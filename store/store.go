@@ -141,18 +141,20 @@ func (s *Store) ParseRef(ref string) (string, model.Kind, error) {
 func ParseRef(rootDir, ref string) (string, model.Kind, error) {
 	id := ref
 	if strings.ContainsAny(ref, "/\\") || strings.HasSuffix(ref, ".json") {
+		// A path as the caller's shell sees it (absolute, or relative to
+		// the working directory) that lies inside the root; else a path
+		// relative to the root.
 		rel := filepath.Clean(ref)
-		if filepath.IsAbs(rel) || strings.HasPrefix(rel, filepath.Clean(rootDir)+string(filepath.Separator)) {
-			absRoot, err1 := filepath.Abs(rootDir)
-			absRef, err2 := filepath.Abs(rel)
-			if err1 != nil || err2 != nil {
-				return "", "", Errorf(CodeInvalidInput, "cannot resolve path %q", ref)
-			}
-			r, err := filepath.Rel(absRoot, absRef)
-			if err != nil {
-				return "", "", Errorf(CodeInvalidInput, "path %q is outside the contents root %s", ref, rootDir)
-			}
+		absRoot, err1 := filepath.Abs(rootDir)
+		absRef, err2 := filepath.Abs(rel)
+		if err1 != nil || err2 != nil {
+			return "", "", Errorf(CodeInvalidInput, "cannot resolve path %q", ref)
+		}
+		if r, err := filepath.Rel(absRoot, absRef); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
 			rel = r
+		} else if filepath.IsAbs(rel) {
+			return "", "", Errorf(CodeInvalidInput, "path %q is not a document of the contents root %s: it lies outside it", ref, rootDir).
+				WithHint("give a bare id such as stmt_x_wrap, or a path inside the root")
 		}
 		dir, file := filepath.Split(rel)
 		if strings.HasPrefix(rel, "..") || (dir != "problem/" && dir != "statement/") || !strings.HasSuffix(file, ".json") {

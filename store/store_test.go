@@ -388,17 +388,20 @@ func TestSchemaInvalidResultIsNotWritten(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		x.Set("hypothesis.-1", "fine")  // valid, but in the same transaction as...
-		return y.Set("status", "bogus") // ...one that breaks the schema
+		x.Set("hypothesis.-1", "fine") // valid, but in the same transaction as...
+		return y.Set("objective", "")  // ...one that breaks the schema (minLength 1)
 	})
 	if err == nil {
 		t.Fatal("Update committed a document that fails its schema")
 	}
 	wantCode(t, "schema-invalid result", err, CodeInternal)
+	if !strings.Contains(err.Error(), "problem/prob_y.json") {
+		t.Errorf("error %q does not name the document that fails its schema", err)
+	}
 	sameFiles(t, dir, before)
 
 	_, err = s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
-		_, err := tx.Create("prob_z", map[string]any{"objective": "no other fields"})
+		_, err := tx.Create("prob_z", map[string]any{"status": "pending", "objective": "no lists"})
 		return err
 	})
 	if err == nil {

@@ -142,7 +142,7 @@ func (tx *Tx) Create(id string, v any) (*Doc, error) {
 	if id == tx.opts.Target && tx.opts.ExpectRevision != nil && *tx.opts.ExpectRevision != 0 {
 		return nil, Errorf(CodeConflict, "%s does not exist yet (revision 0), not at revision %d as expected", id, *tx.opts.ExpectRevision)
 	}
-	raw, err := json.Marshal(v)
+	raw, err := Marshal(v)
 	if err != nil {
 		return nil, Errorf(CodeInternal, "encode %s", id).Wrap(err)
 	}
@@ -175,7 +175,9 @@ func (s *Store) read(id string) (*Doc, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, Errorf(CodeNotFound, "no %s %s", k, id).WithHint("`proofloop status` lists the documents")
 	} else if err != nil {
-		return nil, Errorf(CodeInternal, "read %s", p).Wrap(err)
+		// Not a missing file: a symlink out of the root, a folder in its
+		// place, no permission. The store is damaged either way.
+		return nil, damaged(p, err)
 	}
 	if err := schemas.Validate(schemas.Kind(k), raw); err != nil {
 		return nil, damaged(p, err)

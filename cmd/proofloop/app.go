@@ -49,6 +49,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	if !a.ran {
+		// Parsing failed before the command ran: find the command and
+		// --json by hand, so the error still comes in the asked-for shape.
+		if c, _, ferr := rootCmd.Find(args); ferr == nil && c != rootCmd {
+			a.command = c.Name()
+		}
+		for _, arg := range args {
+			if arg == "--" {
+				break
+			}
+			a.json = a.json || arg == "--json" || arg == "--json=true"
+		}
+	}
 	return a.fail(err)
 }
 
@@ -73,6 +86,7 @@ func (a *app) rootCommand() *cobra.Command {
 	})
 	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.decideCommand(),
 		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.runCommand(), a.primeCommand())
+	c.AddCommand(a.skillsCommand(), a.genClaudeCommand())
 	for _, s := range skills.Registry {
 		c.AddCommand(a.skillCommand(s))
 	}

@@ -1,0 +1,315 @@
+package skills
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"text/template"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+// The generator of the Claude Code files: .claude/skills/<skill>/SKILL.md
+// for each skill of the registry and .claude/agents/agent-<role>.md for
+// each role that uses them. Everything they say about a skill comes from
+// the registry, its row of model.Table and the catalog, so the files cannot
+// drift from the CLI; a test fails when the committed files are stale.
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+// File is one generated file: its slash-separated path under the output
+// directory, and its content.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// Agent Skills rules for front matter: a name of 1-64 characters of a-z,
+// 0-9 and hyphens, not starting or ending with a hyphen; a description of
+// 1-1024 characters.
+var nameRe = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`)
+
+// MaxDescription is the longest description the Agent Skills rules allow.
+const MaxDescription = 1024
+
+// CheckFrontMatter reports whether name and description follow the Agent
+// Skills rules.
+func CheckFrontMatter(name, description string) error {
+	if !nameRe.MatchString(name) {
+		return fmt.Errorf("name %q must be 1-64 characters of a-z, 0-9 and hyphens, not starting or ending with a hyphen", name)
+	}
+	if n := len([]rune(description)); n < 1 || n > MaxDescription {
+		return fmt.Errorf("description of %s has %d characters; it needs 1-%d", name, n, MaxDescription)
+	}
+	return nil
+}
+
+// ClaudeFiles returns every generated file, skills first, in registry and
+// role order.
+func ClaudeFiles() ([]File, error) {
+	entries, err := Catalog()
+	if err != nil {
+		return nil, err
+	}
+	var files []File
+	for i, e := range entries {
+		data, err := skillFile(Registry[i], e)
+		if err != nil {
+			return nil, fmt.Errorf("generate %s: %w", e.Name, err)
+		}
+		files = append(files, File{".claude/skills/" + e.Name + "/SKILL.md", data})
+	}
+	for _, r := range Roles() {
+		data, err := agentFile(r, entries)
+		if err != nil {
+			return nil, fmt.Errorf("generate agent-%s: %w", r, err)
+		}
+		files = append(files, File{".claude/agents/agent-" + string(r) + ".md", data})
+	}
+	return files, nil
+}
+
+// WriteClaude writes the generated files under dir and returns their paths.
+// It leaves any other file under dir/.claude alone.
+func WriteClaude(dir string) ([]string, error) {
+	files, err := ClaudeFiles()
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+var funcs = template.FuncMap{
+	"yaml":    yamlString,
+	"cell":    cell,
+	"exit":    func(c store.Code) int { return ExitOf(c) },
+	"join":    strings.Join,
+	"flag":    func(name string) string { return "--" + FlagName(name) },
+	"agent":   func(r model.Role) string { return "agent-" + string(r) },
+	"typeOf":  typeOf,
+	"accepts": accepts,
+	"meaning": func(param, value string) string { return ValueMeanings[param][value] },
+	"enumOf":  enumOf,
+	"statuses": statuses,
+	"leaves":   leaves,
+	"compact": func(s string) (string, error) {
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			return "", err
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		err := enc.Encode(v)
+		return strings.TrimSpace(b.String()), err
+	},
+}
+
+// skillData is what the SKILL.md template sees.
+type skillData struct {
+	Entry
+	Description   string
+	RawExample    string // the arguments after the skill name
+	ExampleAfter  []string
+	ExampleOutput string
+}
+
+func skillFile(sk *Skill, e Entry) ([]byte, error) {
+	d := skillData{Entry: e, Description: sk.Purpose + " " + sk.When, RawExample: sk.Example,
+		ExampleOutput: sk.ExampleOutput}
+	if err := CheckFrontMatter(e.Name, d.Description); err != nil {
+		return nil, err
+	}
+	chain, err := ExampleChain(sk)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range chain {
+		d.ExampleAfter = append(d.ExampleAfter, c.Name)
+	}
+	if strings.TrimSpace(sk.ExampleOutput) == "" {
+		return nil, fmt.Errorf("the registry has no ExampleOutput for %s", sk.Name)
+	}
+	return execute(template.New("").Funcs(funcs).ParseFS(templateFS, "templates/skill.md.tmpl"))("skill.md.tmpl", d)
+}
+
+// agentData is what an agent template sees.
+type agentData struct {
+	Role        model.Role
+	Name        string
+	Description string
+	Skills      []Entry
+	Common      []Refusal
+	Codes       []ErrorCode
+}
+
+func agentFile(r model.Role, entries []Entry) ([]byte, error) {
+	d := agentData{Role: r, Name: "agent-" + string(r), Common: CommonRefusals, Codes: ErrorCodes}
+	for _, e := range entries {
+		for _, er := range e.Roles {
+			if er == r {
+				d.Skills = append(d.Skills, e)
+			}
+		}
+	}
+	file := "agent-" + string(r) + ".md.tmpl"
+	run := execute(template.New("").Funcs(funcs).ParseFS(templateFS, "templates/common.tmpl", "templates/"+file))
+	desc, err := run("description", d)
+	if err != nil {
+		return nil, fmt.Errorf("no template %s with a description for role %s: %w", file, r, err)
+	}
+	d.Description = strings.TrimSpace(string(desc))
+	if err := CheckFrontMatter(d.Name, d.Description); err != nil {
+		return nil, err
+	}
+	return run(file, d)
+}
+
+// execute returns a function that runs one template of a parsed set.
+func execute(t *template.Template, err error) func(name string, data any) ([]byte, error) {
+	return func(name string, data any) ([]byte, error) {
+		if err != nil {
+			return nil, err
+		}
+		var b bytes.Buffer
+		if err := t.ExecuteTemplate(&b, name, data); err != nil {
+			return nil, err
+		}
+		return tidy(b.Bytes()), nil
+	}
+}
+
+var blankRuns = regexp.MustCompile(`\n{3,}`)
+
+// tidy trims trailing blanks, collapses runs of blank lines that template
+// conditionals leave, and ends the file with one newline.
+func tidy(b []byte) []byte {
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	s := blankRuns.ReplaceAllString(strings.Join(lines, "\n"), "\n\n")
+	return []byte(strings.TrimSpace(s) + "\n")
+}
+
+// yamlString quotes s as a YAML double-quoted scalar (a JSON string is
+// one), so no colon or hash in a description can change its meaning.
+func yamlString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSpace(b.String())
+}
+
+// cell makes s safe inside a Markdown table cell.
+func cell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
+}
+
+// typeOf names a parameter type for a reader.
+func typeOf(p ParamEntry) string {
+	switch p.Type {
+	case TypeRef:
+		return "id"
+	case TypeText:
+		return "text"
+	case TypeTexts:
+		return "list of texts"
+	case TypeInt:
+		return "integer"
+	case TypeInts:
+		return "list of integers"
+	case TypeEnum:
+		return "enum"
+	case TypeRange:
+		return "sentence range"
+	case TypeSubs:
+		return "JSON array"
+	}
+	return string(p.Type)
+}
+
+// accepts says which values a parameter takes, flag and JSON forms.
+func accepts(p ParamEntry) string {
+	switch p.Type {
+	case TypeRef:
+		return "a bare id, or the path of its JSON file inside the root"
+	case TypeText:
+		if p.Required {
+			return "non-empty text; `@FILE` reads a file, `@-` standard input"
+		}
+		return "text; `@FILE` reads a file, `@-` standard input"
+	case TypeTexts:
+		return "repeat the flag once per item (none: leave it out); a JSON array of strings in `--input`"
+	case TypeInt:
+		return "a positive integer"
+	case TypeInts:
+		return "repeat the flag, or `1,3`; a JSON array of integers (or one integer) in `--input`"
+	case TypeEnum:
+		vals := make([]string, len(p.Enum))
+		for i, v := range p.Enum {
+			vals[i] = "`" + v + "`"
+		}
+		return "one of " + strings.Join(vals, ", ")
+	case TypeRange:
+		return "`3-5` or `4`; in `--input` also `{\"start\": 3, \"end\": 5}`"
+	case TypeSubs:
+		return "`[{\"claim\": TEXT, \"premises\": [TEXT, ...]}, ...]`, at least one"
+	}
+	return ""
+}
+
+// enumOf returns the allowed values of the enum parameter called name, from
+// the first skill that has one.
+func enumOf(name string) ([]string, error) {
+	for _, sk := range Registry {
+		if p := sk.param(name); p != nil && len(p.Enum) > 0 {
+			return p.Enum, nil
+		}
+	}
+	return nil, fmt.Errorf("no skill has an enum parameter %s", name)
+}
+
+// statuses lists statuses for a reader: `a`, `b` or `c`.
+func statuses(ss []model.Status) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = "`" + string(s) + "`"
+	}
+	if len(out) < 2 {
+		return strings.Join(out, "")
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " or " + out[len(out)-1]
+}
+
+// leaves marks the status names in a rule's Leaves text as code.
+func leaves(text string, k model.Kind) string {
+	words := strings.Split(text, " ")
+	for i, w := range words {
+		core := strings.TrimRight(w, ",.;:")
+		if slices.Contains(model.Statuses(k), model.Status(core)) {
+			words[i] = "`" + core + "`" + w[len(core):]
+		}
+	}
+	return strings.Join(words, " ")
+}
