@@ -57,7 +57,7 @@ func TestMixedCrash(t *testing.T) {
 	var killMu sync.Mutex
 	crashers := make([]*crasher, workers)
 	for n := range workers {
-		cr := &crasher{w: w, rng: rand.New(rand.NewPCG(seed, uint64(n))), resolved: map[string]bool{}, killMu: &killMu}
+		cr := &crasher{w: w, rng: rand.New(rand.NewPCG(seed, uint64(n))), resolved: map[string]bool{}, killMu: &killMu, aim: 10 * time.Millisecond}
 		cr.setup(n + 1)
 		problems = append(problems, cr.problem)
 		crashers[n] = cr
@@ -75,9 +75,6 @@ func TestMixedCrash(t *testing.T) {
 	for _, cr := range crashers {
 		landed, missed, journals = landed+cr.landed, missed+cr.missed, journals+cr.journals
 	}
-	d0 := time.Now()
-	w.c.run(&call{Skill: "doctor", Expect: -1})
-	t.Logf("DBG doctor %v", time.Since(d0))
 	t.Logf("%d workers in %v: %d calls killed while running, %d more had exited first; %d crash-hook runs; doctor finished or discarded %d journals",
 		workers, time.Since(start).Round(time.Millisecond), landed, missed, workers*hooks, journals)
 
@@ -113,6 +110,12 @@ type crasher struct {
 	resolved map[string]bool // sub-statements this worker has seen resolved
 	killMu   *sync.Mutex     // shared: held from a killed call to its doctor
 
+	// aim bounds the random delay before a kill. It starts at 10 ms and
+	// adapts to the machine: it shrinks by a tenth when the call had
+	// exited before the kill and grows by 3% when the kill landed, which
+	// settles where about a fifth of the kills come too late, so that the
+	// rest spread over the whole run of a call, its commit included.
+	aim      time.Duration
 	landed   int // calls the test killed while they ran
 	missed   int // calls that had exited before the test's kill
 	journals int // leftover journals doctor finished or discarded
@@ -155,8 +158,7 @@ func (cr *crasher) run(n, kills, hooks int) {
 			k.Hook = crashHooks[(hooked+n)%len(crashHooks)].name
 			hooked++
 		} else {
-			// Up to half again the time a call takes now, at least 10 ms.
-			delay = time.Duration(cr.rng.Int64N(int64(max(10*time.Millisecond, w.c.typical()*3/2)) + 1))
+			delay = time.Duration(cr.rng.Int64N(int64(cr.aim) + 1))
 		}
 		// One killed call at a time, with its doctor: other workers only
 		// prepare meanwhile, so the delay lands where it aims.
@@ -165,6 +167,7 @@ func (cr *crasher) run(n, kills, hooks int) {
 		switch {
 		case k.Killed && k.Hook == "":
 			cr.landed++
+			cr.aim = cr.aim * 103 / 100
 		case k.Killed:
 		case contractError(k) != "":
 			w.t.Errorf("%s\n%v", contractError(k), k)
@@ -172,6 +175,7 @@ func (cr *crasher) run(n, kills, hooks int) {
 			w.t.Errorf("unexpected exit %d: %v", k.Code, k)
 		case k.Hook == "":
 			cr.missed++
+			cr.aim = cr.aim * 9 / 10
 		}
 		d := w.c.run(&call{Skill: "doctor", Expect: -1})
 		if !d.ok() || d.Out.Report == nil || len(d.Out.Report.Findings) > 0 {

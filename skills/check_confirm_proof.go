@@ -20,7 +20,7 @@ var checkConfirmProof = &Skill{
 	WhenNot:       "Do not use it if any sentence fails: record the first failure with check-reject-proof. Do not confirm a proof you wrote. Pass --expect-revision with the revision you read, so that you never confirm a proof that changed under you.",
 	Output:        "`confirmations` counts the distinct checkers who confirmed this proof revision, `quorum` is how many are needed (`verify_quorum` of config.json), `proof_revision` is the revision confirmed. `status` becomes `true` once the quorum is met, else stays `awaiting_verification`.",
 	ExampleAfter:  "state-complete-proof",
-	ExampleOutput: `{}`,
+	ExampleOutput: `{"command":"check-confirm-proof","confirmations":1,"created":[],"id":"stmt_example_wrap","ok":true,"proof_revision":1,"quorum":1,"revision":3,"status":"true"}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "no_open_issue",
 			When: "an issue on the proof is still open",

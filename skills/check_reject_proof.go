@@ -24,7 +24,7 @@ var checkRejectProof = &Skill{
 	WhenNot:       "Do not use it for style, or for a step that is terse but that you can verify yourself. Do not record a later error before the first one. If every sentence holds and the proof proves the claim, use check-confirm-proof.",
 	Output:        "`issue_number` is the number of the issue recorded (fixers answer it by that number); `round` is the check/fix round. `status` is `has_gap`.",
 	ExampleAfter:  "state-complete-proof",
-	ExampleOutput: `{}`,
+	ExampleOutput: `{"command":"check-reject-proof","created":[],"id":"stmt_example_wrap","issue_number":1,"ok":true,"revision":3,"round":1,"status":"has_gap"}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "sentence_in_range",
 			When: "the sentence number is not in the proof",

@@ -99,16 +99,16 @@ func WriteClaude(dir string) ([]string, error) {
 }
 
 var funcs = template.FuncMap{
-	"yaml":    yamlString,
-	"cell":    cell,
-	"exit":    func(c store.Code) int { return ExitOf(c) },
-	"join":    strings.Join,
-	"flag":    func(name string) string { return "--" + FlagName(name) },
-	"agent":   func(r model.Role) string { return "agent-" + string(r) },
-	"typeOf":  typeOf,
-	"accepts": accepts,
-	"meaning": func(param, value string) string { return ValueMeanings[param][value] },
-	"enumOf":  enumOf,
+	"yaml":     yamlString,
+	"cell":     cell,
+	"exit":     func(c store.Code) int { return ExitOf(c) },
+	"join":     strings.Join,
+	"flag":     func(name string) string { return "--" + FlagName(name) },
+	"agent":    func(r model.Role) string { return "agent-" + string(r) },
+	"typeOf":   typeOf,
+	"accepts":  accepts,
+	"meaning":  func(param, value string) string { return ValueMeanings[param][value] },
+	"enumOf":   enumOf,
 	"statuses": statuses,
 	"leaves":   leaves,
 	"compact": func(s string) (string, error) {

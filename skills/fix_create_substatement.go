@@ -24,7 +24,7 @@ var fixCreateSubstatement = &Skill{
 	WhenNot:       "Do not use it for a small gap: patch it with fix-patch-proof. Do not use it for a decomposition planned before any check: that is state-setup-substatement.",
 	Output:        "`sub_statement_id` (also in `created`) is the new sub-statement `<id>_fix1`, `_fix2`, ..., pending; `fills_gap_at` is the sentence it supports; `response_number` is the response recorded. `status` is `awaiting_substatements`.",
 	ExampleAfter:  "check-reject-proof",
-	ExampleOutput: `{}`,
+	ExampleOutput: `{"command":"fix-create-substatement","created":[{"id":"stmt_example_wrap_fix1","path":"statement/stmt_example_wrap_fix1.json"}],"fills_gap_at":2,"id":"stmt_example_wrap","ok":true,"response_number":1,"revision":4,"status":"awaiting_substatements","sub_statement_id":"stmt_example_wrap_fix1"}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "named_issue_open",
 			When: "the issue is not open",

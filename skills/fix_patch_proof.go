@@ -24,7 +24,7 @@ var fixPatchProof = &Skill{
 	WhenNot:       "Do not use it for a gap that needs a lemma with a proof of its own: use fix-create-substatement. Do not rewrite the whole proof to dodge an issue. If the issue shows the statement false or misstated, use state-mark-false or state-propose-modification with --source fix.",
 	Output:        "`response_number` is the response recorded; `proof_revision` the new proof revision; `open_issues` the issues still open. `status` is `awaiting_verification` when none is open, else `has_gap`: answer the rest.",
 	ExampleAfter:  "check-reject-proof",
-	ExampleOutput: `{}`,
+	ExampleOutput: `{"command":"fix-patch-proof","created":[],"id":"stmt_example_wrap","ok":true,"open_issues":[],"proof_revision":2,"response_number":1,"revision":4,"status":"awaiting_verification"}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "named_issue_open",
 			When: "an issue number named is not open (answered already, or never recorded)",

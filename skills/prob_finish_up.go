@@ -22,7 +22,7 @@ var probFinishUp = &Skill{
 	WhenNot:       "Do not use it while the key statement is still pending, awaiting verification or has a gap: that work belongs to other roles, so end your turn. If every wrap-up statement turned out false, write a new one with prob-wrapup-statement instead.",
 	Output:        "`resolved_by` names the key statement; `status` is `solved`.",
 	ExampleAfter:  "check-confirm-proof",
-	ExampleOutput: `{}`,
+	ExampleOutput: `{"command":"prob-finish-up","created":[],"id":"prob_example","ok":true,"resolved_by":"stmt_example_wrap","revision":3,"status":"solved"}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "key_statement_true",
 			When: "the key statement is not true, or is not listed in the problem's progresses",

@@ -21,7 +21,7 @@ var probSetupSubgoal = &Skill{
 	When:          "Use it when the problem is too large for one statement: split off a self-contained part (a special case, an auxiliary question) as a subproblem with its own objective. Call it once per subproblem; then wrap the problem up with prob-wrapup-statement.",
 	WhenNot:       "Do not use it for a claim you can state precisely and hand to a prover: that is a wrap-up statement (prob-wrapup-statement). Do not use it to split a statement's proof into lemmas: that is state-setup-substatement, the prover's skill.",
 	Output:        "`id` is the new subproblem (`prob_<name>_sub1`, `_sub2`, ...), pending and listed in `created`; `parent` is the problem, which now lists it in its `preliminaries`.",
-	ExampleOutput: `{}`,
+	ExampleOutput: `{"command":"prob-setup-subgoal","created":[{"id":"prob_example_sub1","path":"problem/prob_example_sub1.json"}],"id":"prob_example_sub1","ok":true,"parent":"prob_example","revision":1,"status":"pending"}`,
 	Run:           runProbSetupSubgoal,
 }
 

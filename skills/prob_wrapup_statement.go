@@ -21,7 +21,7 @@ var probWrapupStatement = &Skill{
 	When:          "Use it when you can state one precise claim whose proof resolves the problem (the objective itself, or a statement it follows from): on a pending problem with no wrap-up statement yet, or whose wrap-up statements were all shown false.",
 	WhenNot:       "Do not use it while an earlier wrap-up statement of the problem is still being worked on: wait for it. Do not put a proof here: the prove role writes it. A vague claim wastes every later turn: state the quantifiers and the premises.",
 	Output:        "`id` is the new statement (`stmt_<name>_wrap`, then `_wrap2`, ...), pending and listed in `created`; `problem` is the problem, which now lists it in its `progresses`.",
-	ExampleOutput: `{}`,
+	ExampleOutput: `{"command":"prob-wrapup-statement","created":[{"id":"stmt_example_wrap","path":"statement/stmt_example_wrap.json"}],"id":"stmt_example_wrap","ok":true,"problem":"prob_example","revision":1,"status":"pending"}`,
 	Run:           runProbWrapupStatement,
 }
 

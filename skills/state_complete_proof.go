@@ -21,7 +21,7 @@ var stateCompleteProof = &Skill{
 	WhenNot:       "Do not submit a partial proof: decompose it with state-setup-substatement instead. If the statement is false use state-mark-false; if it needs a change use state-propose-modification. While a sub-statement is still open, wait.",
 	Output:        "`proof_revision` is the revision of the proof just submitted; `sentences` is how many sentences it has, numbered as checkers will cite them (`proofloop show ID --sentences`). `status` is `awaiting_verification`.",
 	ExampleAfter:  "prob-wrapup-statement",
-	ExampleOutput: `{}`,
+	ExampleOutput: `{"command":"state-complete-proof","created":[],"id":"stmt_example_wrap","ok":true,"proof_revision":1,"revision":2,"sentences":3,"status":"awaiting_verification"}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "proof_not_empty",
 			When: "the proof text is empty",

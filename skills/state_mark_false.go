@@ -22,7 +22,7 @@ var stateMarkFalse = &Skill{
 	WhenNot:       "Do not use it because a proof is hard or has a gap: a gap is not a counterexample. If a nearby claim is true and would serve (stronger premises, weaker conclusion), use state-propose-modification. The status false is final.",
 	Output:        "`parent` is `{id, kind, status, effect}`: what the refutation means for the parent problem or statement, and who acts next. With source fix, `response_number` and `issue_number` name the response recorded. `status` is `false`.",
 	ExampleAfter:  "state-setup-substatement",
-	ExampleOutput: `{}`,
+	ExampleOutput: `{"command":"state-mark-false","created":[],"id":"stmt_example_wrap_sub2","ok":true,"parent":{"id":"stmt_example_wrap","kind":"statement","status":"awaiting_substatements","effect":"Its parent stmt_example_wrap (awaiting_substatements) now has a false sub-statement; its prover must re-plan (state-setup-substatement, state-mark-false or state-propose-modification)."},"revision":2,"status":"false"}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "fix_names_open_issue",
 			When: "source fix without an open issue number",

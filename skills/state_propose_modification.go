@@ -26,7 +26,7 @@ var stateProposeModification = &Skill{
 	WhenNot:       "Do not use it when the claim is false and no nearby version would serve: use state-mark-false. Do not use it to change a proof: proofs are patched (fix-patch-proof) or submitted again.",
 	Output:        "With source fix, `response_number` and `issue_number` name the response recorded. `status` is `needs_modification`: the statement waits for `proofloop decide ID --accept|--reject`.",
 	ExampleAfter:  "state-setup-substatement",
-	ExampleOutput: `{}`,
+	ExampleOutput: `{"command":"state-propose-modification","created":[],"id":"stmt_example_wrap_sub2","ok":true,"revision":2,"status":"needs_modification"}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "fix_names_open_issue",
 			When: "source fix without an open issue number",

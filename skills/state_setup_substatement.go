@@ -22,7 +22,7 @@ var stateSetupSubstatement = &Skill{
 	WhenNot:       "Do not use it for a gap a checker found in an existing proof: that is fix-create-substatement, which answers the issue. Do not use it while a sub-statement is still open, and do not split a proof you could simply write.",
 	Output:        "`created` lists the new sub-statements (`<id>_sub1`, `<id>_sub2`, ...), all pending; `sub_statements` lists their ids. `status` is `awaiting_substatements`.",
 	ExampleAfter:  "prob-wrapup-statement",
-	ExampleOutput: `{}`,
+	ExampleOutput: `{"command":"state-setup-substatement","created":[{"id":"stmt_example_wrap_sub1","path":"statement/stmt_example_wrap_sub1.json"},{"id":"stmt_example_wrap_sub2","path":"statement/stmt_example_wrap_sub2.json"}],"id":"stmt_example_wrap","ok":true,"revision":2,"status":"awaiting_substatements","sub_statements":["stmt_example_wrap_sub1","stmt_example_wrap_sub2"]}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "at_least_one",
 			When: "no sub-statement was given",

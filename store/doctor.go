@@ -64,6 +64,7 @@ func (s *Store) Doctor() (*Report, error) {
 	}
 	problems := map[string]*model.Problem{}
 	statements := map[string]*model.Statement{}
+	present := map[string]bool{} // every document file, damaged or not
 	for _, dir := range []string{".", string(model.KindProblem), string(model.KindStatement), LeaseDir} {
 		entries, err := fs.ReadDir(s.root.FS(), dir)
 		if dir == LeaseDir && errors.Is(err, fs.ErrNotExist) {
@@ -93,11 +94,19 @@ func (s *Store) Doctor() (*Report, error) {
 				}
 				continue
 			}
+			present[strings.TrimSuffix(name, ".json")] = true
 			s.checkDoc(model.Kind(dir), p, name, problems, statements, bad)
 		}
 	}
 	r.Problems, r.Statements = len(problems), len(statements)
-	checkRefs(problems, statements, bad)
+	// A reference to a file that is there but damaged is reported once,
+	// as the damaged file, not again as missing.
+	checkRefs(problems, statements, func(p, format string, args ...any) {
+		if len(args) > 0 && present[fmt.Sprint(args[0])] && strings.Contains(format, "does not exist") {
+			return
+		}
+		bad(p, format, args...)
+	})
 	r.Events = s.checkEvents(bad)
 	slices.SortFunc(r.Findings, func(a, b Finding) int { return strings.Compare(a.Path+a.Message, b.Path+b.Message) })
 	return r, nil

@@ -143,7 +143,10 @@ func (a *app) ok(r *skills.Result) error {
 		fmt.Fprintln(a.stdout, r.Text)
 		return nil
 	}
-	out := map[string]any{"ok": true, "command": a.command, "id": r.ID, "status": r.Status, "revision": r.Revision}
+	out := map[string]any{"ok": true, "command": a.command}
+	if r.ID != "" {
+		out["id"], out["status"], out["revision"] = r.ID, r.Status, r.Revision
+	}
 	created := r.Created
 	if created == nil {
 		created = []skills.Created{}

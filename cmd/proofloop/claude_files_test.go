@@ -1,0 +1,583 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/proofloop/proofloop/skills"
+	"github.com/proofloop/proofloop/store"
+)
+
+// The committed .claude/ files are generated from the skill registry. These
+// tests check that they are up to date, that their front matter follows the
+// Agent Skills rules, and that every example in every SKILL.md runs.
+
+const repoClaude = "../../.claude"
+
+// generatedDirs are the folders of .claude/ the generator owns.
+var generatedDirs = []string{"skills", "agents"}
+
+// TestClaudeFilesInSync generates the files through the real command into
+// a temporary directory and compares them, byte for byte, with the
+// committed ones. Run `go run ./cmd/proofloop gen-claude` to refresh them.
+func TestClaudeFilesInSync(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "", "gen-claude", "--dir", dir, "--json")
+	if code != 0 {
+		t.Fatalf("gen-claude exit %d; stderr: %s", code, errOut)
+	}
+	var res struct {
+		OK    bool     `json:"ok"`
+		Files []string `json:"files"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.OK {
+		t.Fatalf("gen-claude --json printed %q (%v); want {\"ok\":true,...}", out, err)
+	}
+	want := len(skills.Registry) + len(skills.Roles())
+	if len(res.Files) != want {
+		t.Errorf("gen-claude wrote %d files; want %d (one per skill and one per role)", len(res.Files), want)
+	}
+	gen := readTree(t, filepath.Join(dir, ".claude"))
+	committed := readTree(t, repoClaude)
+	for p, data := range gen {
+		got, ok := committed[p]
+		switch {
+		case !ok:
+			t.Errorf(".claude/%s is not committed; run `go run ./cmd/proofloop gen-claude`", p)
+		case !bytes.Equal(got, data):
+			t.Errorf(".claude/%s differs from what the generator writes now (%s); run `go run ./cmd/proofloop gen-claude`", p, firstDiff(got, data))
+		}
+	}
+	for p := range committed {
+		if _, ok := gen[p]; !ok {
+			t.Errorf(".claude/%s is committed but not generated from the registry; remove it", p)
+		}
+	}
+}
+
+// readTree reads every file under root's generated folders, by
+// slash-separated path relative to root.
+func readTree(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, d := range generatedDirs {
+		err := filepath.WalkDir(filepath.Join(root, d), func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			out[filepath.ToSlash(rel)] = data
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("read %s: %v", root, err)
+		}
+	}
+	return out
+}
+
+func firstDiff(a, b []byte) string {
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d: committed %q, generated %q", i+1, x, y)
+		}
+	}
+	return "same lines"
+}
+
+// frontMatter parses the YAML front matter of a Markdown file: the
+// "key: value" lines between a first line "---" and the next "---". A
+// value in double quotes is a JSON string (a subset of YAML's
+// double-quoted scalars); anything else is taken as it stands.
+func frontMatter(data []byte) (map[string]string, string, error) {
+	text := string(data)
+	rest, ok := strings.CutPrefix(text, "---\n")
+	if !ok {
+		return nil, "", fmt.Errorf("does not start with a --- line")
+	}
+	head, body, ok := strings.Cut(rest, "\n---\n")
+	if !ok {
+		return nil, "", fmt.Errorf("front matter has no closing --- line")
+	}
+	fm := map[string]string{}
+	for _, line := range strings.Split(head, "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || k == "" || strings.ContainsAny(k, " \t") {
+			return nil, "", fmt.Errorf("front matter line %q is not key: value", line)
+		}
+		if _, dup := fm[k]; dup {
+			return nil, "", fmt.Errorf("front matter key %q appears twice", k)
+		}
+		v = strings.TrimSpace(v)
+		if strings.HasPrefix(v, `"`) {
+			if err := json.Unmarshal([]byte(v), &v); err != nil {
+				return nil, "", fmt.Errorf("front matter %s: bad quoted string %s: %v", k, v, err)
+			}
+		} else if strings.ContainsAny(v, "#\"'{}[]&*!|>%@`") || strings.Contains(v, ": ") {
+			return nil, "", fmt.Errorf("front matter %s: plain value %q has YAML special characters; quote it", k, v)
+		}
+		fm[k] = v
+	}
+	return fm, body, nil
+}
+
+func TestClaudeFrontMatter(t *testing.T) {
+	skillFiles, _ := filepath.Glob(filepath.Join(repoClaude, "skills", "*", "SKILL.md"))
+	agentFiles, _ := filepath.Glob(filepath.Join(repoClaude, "agents", "*.md"))
+	if len(skillFiles) != len(skills.Registry) || len(agentFiles) != len(skills.Roles()) {
+		t.Fatalf("found %d SKILL.md and %d agent files; want %d and %d", len(skillFiles), len(agentFiles), len(skills.Registry), len(skills.Roles()))
+	}
+	for _, f := range append(skillFiles, agentFiles...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fm, body, err := frontMatter(data)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		folder := filepath.Base(filepath.Dir(f))
+		keys := []string{"description", "name"}
+		if filepath.Base(filepath.Dir(f)) == "agents" {
+			folder = strings.TrimSuffix(filepath.Base(f), ".md")
+			keys = []string{"description", "name", "tools"}
+			if fm["tools"] != "Bash, Read" {
+				t.Errorf("%s: tools = %q; want \"Bash, Read\"", f, fm["tools"])
+			}
+		}
+		var got []string
+		for k := range fm {
+			got = append(got, k)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, keys) {
+			t.Errorf("%s: front matter keys %v; want %v", f, got, keys)
+		}
+		if err := agentSkillsRules(fm["name"], fm["description"]); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		if fm["name"] != folder {
+			t.Errorf("%s: name %q differs from its folder %q", f, fm["name"], folder)
+		}
+		if strings.TrimSpace(body) == "" {
+			t.Errorf("%s: empty body", f)
+		}
+	}
+}
+
+// agentSkillsRules checks name and description independently of the
+// generator's own check, so that a bug there cannot hide here.
+func agentSkillsRules(name, desc string) error {
+	if n := len(name); n < 1 || n > 64 {
+		return fmt.Errorf("name %q has %d characters; want 1-64", name, n)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return fmt.Errorf("name %q has %q; want only a-z, 0-9 and -", name, r)
+		}
+	}
+	if strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") {
+		return fmt.Errorf("name %q starts or ends with a hyphen", name)
+	}
+	if n := len([]rune(desc)); n < 1 || n > 1024 {
+		return fmt.Errorf("description has %d characters; want 1-1024", n)
+	}
+	return nil
+}
+
+func TestClaudeFrontMatterParser(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want map[string]string
+		ok   bool
+	}{
+		{"---\nname: a-b\ndescription: \"x: y # z\"\n---\nbody\n", map[string]string{"name": "a-b", "description": "x: y # z"}, true},
+		{"---\nname: a\n---\n", map[string]string{"name": "a"}, true},
+		{"name: a\n---\n", nil, false},
+		{"---\nname: a\n", nil, false},
+		{"---\ndescription: x: y\n---\n", nil, false},
+		{"---\ndescription: \"unclosed\n---\n", nil, false},
+		{"---\nname: a\nname: b\n---\n", nil, false},
+	} {
+		got, _, err := frontMatter([]byte(tc.in))
+		if (err == nil) != tc.ok || (tc.ok && !reflect.DeepEqual(got, tc.want)) {
+			t.Errorf("frontMatter(%q) = %v, %v; want %v (ok %v)", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+// skillDoc is what a SKILL.md says about its example.
+type skillDoc struct {
+	Name      string
+	Command   string // the flag form: "proofloop <skill> ..."
+	InputCmd  string // the --input form's command line, before the heredoc
+	InputJSON string // the heredoc's body
+	Output    string // the --json output of the example
+}
+
+// parseSkillDoc reads the example blocks of a SKILL.md: the first two sh
+// blocks of "## Example" and the json block of "## Output".
+func parseSkillDoc(name string, data []byte) (*skillDoc, error) {
+	d := &skillDoc{Name: name}
+	ex := section(string(data), "## Example")
+	blocks := fenced(ex, "sh")
+	if len(blocks) != 2 {
+		return nil, fmt.Errorf("## Example has %d sh blocks; want 2", len(blocks))
+	}
+	d.Command = strings.TrimSpace(blocks[0])
+	if strings.Contains(d.Command, "\n") {
+		return nil, fmt.Errorf("the example command spans lines: %q", d.Command)
+	}
+	lines := strings.Split(strings.TrimSpace(blocks[1]), "\n")
+	if len(lines) < 3 || lines[len(lines)-1] != "EOF" || !strings.HasSuffix(lines[0], " <<'EOF'") {
+		return nil, fmt.Errorf("the --input example is not `proofloop ... <<'EOF'`, JSON, `EOF`: %q", blocks[1])
+	}
+	d.InputCmd = strings.TrimSuffix(lines[0], " <<'EOF'")
+	d.InputJSON = strings.Join(lines[1:len(lines)-1], "\n")
+	outs := fenced(section(string(data), "## Output"), "json")
+	if len(outs) != 1 {
+		return nil, fmt.Errorf("## Output has %d json blocks; want 1", len(outs))
+	}
+	d.Output = outs[0]
+	return d, nil
+}
+
+// section returns the text from a heading to the next heading of the same
+// level.
+func section(text, heading string) string {
+	_, after, ok := strings.Cut(text, "\n"+heading+"\n")
+	if !ok {
+		return ""
+	}
+	if i := strings.Index(after, "\n## "); i >= 0 {
+		return after[:i]
+	}
+	return after
+}
+
+// fenced returns the bodies of the ```lang blocks of text.
+func fenced(text, lang string) []string {
+	var out []string
+	for {
+		_, after, ok := strings.Cut(text, "```"+lang+"\n")
+		if !ok {
+			return out
+		}
+		body, rest, ok := strings.Cut(after, "\n```")
+		if !ok {
+			return out
+		}
+		out = append(out, body)
+		text = rest
+	}
+}
+
+// shellWords splits a command line with sh itself, the way an agent's
+// shell will, and checks that skills.SplitArgs agrees.
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	got, err := skills.SplitArgs(line)
+	if err != nil {
+		t.Fatalf("SplitArgs(%q): %v", line, err)
+	}
+	if _, err := exec.LookPath("sh"); err != nil {
+		return got
+	}
+	out, err := exec.Command("sh", "-c", "printf '%s\\0' "+line).Output()
+	if err != nil {
+		t.Fatalf("sh could not split %q: %v", line, err)
+	}
+	want := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	if !slices.Equal(got, want) {
+		t.Fatalf("SplitArgs(%q) = %q; sh splits it as %q", line, got, want)
+	}
+	return got
+}
+
+// runCLI runs the real CLI in-process and returns its exit code, stdout and
+// stderr. It sets --lease and --actor explicitly so the environment of the
+// test run does not leak in.
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// cli is a fresh contents root holding the example problem.
+type cli struct {
+	t    *testing.T
+	root string
+}
+
+func freshRoot(t *testing.T) *cli {
+	c := &cli{t, filepath.Join(t.TempDir(), "contents")}
+	c.must("", "setup", "init")
+	c.must("", "setup", shellWords(t, skills.ExampleProblem)...)
+	return c
+}
+
+// do runs one command as actor on the root.
+func (c *cli) do(stdin, actor string, args ...string) (int, string, string) {
+	c.t.Helper()
+	full := append([]string{"--root", c.root, "--lease=", "--actor", actor}, args...)
+	return runCLI(c.t, stdin, full...)
+}
+
+func (c *cli) must(stdin, actor string, args ...string) string {
+	c.t.Helper()
+	code, out, errOut := c.do(stdin, actor, args...)
+	if code != 0 {
+		c.t.Fatalf("proofloop %s: exit %d; stdout %s stderr %s", strings.Join(args, " "), code, out, errOut)
+	}
+	return out
+}
+
+// TestClaudeSkillExamples runs the example of every SKILL.md, in both its
+// flag form and its --input form, on a fresh root where the examples it
+// builds on (ExampleAfter) have run first, and compares the --json output
+// with the one the file shows.
+func TestClaudeSkillExamples(t *testing.T) {
+	docs := map[string]*skillDoc{}
+	for _, sk := range skills.Registry {
+		data, err := os.ReadFile(filepath.Join(repoClaude, "skills", sk.Name, "SKILL.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := parseSkillDoc(sk.Name, data)
+		if err != nil {
+			t.Fatalf("%s/SKILL.md: %v", sk.Name, err)
+		}
+		docs[sk.Name] = d
+	}
+	for _, sk := range skills.Registry {
+		t.Run(sk.Name, func(t *testing.T) {
+			t.Parallel()
+			d := docs[sk.Name]
+			words := shellWords(t, d.Command)
+			if len(words) < 2 || words[0] != "proofloop" || words[1] != sk.Name {
+				t.Fatalf("example %q does not start with `proofloop %s`", d.Command, sk.Name)
+			}
+			inWords := shellWords(t, d.InputCmd)
+			if !slices.Equal(inWords, []string{"proofloop", sk.Name, "--input", "-"}) {
+				t.Fatalf("--input example starts %q; want `proofloop %s --input -`", d.InputCmd, sk.Name)
+			}
+			chain, err := skills.ExampleChain(sk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			setup := func() *cli {
+				c := freshRoot(t)
+				for _, prev := range chain {
+					c.must("", "setup-"+prev.Name, shellWords(t, docs[prev.Name].Command)[1:]...)
+				}
+				return c
+			}
+
+			// The flag form, exactly as written.
+			if code, out, errOut := setup().do("", "example", words[1:]...); code != 0 {
+				t.Errorf("`%s` exits %d; want 0\nstdout: %s\nstderr: %s", d.Command, code, out, errOut)
+			} else if strings.TrimSpace(out) == "" || strings.HasPrefix(out, "{") {
+				t.Errorf("`%s` printed %q; want a sentence for a person", d.Command, out)
+			}
+			// The flag form and the --input form with --json: each prints
+			// the output the file shows.
+			for _, form := range []struct {
+				name  string
+				stdin string
+				args  []string
+			}{
+				{"flags", "", words[1:]},
+				{"--input", d.InputJSON, inWords[1:]},
+			} {
+				code, out, errOut := setup().do(form.stdin, "example", append(form.args, "--json")...)
+				if code != 0 {
+					t.Errorf("%s form exits %d; want 0\nstdout: %s\nstderr: %s", form.name, code, out, errOut)
+					continue
+				}
+				if !sameJSON(t, out, d.Output) {
+					t.Errorf("%s form with --json printed\n%s\nthe SKILL.md shows\n%s", form.name, out, d.Output)
+				}
+			}
+		})
+	}
+}
+
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal([]byte(a), &x); err != nil {
+		t.Errorf("not JSON: %q: %v", a, err)
+		return false
+	}
+	if err := json.Unmarshal([]byte(b), &y); err != nil {
+		t.Errorf("not JSON: %q: %v", b, err)
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// TestSkillsCommandJSON checks `proofloop skills --json`: one object, every
+// skill of the registry in its order, with its parameters, statuses and
+// empty lists printed as [].
+func TestSkillsCommandJSON(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "skills", "--json")
+	if code != 0 {
+		t.Fatalf("skills --json: exit %d, stderr %s", code, errOut)
+	}
+	if strings.Count(strings.TrimSpace(out), "\n") != 0 {
+		t.Errorf("skills --json printed %d lines; want one JSON object", strings.Count(out, "\n"))
+	}
+	var res struct {
+		OK      bool   `json:"ok"`
+		Command string `json:"command"`
+		Skills  []struct {
+			Name    string   `json:"name"`
+			Roles   []string `json:"roles"`
+			Purpose string   `json:"purpose"`
+			Params  []struct {
+				Name, Flag, Type string
+				Required         bool
+				Enum             []string
+			} `json:"parameters"`
+			ActsOn []struct {
+				Source   string   `json:"source"`
+				Statuses []string `json:"statuses"`
+			} `json:"acts_on"`
+			Leaves string `json:"leaves"`
+		} `json:"skills"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("skills --json: %v\n%s", err, out)
+	}
+	if !res.OK || res.Command != "skills" || len(res.Skills) != len(skills.Registry) {
+		t.Fatalf("skills --json: ok %v, command %q, %d skills; want true, skills, %d", res.OK, res.Command, len(res.Skills), len(skills.Registry))
+	}
+	for i, sk := range skills.Registry {
+		got := res.Skills[i]
+		r := sk.Rule()
+		if got.Name != sk.Name || got.Purpose != sk.Purpose || got.Leaves != r.Leaves || len(got.Roles) != len(r.Roles) {
+			t.Errorf("skills[%d] = %s %q leaves %q roles %v; want %s %q leaves %q roles %v", i, got.Name, got.Purpose, got.Leaves, got.Roles, sk.Name, sk.Purpose, r.Leaves, r.Roles)
+		}
+		if len(got.Params) != len(sk.Params) {
+			t.Errorf("%s: %d parameters; want %d", sk.Name, len(got.Params), len(sk.Params))
+			continue
+		}
+		for j, p := range sk.Params {
+			gp := got.Params[j]
+			if gp.Name != p.Name || gp.Flag != "--"+skills.FlagName(p.Name) || gp.Type != string(p.Type) || gp.Required != p.Required || !slices.Equal(gp.Enum, p.Enum) {
+				t.Errorf("%s parameter %d = %+v; want %s (%s) required %v enum %v", sk.Name, j, gp, p.Name, p.Type, p.Required, p.Enum)
+			}
+		}
+		if len(got.ActsOn) != len(r.From) {
+			t.Errorf("%s acts on %v; want %v", sk.Name, got.ActsOn, r.From)
+		}
+	}
+	// An empty list is [], never null (JSON output is an API).
+	if strings.Contains(out, "null") {
+		t.Errorf("skills --json has a null: %s", out)
+	}
+}
+
+// TestSkillsCommandText checks the plain catalog names every skill, its
+// roles and every flag.
+func TestSkillsCommandText(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "skills")
+	if code != 0 {
+		t.Fatalf("skills: exit %d, stderr %s", code, errOut)
+	}
+	for _, sk := range skills.Registry {
+		if !strings.Contains(out, sk.Name+" ") {
+			t.Errorf("skills does not list %s", sk.Name)
+		}
+		for _, p := range sk.Params {
+			if !strings.Contains(out, "--"+skills.FlagName(p.Name)) {
+				t.Errorf("skills does not show %s's flag --%s", sk.Name, skills.FlagName(p.Name))
+			}
+			for _, v := range p.Enum {
+				if !strings.Contains(out, v) {
+					t.Errorf("skills does not show %s's value %s", p.Name, v)
+				}
+			}
+		}
+	}
+	if code, _, errOut := runCLI(t, "", "skills", "extra"); code != exitUsage {
+		t.Errorf("skills extra: exit %d (%s); want %d", code, errOut, exitUsage)
+	}
+}
+
+// TestGenClaudeCommandErrors checks that a directory that cannot be written
+// is reported, not ignored.
+func TestGenClaudeCommandErrors(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "plain-file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, "", "gen-claude", "--dir", file, "--json")
+	if code == 0 || !strings.Contains(out, `"ok":false`) {
+		t.Errorf("gen-claude --dir <a file>: exit %d, stdout %s; want a failure", code, out)
+	}
+}
+
+// TestCatalogErrorCodesMatchCLI checks the exit codes the docs quote
+// (skills.ErrorCodes) against the CLI's one mapping of errors to exit codes.
+func TestCatalogErrorCodesMatchCLI(t *testing.T) {
+	for _, e := range skills.ErrorCodes {
+		code, exit := classify(&store.Error{Code: e.Code, Msg: "x"})
+		if code != e.Code || exit != e.Exit {
+			t.Errorf("classify(%s) = %s, exit %d; the docs say exit %d", e.Code, code, exit, e.Exit)
+		}
+	}
+	for _, r := range skills.CommonRefusals {
+		if skills.ExitOf(r.Code) == 1 && r.Code != store.CodeInternal {
+			t.Errorf("common refusal %s has no exit code in skills.ErrorCodes", r.Code)
+		}
+	}
+}
+
+// TestAgentsMDNamesEverySkill checks that AGENTS.md, written by hand,
+// keeps up with the registry and the roles.
+func TestAgentsMDNamesEverySkill(t *testing.T) {
+	data, err := os.ReadFile("../../AGENTS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, sk := range skills.Registry {
+		if !strings.Contains(text, "`"+sk.Name+"`") {
+			t.Errorf("AGENTS.md does not name the skill %s", sk.Name)
+		}
+	}
+	for _, r := range skills.Roles() {
+		if !strings.Contains(text, "agent-"+string(r)) {
+			t.Errorf("AGENTS.md does not name agent-%s", r)
+		}
+	}
+	for _, e := range skills.ErrorCodes {
+		if !strings.Contains(text, "`"+string(e.Code)+"`") {
+			t.Errorf("AGENTS.md does not name the error code %s", e.Code)
+		}
+	}
+}
