@@ -31,33 +31,45 @@ var multiFile = []string{"fix-create-substatement", "state-setup-substatement", 
 // TestMixedCrash kills proofloop with SIGKILL while it runs the multi-file
 // skills, from four workers at once, and runs `proofloop doctor` after each
 // kill, which must find the store consistent. Most kills come after a random
-// 0-10 ms (a call takes a few ms), so they land at random points; every
-// sixth call instead sets PROOFLOOP_TEST_CRASH so that each commit step is
-// hit for certain. Between kills the worker brings its own statements back
+// delay (see crasher.aim), so they land anywhere in a call, the commit
+// included; the rest set PROOFLOOP_TEST_CRASH so that each commit step is
+// hit for certain. Between kills a worker brings its own statements back
 // into a status the next skill accepts, with ordinary calls.
 //
-// At the end, every call must have taken effect entirely or not at all,
-// found by the unique text it writes: a gap-filling sub-statement together
-// with its response, both planned sub-statements together, a new wrap-up
-// statement or subproblem together with its parent's list. A call that
-// exited 0, or died after the commit point, took effect; one that was
-// refused or died before it did not. Each call has its own actor, and the
-// events with that actor must number one if it took effect and none if not;
-// the events are as many as the transactions present in the documents. The
-// generic invariants (snapshot.check) hold too: links both ways, issue and
-// response numbers contiguous, every revision of every document written by
-// exactly one event.
+// At the end of each round, every call must have taken effect entirely or
+// not at all, found by the unique text it writes: a gap-filling
+// sub-statement together with its response, both planned sub-statements
+// together, a new wrap-up statement or subproblem together with its
+// parent's list. A call that exited 0, or died after the commit point, took
+// effect; one that was refused or died before it did not. Each call has its
+// own actor, and the events with that actor must number one if it took
+// effect and none if not; the events are as many as the transactions
+// present in the documents. The generic invariants (snapshot.check) hold
+// too: links both ways, issue and response numbers contiguous, every
+// revision of every document written by exactly one event.
+//
+// Each round starts a fresh store, so that doctor, which reads every file,
+// stays fast and the soak mode's ten times as many rounds take ten times as
+// long. Normal mode: 2 rounds of 4 workers x 25 kills + 5 hooks = 200 kills.
 func TestMixedCrash(t *testing.T) {
-	const workers = 4
-	kills, hooks := 50*scale(), 10*scale()
 	seed := seedFor(t)
+	aims := []time.Duration{10 * time.Millisecond, 10 * time.Millisecond, 10 * time.Millisecond, 10 * time.Millisecond}
+	for r := range 2 * scale() {
+		t.Run(fmt.Sprintf("round%d", r+1), func(t *testing.T) { crashRound(t, seed+uint64(r)*1000, aims, 25, 5) })
+	}
+}
+
+// crashRound runs one round of TestMixedCrash with len(aims) workers, each
+// making kills kills and hooks crash-hook runs. aims carries each worker's
+// delay bound over to the next round.
+func crashRound(t *testing.T, seed uint64, aims []time.Duration, kills, hooks int) {
 	w := newWorld(t, filepath.Join(t.TempDir(), "contents"), 1<<30)
 	w.mustDo(&call{Skill: "init", Expect: -1})
 	var problems []string
 	var killMu sync.Mutex
-	crashers := make([]*crasher, workers)
-	for n := range workers {
-		cr := &crasher{w: w, rng: rand.New(rand.NewPCG(seed, uint64(n))), resolved: map[string]bool{}, killMu: &killMu, aim: 10 * time.Millisecond}
+	crashers := make([]*crasher, len(aims))
+	for n := range crashers {
+		cr := &crasher{w: w, rng: rand.New(rand.NewPCG(seed, uint64(n))), resolved: map[string]bool{}, killMu: &killMu, aim: aims[n]}
 		cr.setup(n + 1)
 		problems = append(problems, cr.problem)
 		crashers[n] = cr
@@ -72,11 +84,12 @@ func TestMixedCrash(t *testing.T) {
 	wg.Wait()
 
 	var landed, missed, journals int
-	for _, cr := range crashers {
+	for n, cr := range crashers {
 		landed, missed, journals = landed+cr.landed, missed+cr.missed, journals+cr.journals
+		aims[n] = cr.aim
 	}
 	t.Logf("%d workers in %v: %d calls killed while running, %d more had exited first; %d crash-hook runs; doctor finished or discarded %d journals",
-		workers, time.Since(start).Round(time.Millisecond), landed, missed, workers*hooks, journals)
+		len(crashers), time.Since(start).Round(time.Millisecond), landed, missed, len(crashers)*hooks, journals)
 
 	doc := w.c.run(&call{Skill: "doctor", Expect: -1})
 	if !doc.ok() || doc.Out.Report == nil || len(doc.Out.Report.Findings) > 0 {

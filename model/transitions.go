@@ -53,6 +53,7 @@ type Facts struct {
 	SubStatuses map[string]Status // status of each sub-statement, by id
 	NewSubs     int               // state-setup-substatement: how many given
 	OpenIssues  []int             // issues no response has answered
+	IssueCount  int               // issues recorded, numbered 1..IssueCount
 	Named       []int             // issue numbers the call names
 	KeyStatus   Status            // prob-finish-up: the key statement's status
 	KeyListed   bool              // prob-finish-up: key statement in progresses
@@ -79,6 +80,9 @@ var (
 				return fmt.Errorf("name the issue this answers (open issues: %s)", ints(f.OpenIssues))
 			}
 			for _, n := range f.Named {
+				if n > f.IssueCount {
+					return fmt.Errorf("there is no issue %d (the statement has %d; open: %s)", n, f.IssueCount, ints(f.OpenIssues))
+				}
 				if !slices.Contains(f.OpenIssues, n) {
 					return fmt.Errorf("issue %d is not open (open issues: %s)", n, ints(f.OpenIssues))
 				}
@@ -284,7 +288,7 @@ type GuardError struct {
 }
 
 func (e *GuardError) Error() string {
-	return fmt.Sprintf("%s: guard %s failed: %v", e.Skill, e.Guard, e.Reason)
+	return fmt.Sprintf("guard %s failed: %v", e.Guard, e.Reason)
 }
 
 func (e *GuardError) Unwrap() error { return e.Reason }

@@ -28,7 +28,7 @@ var want = map[string]map[Source][]Status{
 func passing(st Status, src Source) *Facts {
 	proof := "Let $x>0$. Then $x^2>0$. Hence the claim."
 	return &Facts{Status: st, Source: src, Proof: proof, NewProof: proof, NewSubs: 1,
-		SubStatuses: map[string]Status{"stmt_a_sub1": StatementTrue}, OpenIssues: []int{1}, Named: []int{1},
+		SubStatuses: map[string]Status{"stmt_a_sub1": StatementTrue}, OpenIssues: []int{1}, IssueCount: 2, Named: []int{1},
 		KeyStatus: StatementTrue, KeyListed: true, Sentence: 2, Quote: "Then $x^2>0$.", First: 1, Last: 2}
 }
 
@@ -115,7 +115,8 @@ func TestGuards(t *testing.T) {
 			f.SubStatuses = map[string]Status{"stmt_a_sub1": StatementHasGap}
 		}, "no_open_substatement", "stmt_a_sub1"},
 		{"state-mark-false", func(f *Facts) { f.Source, f.Status, f.Named = SourceFix, StatementHasGap, nil }, "fix_names_open_issue", "name the issue"},
-		{"state-propose-modification", func(f *Facts) { f.Source, f.Status, f.Named = SourceFix, StatementHasGap, []int{7} }, "fix_names_open_issue", "issue 7 is not open"},
+		{"state-propose-modification", func(f *Facts) { f.Source, f.Status, f.Named = SourceFix, StatementHasGap, []int{7} }, "fix_names_open_issue", "there is no issue 7 (the statement has 2; open: 1)"},
+		{"state-mark-false", func(f *Facts) { f.Source, f.Status, f.Named = SourceFix, StatementHasGap, []int{2} }, "fix_names_open_issue", "issue 2 is not open (open issues: 1)"},
 		{"check-confirm-proof", func(f *Facts) { f.Status, f.OpenIssues = StatementAwaitingVerification, []int{2, 3} }, "no_open_issue", "issues still open: 2, 3"},
 		{"check-reject-proof", func(f *Facts) { f.Status, f.Sentence = StatementAwaitingVerification, 4 }, "sentence_in_range", "the proof has 3 sentences"},
 		{"check-reject-proof", func(f *Facts) { f.Status, f.Quote = StatementAwaitingVerification, "Hence the claim" }, "sentence_text_found", "in sentence 3"},

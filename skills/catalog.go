@@ -155,13 +155,16 @@ var ValueMeanings = map[string]map[string]string{
 }
 
 // Roles lists the roles that use the skills of the registry, in the order
-// they first appear.
+// they first appear as a skill's first role (solve, prove, check, fix),
+// then any role that is never first.
 func Roles() []model.Role {
 	var out []model.Role
-	for _, sk := range Registry {
-		for _, r := range sk.roles() {
-			if !slices.Contains(out, r) {
-				out = append(out, r)
+	for _, firstOnly := range []bool{true, false} {
+		for _, sk := range Registry {
+			for i, r := range sk.roles() {
+				if (i == 0 || !firstOnly) && !slices.Contains(out, r) {
+					out = append(out, r)
+				}
 			}
 		}
 	}
@@ -292,7 +295,7 @@ func ExampleChain(sk *Skill) ([]*Skill, error) {
 		if !ok {
 			return nil, fmt.Errorf("example of %s runs after %q, which is not a skill", s.Name, s.ExampleAfter)
 		}
-		if prev == sk || slices.Contains(chain, prev) {
+		if prev.Name == sk.Name || slices.Contains(chain, prev) {
 			return nil, fmt.Errorf("the example chain of %s loops at %s", sk.Name, prev.Name)
 		}
 		chain = append([]*Skill{prev}, chain...)

@@ -49,11 +49,10 @@ func runCheckConfirmProof(tx *store.Tx, in *Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	who := tx.Actor()
-	if cfg.ForbidSelfCheck && who != "" && st.ProofAuthor != nil && *st.ProofAuthor == who {
-		return nil, &model.GuardError{Skill: "check-confirm-proof", Guard: "not_self_check",
-			Reason: fmt.Errorf("%s wrote proof revision %d and may not confirm it (forbid_self_check)", who, st.ProofRevision)}
+	if err := notSelfCheck(tx, cfg, st, "check-confirm-proof"); err != nil {
+		return nil, err
 	}
+	who := tx.Actor()
 	summary := in.OptText("verification_summary")
 	if err := d.Set("validate.confirmations.-1", map[string]any{"actor": actor(tx), "proof_revision": st.ProofRevision,
 		"verification_summary": summary, "created_at": tx.Now()}); err != nil {

@@ -50,6 +50,13 @@ func runCheckRejectProof(tx *store.Tx, in *Input) (*Result, error) {
 	if err := model.Allow("check-reject-proof", f); err != nil {
 		return nil, err
 	}
+	cfg, err := tx.Config()
+	if err != nil {
+		return nil, err
+	}
+	if err := notSelfCheck(tx, cfg, st, "check-reject-proof"); err != nil {
+		return nil, err
+	}
 	round := st.Round
 	if st.Status == model.StatementAwaitingVerification {
 		round++ // a rejection of a proof awaiting verification opens a round

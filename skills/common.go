@@ -58,7 +58,7 @@ func subStatuses(tx *store.Tx, st *model.Statement) (map[string]model.Status, er
 
 // statementFacts gathers what the guards of a statement skill look at.
 func statementFacts(tx *store.Tx, st *model.Statement) (*model.Facts, error) {
-	f := &model.Facts{Status: st.Status, OpenIssues: st.OpenIssues()}
+	f := &model.Facts{Status: st.Status, OpenIssues: st.OpenIssues(), IssueCount: len(st.Validate.Issues)}
 	if st.Proof != nil {
 		f.Proof = *st.Proof
 	}
@@ -141,6 +141,18 @@ func supersede(tx *store.Tx, d *store.Doc, st *model.Statement) error {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// notSelfCheck is the forbid_self_check rule of config.json: the last author
+// of a proof may neither confirm nor reject it; a checker must be someone
+// else.
+func notSelfCheck(tx *store.Tx, cfg store.Config, st *model.Statement, skill string) error {
+	who := tx.Actor()
+	if cfg.ForbidSelfCheck && who != "" && st.ProofAuthor != nil && *st.ProofAuthor == who {
+		return &model.GuardError{Skill: skill, Guard: "not_self_check",
+			Reason: fmt.Errorf("%s wrote proof revision %d and may not check it (forbid_self_check)", who, st.ProofRevision)}
 	}
 	return nil
 }

@@ -140,7 +140,11 @@ func (p *Param) fromFlags(vals []string, stdin io.Reader) (any, error) {
 	case TypeRange:
 		return p.parseRange(vals[0])
 	case TypeSubs:
-		return p.fromJSON(json.RawMessage(vals[0]))
+		v := vals[0]
+		if err := ReadTextArgs(stdin, &v); err != nil {
+			return nil, err
+		}
+		return p.fromJSON(json.RawMessage(v))
 	case TypeText:
 		v := vals[0]
 		if err := ReadTextArgs(stdin, &v); err != nil {

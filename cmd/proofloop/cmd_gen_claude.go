@@ -14,8 +14,8 @@ func (a *app) genClaudeCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "gen-claude [--dir DIR]",
 		Short: "Write the Claude Code skill and agent files (.claude/) generated from the skill registry",
-		Long: "gen-claude writes DIR/.claude/skills/<skill>/SKILL.md for each skill and\nDIR/.claude/agents/agent-<role>.md for each role, from the skill registry and the transition\ntable, so that they never drift from the CLI. It overwrites those files and leaves any other\nfile under DIR/.claude alone.",
-		Args: noArgs,
+		Long:  "gen-claude writes DIR/.claude/skills/<skill>/SKILL.md for each skill and\nDIR/.claude/agents/agent-<role>.md for each role, from the skill registry and the transition\ntable, so that they never drift from the CLI. It overwrites those files and leaves any other\nfile under DIR/.claude alone.",
+		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			paths, err := skills.WriteClaude(dir)
 			if err != nil {
