@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -94,9 +93,8 @@ type cli struct {
 	root   string
 	tokens atomic.Int64
 
-	mu     sync.Mutex
-	calls  []*call         // every call, in the order it finished
-	recent []time.Duration // how long the last successful mutating calls took
+	mu    sync.Mutex
+	calls []*call // every call, in the order it finished
 }
 
 func newCLI(root string) *cli { return &cli{root: root} }
@@ -180,27 +178,8 @@ func (c *cli) runKill(k *call, delay time.Duration) *call {
 	}
 	c.mu.Lock()
 	c.calls = append(c.calls, k)
-	if k.ok() && mutating(k.Skill) {
-		c.recent = append(c.recent, k.Elapsed)
-		if len(c.recent) > 64 {
-			c.recent = c.recent[1:]
-		}
-	}
 	c.mu.Unlock()
 	return k
-}
-
-// typical is the median time the recent successful mutating calls took, on
-// this machine under the current load; 0 before there are any.
-func (c *cli) typical() time.Duration {
-	c.mu.Lock()
-	d := slices.Clone(c.recent)
-	c.mu.Unlock()
-	if len(d) == 0 {
-		return 0
-	}
-	slices.Sort(d)
-	return d[len(d)/2]
 }
 
 // all returns every call recorded so far.

@@ -26,7 +26,7 @@ import (
 // see checkLedger.
 func TestMixedWorkload(t *testing.T) {
 	const agents = 32
-	steps := 20 * scale()
+	steps := 30 * scale()
 	seed := seedFor(t)
 	w := newWorld(t, filepath.Join(t.TempDir(), "contents"), 60*scale())
 	w.setup(3, 2)

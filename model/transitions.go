@@ -60,6 +60,11 @@ type Facts struct {
 	Sentence    int               // check-reject-proof
 	Quote       string            // check-reject-proof: sentence_text
 	First, Last int               // fix-patch-proof: sentence range
+	// The check skills' self-check rule (config.json forbid_self_check).
+	ForbidSelfCheck bool
+	Actor           string // who calls
+	ProofAuthor     string // who wrote or last patched the proof
+	ProofRevision   int
 }
 
 func (f *Facts) openSubs() []string {
@@ -107,6 +112,16 @@ var (
 			return anyOpenIssue.Check(f)
 		}}
 )
+
+// notSelfCheck is config.json's forbid_self_check: the last author of a
+// proof may neither confirm nor reject it.
+var notSelfCheck = Guard{"not_self_check", "forbid_self_check: the checker is not the proof's last author",
+	func(f *Facts) error {
+		if f.ForbidSelfCheck && f.Actor != "" && f.Actor == f.ProofAuthor {
+			return fmt.Errorf("%s wrote proof revision %d and may not check it (forbid_self_check)", f.Actor, f.ProofRevision)
+		}
+		return nil
+	}}
 
 var proveOrFix = []From{
 	{SourceProve, []Status{StatementPending, StatementAwaitingSubstatement}},
@@ -167,7 +182,7 @@ var Table = []Rule{
 					return fmt.Errorf("issues still open: %s", ints(f.OpenIssues))
 				}
 				return nil
-			}}}},
+			}}, notSelfCheck}},
 	{Skill: "check-reject-proof", Roles: []Role{RoleCheck}, Kind: KindStatement,
 		From:   []From{{"", []Status{StatementAwaitingVerification, StatementHasGap}}},
 		Leaves: string(StatementHasGap),
@@ -179,7 +194,7 @@ var Table = []Rule{
 				}
 				return nil
 			}}, {"sentence_text_found", "sentence_text found in that sentence",
-			func(f *Facts) error { return MatchSentence(f.Proof, f.Sentence, f.Quote) }}}},
+			func(f *Facts) error { return MatchSentence(f.Proof, f.Sentence, f.Quote) }}, notSelfCheck}},
 	{Skill: "fix-patch-proof", Roles: []Role{RoleFix}, Kind: KindStatement,
 		From:   []From{{"", []Status{StatementHasGap, StatementAwaitingSubstatement}}},
 		Leaves: "awaiting_verification when no issue is left open, else has_gap",

@@ -166,3 +166,24 @@ func TestTransitionErrorNamesSource(t *testing.T) {
 		t.Errorf("Allow = %v; want %q", err, want)
 	}
 }
+
+func TestSelfCheckGuard(t *testing.T) {
+	for _, skill := range []string{"check-confirm-proof", "check-reject-proof"} {
+		f := passing(StatementAwaitingVerification, "")
+		f.OpenIssues = nil
+		f.ForbidSelfCheck, f.Actor, f.ProofAuthor = true, "alice", "alice"
+		err := Allow(skill, f)
+		var ge *GuardError
+		if !errors.As(err, &ge) || ge.Guard != "not_self_check" || !strings.Contains(err.Error(), "alice wrote proof revision") {
+			t.Errorf("%s by the author: Allow = %v; want guard not_self_check", skill, err)
+		}
+		f.ForbidSelfCheck = false
+		if err := Allow(skill, f); err != nil {
+			t.Errorf("%s by the author, forbid_self_check off: Allow = %v; want allowed", skill, err)
+		}
+		f.ForbidSelfCheck, f.Actor = true, "bob"
+		if err := Allow(skill, f); err != nil {
+			t.Errorf("%s by another checker: Allow = %v; want allowed", skill, err)
+		}
+	}
+}

@@ -200,7 +200,7 @@ func TestCatalogExampleInputRoundTrip(t *testing.T) {
 	}
 }
 
-func TestExampleInputRefusesBadExamples(t *testing.T) {
+func TestCatalogExampleInputRefusesBadExamples(t *testing.T) {
 	base := *stateMarkFalse
 	for _, ex := range []string{
 		`--statement-path stmt_x --source maybe --counterexample "n = 0"`, // bad enum
@@ -218,7 +218,7 @@ func TestExampleInputRefusesBadExamples(t *testing.T) {
 	}
 }
 
-func TestExampleChain(t *testing.T) {
+func TestCatalogExampleChain(t *testing.T) {
 	for _, tc := range []struct {
 		skill string
 		want  []string
@@ -256,7 +256,7 @@ func TestExampleChain(t *testing.T) {
 	}
 }
 
-func TestSplitArgs(t *testing.T) {
+func TestCatalogSplitArgs(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want []string
@@ -282,7 +282,7 @@ func TestSplitArgs(t *testing.T) {
 	}
 }
 
-func TestExitOf(t *testing.T) {
+func TestCatalogExitOf(t *testing.T) {
 	for c, want := range map[store.Code]int{store.CodeInvalidInput: 2, store.CodeNotFound: 3, store.CodeGuardFailed: 4, store.CodeLeaseHeld: 5, store.CodeStoreDamaged: 6, "bogus": 1} {
 		if got := ExitOf(c); got != want {
 			t.Errorf("ExitOf(%s) = %d; want %d", c, got, want)

@@ -42,14 +42,11 @@ func runCheckConfirmProof(tx *store.Tx, in *Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := model.Allow("check-confirm-proof", f); err != nil {
-		return nil, err
-	}
-	cfg, err := tx.Config()
+	cfg, err := checkFacts(tx, f, st)
 	if err != nil {
 		return nil, err
 	}
-	if err := notSelfCheck(tx, cfg, st, "check-confirm-proof"); err != nil {
+	if err := model.Allow("check-confirm-proof", f); err != nil {
 		return nil, err
 	}
 	who := tx.Actor()

@@ -32,6 +32,9 @@ var checkRejectProof = &Skill{
 		{Code: store.CodeGuardFailed, Guard: "sentence_text_found",
 			When: "the quoted text is not in that sentence",
 			Do:   "Copy the text from that sentence exactly (a contiguous part of it will do; whitespace is ignored). The message shows the real sentence, and the number of the sentence where your quote does appear, if any."},
+		{Code: store.CodeGuardFailed, Guard: "not_self_check",
+			When: "you wrote the current proof revision (forbid_self_check)",
+			Do:   "Leave it to another checker: release the item and end your turn."},
 	},
 	Run: runCheckRejectProof,
 }
@@ -47,14 +50,10 @@ func runCheckRejectProof(tx *store.Tx, in *Input) (*Result, error) {
 		return nil, err
 	}
 	f.Sentence, f.Quote = in.Int("sentence_number"), in.Text("sentence_text")
+	if _, err := checkFacts(tx, f, st); err != nil {
+		return nil, err
+	}
 	if err := model.Allow("check-reject-proof", f); err != nil {
-		return nil, err
-	}
-	cfg, err := tx.Config()
-	if err != nil {
-		return nil, err
-	}
-	if err := notSelfCheck(tx, cfg, st, "check-reject-proof"); err != nil {
 		return nil, err
 	}
 	round := st.Round

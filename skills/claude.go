@@ -274,7 +274,7 @@ func accepts(p ParamEntry) string {
 	case TypeRange:
 		return "`3-5` or `4`; in `--input` also `{\"start\": 3, \"end\": 5}`"
 	case TypeSubs:
-		return "`[{\"claim\": TEXT, \"premises\": [TEXT, ...]}, ...]`, at least one"
+		return "`[{\"claim\": TEXT, \"premises\": [TEXT, ...]}, ...]`, at least one; `@FILE` reads it from a file, `@-` standard input"
 	}
 	return ""
 }

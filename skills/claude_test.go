@@ -154,7 +154,7 @@ func TestClaudeAgentFileContents(t *testing.T) {
 	}
 }
 
-func TestCheckFrontMatter(t *testing.T) {
+func TestClaudeCheckFrontMatter(t *testing.T) {
 	long := strings.Repeat("x", MaxDescription)
 	for _, tc := range []struct {
 		name, desc string
@@ -192,7 +192,7 @@ func TestClaudeRefusesLongDescription(t *testing.T) {
 	}
 }
 
-func TestYAMLString(t *testing.T) {
+func TestClaudeYAMLString(t *testing.T) {
 	for in, want := range map[string]string{
 		`plain`:         `"plain"`,
 		`a: b # c`:      `"a: b # c"`,
@@ -205,7 +205,7 @@ func TestYAMLString(t *testing.T) {
 	}
 }
 
-func TestLeavesMarksStatuses(t *testing.T) {
+func TestClaudeLeavesMarksStatuses(t *testing.T) {
 	got := leaves("awaiting_verification when no issue is left open, else has_gap", model.KindStatement)
 	want := "`awaiting_verification` when no issue is left open, else `has_gap`"
 	if got != want {
@@ -216,7 +216,7 @@ func TestLeavesMarksStatuses(t *testing.T) {
 	}
 }
 
-func TestWriteClaude(t *testing.T) {
+func TestClaudeWrite(t *testing.T) {
 	dir := t.TempDir()
 	keep := filepath.Join(dir, ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(keep), 0o755)

@@ -145,16 +145,17 @@ func supersede(tx *store.Tx, d *store.Doc, st *model.Statement) error {
 	return nil
 }
 
-// notSelfCheck is the forbid_self_check rule of config.json: the last author
-// of a proof may neither confirm nor reject it; a checker must be someone
-// else.
-func notSelfCheck(tx *store.Tx, cfg store.Config, st *model.Statement, skill string) error {
-	who := tx.Actor()
-	if cfg.ForbidSelfCheck && who != "" && st.ProofAuthor != nil && *st.ProofAuthor == who {
-		return &model.GuardError{Skill: skill, Guard: "not_self_check",
-			Reason: fmt.Errorf("%s wrote proof revision %d and may not check it (forbid_self_check)", who, st.ProofRevision)}
+// checkFacts adds what the check skills' self-check guard needs.
+func checkFacts(tx *store.Tx, f *model.Facts, st *model.Statement) (store.Config, error) {
+	cfg, err := tx.Config()
+	if err != nil {
+		return cfg, err
 	}
-	return nil
+	f.ForbidSelfCheck, f.Actor, f.ProofRevision = cfg.ForbidSelfCheck, tx.Actor(), st.ProofRevision
+	if st.ProofAuthor != nil {
+		f.ProofAuthor = *st.ProofAuthor
+	}
+	return cfg, nil
 }
 
 // plural writes "1 sentence", "3 sentences".

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/proofloop/proofloop/skills"
+	"github.com/proofloop/proofloop/store"
+)
+
+// TestSkillsCommandJSON checks `proofloop skills --json`: one object, every
+// skill of the registry in its order, with its parameters, statuses and
+// empty lists printed as [].
+func TestSkillsCommandJSON(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "skills", "--json")
+	if code != 0 {
+		t.Fatalf("skills --json: exit %d, stderr %s", code, errOut)
+	}
+	if strings.Count(strings.TrimSpace(out), "\n") != 0 {
+		t.Errorf("skills --json printed %d lines; want one JSON object", strings.Count(out, "\n"))
+	}
+	var res struct {
+		OK      bool   `json:"ok"`
+		Command string `json:"command"`
+		Skills  []struct {
+			Name    string   `json:"name"`
+			Roles   []string `json:"roles"`
+			Purpose string   `json:"purpose"`
+			Params  []struct {
+				Name, Flag, Type string
+				Required         bool
+				Enum             []string
+			} `json:"parameters"`
+			ActsOn []struct {
+				Source   string   `json:"source"`
+				Statuses []string `json:"statuses"`
+			} `json:"acts_on"`
+			Leaves string `json:"leaves"`
+		} `json:"skills"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("skills --json: %v\n%s", err, out)
+	}
+	if !res.OK || res.Command != "skills" || len(res.Skills) != len(skills.Registry) {
+		t.Fatalf("skills --json: ok %v, command %q, %d skills; want true, skills, %d", res.OK, res.Command, len(res.Skills), len(skills.Registry))
+	}
+	for i, sk := range skills.Registry {
+		got := res.Skills[i]
+		r := sk.Rule()
+		if got.Name != sk.Name || got.Purpose != sk.Purpose || got.Leaves != r.Leaves || len(got.Roles) != len(r.Roles) {
+			t.Errorf("skills[%d] = %s %q leaves %q roles %v; want %s %q leaves %q roles %v", i, got.Name, got.Purpose, got.Leaves, got.Roles, sk.Name, sk.Purpose, r.Leaves, r.Roles)
+		}
+		if len(got.Params) != len(sk.Params) {
+			t.Errorf("%s: %d parameters; want %d", sk.Name, len(got.Params), len(sk.Params))
+			continue
+		}
+		for j, p := range sk.Params {
+			gp := got.Params[j]
+			if gp.Name != p.Name || gp.Flag != "--"+skills.FlagName(p.Name) || gp.Type != string(p.Type) || gp.Required != p.Required || !slices.Equal(gp.Enum, p.Enum) {
+				t.Errorf("%s parameter %d = %+v; want %s (%s) required %v enum %v", sk.Name, j, gp, p.Name, p.Type, p.Required, p.Enum)
+			}
+		}
+		if len(got.ActsOn) != len(r.From) {
+			t.Errorf("%s acts on %v; want %v", sk.Name, got.ActsOn, r.From)
+		}
+	}
+	// An empty list is [], never null (JSON output is an API).
+	if strings.Contains(out, "null") {
+		t.Errorf("skills --json has a null: %s", out)
+	}
+}
+
+// TestSkillsCommandText checks the plain catalog names every skill, its
+// roles and every flag.
+func TestSkillsCommandText(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "skills")
+	if code != 0 {
+		t.Fatalf("skills: exit %d, stderr %s", code, errOut)
+	}
+	for _, sk := range skills.Registry {
+		if !strings.Contains(out, sk.Name+" ") {
+			t.Errorf("skills does not list %s", sk.Name)
+		}
+		for _, p := range sk.Params {
+			if !strings.Contains(out, "--"+skills.FlagName(p.Name)) {
+				t.Errorf("skills does not show %s's flag --%s", sk.Name, skills.FlagName(p.Name))
+			}
+			for _, v := range p.Enum {
+				if !strings.Contains(out, v) {
+					t.Errorf("skills does not show %s's value %s", p.Name, v)
+				}
+			}
+		}
+	}
+	if code, _, errOut := runCLI(t, "", "skills", "extra"); code != exitUsage {
+		t.Errorf("skills extra: exit %d (%s); want %d", code, errOut, exitUsage)
+	}
+}
+
+// TestGenClaudeCommandErrors checks that a directory that cannot be written
+// is reported, not ignored.
+func TestGenClaudeCommandErrors(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "plain-file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, "", "gen-claude", "--dir", file, "--json")
+	if code == 0 || !strings.Contains(out, `"ok":false`) {
+		t.Errorf("gen-claude --dir <a file>: exit %d, stdout %s; want a failure", code, out)
+	}
+}
+
+// TestCatalogErrorCodesMatchCLI checks the exit codes the docs quote
+// (skills.ErrorCodes) against the CLI's one mapping of errors to exit codes.
+func TestCatalogErrorCodesMatchCLI(t *testing.T) {
+	for _, e := range skills.ErrorCodes {
+		code, exit := classify(&store.Error{Code: e.Code, Msg: "x"})
+		if code != e.Code || exit != e.Exit {
+			t.Errorf("classify(%s) = %s, exit %d; the docs say exit %d", e.Code, code, exit, e.Exit)
+		}
+	}
+	for _, r := range skills.CommonRefusals {
+		if skills.ExitOf(r.Code) == 1 && r.Code != store.CodeInternal {
+			t.Errorf("common refusal %s has no exit code in skills.ErrorCodes", r.Code)
+		}
+	}
+}
+
+// TestAgentsMDNamesEverySkill checks that AGENTS.md, written by hand,
+// keeps up with the registry and the roles.
+func TestSkillsAgentsMDNamesEverySkill(t *testing.T) {
+	data, err := os.ReadFile("../../AGENTS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, sk := range skills.Registry {
+		if !strings.Contains(text, "`"+sk.Name+"`") {
+			t.Errorf("AGENTS.md does not name the skill %s", sk.Name)
+		}
+	}
+	for _, r := range skills.Roles() {
+		if !strings.Contains(text, "agent-"+string(r)) {
+			t.Errorf("AGENTS.md does not name agent-%s", r)
+		}
+	}
+	for _, e := range skills.ErrorCodes {
+		if !strings.Contains(text, "`"+string(e.Code)+"`") {
+			t.Errorf("AGENTS.md does not name the error code %s", e.Code)
+		}
+	}
+}
