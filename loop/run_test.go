@@ -461,6 +461,9 @@ func checkGone(t *testing.T, state, file string) {
 		}
 		if time.Now().After(deadline) {
 			t.Errorf("process %s (%s) of the killed agent is still running", pid, file)
+			if n, err := strconv.Atoi(pid); err == nil {
+				syscall.Kill(n, syscall.SIGKILL) // do not leave it behind
+			}
 			return
 		}
 	}

@@ -24,7 +24,7 @@ import (
 // TestCrashRandomKill runs two children that make multi-file transactions
 // back to back on the same documents (every third one also creates a
 // subproblem of prob_a) and kills both with SIGKILL at random moments, one
-// shortly after the other, so that the survivor often has to finish a
+// shortly after the other, so that the survivor may have to finish a
 // journal its dead rival left. Then it checks the store: Doctor finishes or
 // discards what was left and finds nothing wrong; every file passes its
 // schema; every transaction is wholly there or wholly absent; every
@@ -54,13 +54,13 @@ func TestCrashRandomKill(t *testing.T) {
 					a, errA := s.Read(docA)
 					b, errB := s.Read(docB)
 					if errA != nil || errB != nil {
-						t.Fatalf("after kill %d: Read: %v, %v", k, errA, errB)
+						t.Fatalf("after iteration %d: Read: %v, %v", k, errA, errB)
 					}
 					if ha, hb := a.Get("hypothesis").Raw, b.Get("hypothesis").Raw; ha != hb {
-						t.Fatalf("after kill %d a lock-free reader sees %s %s and %s %s", k, docA, ha, docB, hb)
+						t.Fatalf("after iteration %d a lock-free reader sees %s %s and %s %s", k, docA, ha, docB, hb)
 					}
 					if _, err := os.Stat(filepath.Join(dir, store.JournalFile)); !errors.Is(err, fs.ErrNotExist) {
-						t.Fatalf("after kill %d and a Read the journal is still there (%v)", k, err)
+						t.Fatalf("after iteration %d and a Read the journal is still there (%v)", k, err)
 					}
 				}
 				rep := doctorClean(t, s)
@@ -74,7 +74,7 @@ func TestCrashRandomKill(t *testing.T) {
 
 				got := readState(t, dir).a.Hypothesis
 				if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
-					t.Fatalf("after kill %d: hypothesis ends %q; want it to start with the earlier transactions, ending %q", k, tail(got, 5), tail(want, 5))
+					t.Fatalf("after iteration %d: hypothesis ends %q; want it to start with the earlier transactions, ending %q", k, tail(got, 5), tail(want, 5))
 				}
 				// Each child's new tags: what it acknowledged, in order, then at
 				// most the one it was in the middle of.
@@ -82,14 +82,14 @@ func TestCrashRandomKill(t *testing.T) {
 				for _, tag := range got[len(want):] {
 					i := slices.IndexFunc(prefixes, func(p string) bool { return strings.HasPrefix(tag, p+"-") })
 					if i < 0 {
-						t.Fatalf("after kill %d: tag %q from no child of this iteration", k, tag)
+						t.Fatalf("after iteration %d: tag %q from no child of this iteration", k, tag)
 					}
 					byChild[i] = append(byChild[i], tag)
 				}
 				for i, tags := range byChild {
 					n := len(acked[i])
 					if len(tags) < n || !slices.Equal(tags[:n], acked[i]) || len(tags) > n+1 || len(tags) == n+1 && tags[n] != crashTag(prefixes[i], n) {
-						t.Fatalf("after kill %d: child %s's tags in the store are %q; want its acknowledged %q and at most %s",
+						t.Fatalf("after iteration %d: child %s's tags in the store are %q; want its acknowledged %q and at most %s",
 							k, prefixes[i], tail(tags, 4), tail(acked[i], 3), crashTag(prefixes[i], n))
 					}
 				}

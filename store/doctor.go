@@ -32,8 +32,10 @@ type Report struct {
 	Findings   []Finding `json:"findings"`
 }
 
-// tempRe matches renameio's temp names: "." + target name + a random number.
-var tempRe = regexp.MustCompile(`^\..+[0-9]+$`)
+// tempRe matches renameio's temp names for the store's own files: "." +
+// target name + a random number, where the target is a document, a lease,
+// config.json or the journal. Other dotfiles are left alone.
+var tempRe = regexp.MustCompile(`^\.(\.journal|[a-z0-9_]+\.json)[0-9]+$`)
 
 // Doctor checks the whole store under the lock: it finishes or discards a
 // leftover journal, removes stale temp files (under the lock no transaction

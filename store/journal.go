@@ -111,10 +111,10 @@ func (s *Store) commit(ev Event, writes []journalWrite) (int, error) {
 		return 0, Errorf(CodeInternal, "sync root").Wrap(err)
 	}
 	crashPoint("after-journal")
-	if err := s.apply(&j); err != nil {
-		// Committed but not applied: the journal stays for recovery.
-		return 0, Errorf(CodeInternal, "apply transaction %d (the next command finishes it)", j.Seq).Wrap(err)
-	}
+	// The transaction has committed. If applying it fails (a full disk, say),
+	// the journal stays and the next command or reader finishes it; failing
+	// here would invite a retry that applies the change twice.
+	_ = s.apply(&j)
 	return ev.Seq, nil
 }
 

@@ -231,7 +231,7 @@ func checkStore(t testing.TB, dir string, want []string) *state {
 	if st.a.Revision != len(want)+1 || st.b.Revision != len(want)+1 {
 		t.Errorf("revisions: %s %d, %s %d; want both %d (created, then %d writes)", docA, st.a.Revision, docB, st.b.Revision, len(want)+1, len(want))
 	}
-	if !slices.Equal(st.a.Preliminaries, wantSubs) && !(len(st.a.Preliminaries) == 0 && len(wantSubs) == 0) {
+	if !slices.Equal(st.a.Preliminaries, wantSubs) {
 		t.Errorf("%s preliminaries = %q; want %q", docA, st.a.Preliminaries, wantSubs)
 	}
 	if len(st.subs) != len(wantSubs) {
