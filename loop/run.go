@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,9 +106,21 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 	}
 	r.sum = RunSummary{RunID: time.Now().UTC().Format("20060102T150405.000Z"), ByRole: map[string]int{}, Stuck: []Stuck{}}
 	r.sum.RunID = strings.ReplaceAll(r.sum.RunID, ".", "")
-	r.dir = "runs/" + r.sum.RunID
-	if err := s.Root().MkdirAll(r.dir, 0o755); err != nil {
-		return nil, store.Errorf(store.CodeInternal, "create %s", r.dir).Wrap(err)
+	if err := s.Root().MkdirAll("runs", 0o755); err != nil {
+		return nil, store.Errorf(store.CodeInternal, "create runs/").Wrap(err)
+	}
+	// Two runs started in the same millisecond get distinct folders.
+	base := r.sum.RunID
+	for i := 2; ; i++ {
+		r.dir = "runs/" + r.sum.RunID
+		err := s.Root().Mkdir(r.dir, 0o755)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) || i > 100 {
+			return nil, store.Errorf(store.CodeInternal, "create %s", r.dir).Wrap(err)
+		}
+		r.sum.RunID = fmt.Sprintf("%s-%d", base, i)
 	}
 	r.sum.Logs = r.dir
 	jobs := max(opts.Jobs, 1)
@@ -175,7 +188,15 @@ func (r *runner) worker(ctx context.Context, w int) error {
 		if !solved {
 			holder := fmt.Sprintf("run-%s-w%d", r.sum.RunID, w)
 			c, err = ClaimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, r.roles, r.opts.Problem, holder, r.ttl)
-			if err != nil && store.CodeOf(err) != store.CodeLockTimeout {
+			if store.CodeOf(err) == store.CodeLockTimeout {
+				// The store is busy, not empty: look again.
+				r.mu.Lock()
+				r.running--
+				r.turns--
+				r.mu.Unlock()
+				continue
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -299,7 +320,9 @@ func (r *runner) turn(ctx context.Context, w, n int, c *Claimed) error {
 	if err != nil {
 		return err
 	}
-	idle := after.Revision() == before.Revision()
+	// An interrupted turn is the run's doing, not the agent's: it is not
+	// charged to the item's budget.
+	idle := after.Revision() == before.Revision() && outcome != "interrupted"
 	if idle {
 		if err := r.idle(id, actor); err != nil {
 			return err
@@ -307,10 +330,11 @@ func (r *runner) turn(ctx context.Context, w, n int, c *Claimed) error {
 	}
 	r.mu.Lock()
 	r.sum.ByRole[string(role)]++
-	switch {
-	case outcome == "timeout":
+	switch outcome {
+	case "ok", "interrupted":
+	case "timeout":
 		r.sum.TimedOut++
-	case outcome != "ok":
+	default:
 		r.sum.Failed++
 	}
 	if idle {
@@ -393,7 +417,7 @@ func (r *runner) stuck() ([]Stuck, error) {
 			out = append(out, Stuck{id, it.Role, it.Reason + " (no agent for " + string(it.Role) + " in config.json)"})
 		case it.Role != "":
 			out = append(out, Stuck{id, it.Role, it.Reason})
-		case it.Outcome == OutcomeStuck || it.Outcome == OutcomeExhausted:
+		case it.Outcome == OutcomeExhausted:
 			out = append(out, Stuck{id, it.Role, it.Reason})
 		}
 	}

@@ -26,7 +26,6 @@ const (
 	OutcomeTrue      = "true"
 	OutcomeFalse     = "false" // refuted: distinct from exhausted
 	OutcomeSolved    = "solved"
-	OutcomeStuck     = "stuck" // a problem whose solver made no progress too often
 )
 
 // Child is what a turn needs to know of a sub-statement or of a problem's
@@ -49,6 +48,12 @@ func Budget(st *model.Statement, maxRounds int) int { return maxRounds + st.Extr
 func Exhausted(st *model.Statement, maxRounds int) bool {
 	return !model.Resolved(st.Status) && st.Status != model.StatementNeedsModification &&
 		Spent(st) > Budget(st, maxRounds)
+}
+
+// ProblemExhausted reports whether a pending problem's solver has spent
+// its budget of idle turns.
+func ProblemExhausted(p *model.Problem, maxRounds int) bool {
+	return p.Status != model.ProblemSolved && p.IdleTurns > maxRounds+p.ExtraRounds
 }
 
 // StatementTurn derives whose turn it is on a statement. subs are its
@@ -105,8 +110,9 @@ func ProblemTurn(p *model.Problem, wraps []Child, maxRounds int) Turn {
 	if p.Status == model.ProblemSolved {
 		return Turn{Reason: "solved", Outcome: OutcomeSolved}
 	}
-	if p.IdleTurns > maxRounds {
-		return Turn{Reason: fmt.Sprintf("its solver changed nothing in %d turns", p.IdleTurns), Outcome: OutcomeStuck}
+	if ProblemExhausted(p, maxRounds) {
+		return Turn{Role: model.RoleDecide, Outcome: OutcomeExhausted,
+			Reason: fmt.Sprintf("its solver changed nothing in %d turns (budget %d): extend it or give up", p.IdleTurns, maxRounds+p.ExtraRounds)}
 	}
 	var waiting []string
 	allFalse := len(wraps) > 0

@@ -101,7 +101,7 @@ func TestProblemTurn(t *testing.T) {
 		{"wrap true", p(model.ProblemPending, 0), []Child{{ID: "w", Status: model.StatementFalse}, {ID: "w2", Status: model.StatementTrue}}, model.RoleSolve, "", "w2 is true"},
 		{"all wraps false", p(model.ProblemPending, 0), []Child{{ID: "w", Status: model.StatementFalse}}, model.RoleSolve, "", "false"},
 		{"solved", p(model.ProblemSolved, 0), []Child{{ID: "w", Status: model.StatementTrue}}, "", OutcomeSolved, "solved"},
-		{"idle too often", p(model.ProblemPending, 6), nil, "", OutcomeStuck, "6 turns"},
+		{"idle too often", p(model.ProblemPending, 6), nil, model.RoleDecide, OutcomeExhausted, "6 turns (budget 5)"},
 	}
 	for _, tt := range tests {
 		got := ProblemTurn(tt.p, tt.wraps, 5)

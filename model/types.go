@@ -19,6 +19,7 @@ type Problem struct {
 	SolvedAt      *string  `json:"solved_at,omitempty"`
 	SolvedBy      *string  `json:"solved_by,omitempty"`
 	IdleTurns     int      `json:"idle_turns,omitempty"`
+	ExtraRounds   int      `json:"extra_rounds,omitempty"`
 }
 
 // Statement is a statement document, statement/<id>.json.

@@ -33,37 +33,57 @@ func Decide(s *store.Store, opts store.TxOptions, p DecideParams) (*Result, erro
 	var res *Result
 	_, err = s.Update(opts, func(tx *store.Tx) error {
 		return loop.GuardLease(s, tx, id, opts.Lease, func() error {
+			if p.Extend > 0 {
+				res, err = extend(tx, s, id, p.Extend)
+				return err
+			}
 			d, st, err := statementDoc(tx, id)
 			if err != nil {
 				return err
 			}
-			if p.Extend > 0 {
-				res, err = extend(tx, s, d, st, p.Extend)
-			} else {
-				res, err = decideModification(tx, d, st, p)
-			}
+			res, err = decideModification(tx, d, st, p)
 			return err
 		})
 	})
 	return res, err
 }
 
-func extend(tx *store.Tx, s *store.Store, d *store.Doc, st *model.Statement, n int) (*Result, error) {
+// extend grants n more rounds (idle turns, for a problem) to an item that
+// has spent its budget.
+func extend(tx *store.Tx, s *store.Store, id string, n int) (*Result, error) {
 	cfg, err := s.Config()
 	if err != nil {
 		return nil, err
 	}
-	if !loop.Exhausted(st, cfg.MaxRounds) {
-		return nil, &model.GuardError{Skill: "decide", Guard: "budget_exhausted",
-			Reason: fmt.Errorf("%s has used %d of its %d rounds; --extend is for a spent budget", st.ID, loop.Spent(st), loop.Budget(st, cfg.MaxRounds))}
-	}
-	if err := d.Set("extra_rounds", st.ExtraRounds+n); err != nil {
+	d, err := tx.Get(id)
+	if err != nil {
 		return nil, err
 	}
-	budget := loop.Budget(st, cfg.MaxRounds) + n
-	return &Result{ID: st.ID, Status: st.Status, Revision: d.Revision() + 1,
-		Extra: map[string]any{"decision": "extended", "budget": budget},
-		Text:  fmt.Sprintf("Granted %s %d more rounds (budget %d, spent %d).", st.ID, n, budget, loop.Spent(st))}, nil
+	var spent, budget, extra int
+	var exhausted bool
+	if d.Kind == model.KindProblem {
+		p, err := d.Problem()
+		if err != nil {
+			return nil, err
+		}
+		spent, budget, extra, exhausted = p.IdleTurns, cfg.MaxRounds+p.ExtraRounds, p.ExtraRounds, loop.ProblemExhausted(p, cfg.MaxRounds)
+	} else {
+		st, err := d.Statement()
+		if err != nil {
+			return nil, err
+		}
+		spent, budget, extra, exhausted = loop.Spent(st), loop.Budget(st, cfg.MaxRounds), st.ExtraRounds, loop.Exhausted(st, cfg.MaxRounds)
+	}
+	if !exhausted {
+		return nil, &model.GuardError{Skill: "decide", Guard: "budget_exhausted",
+			Reason: fmt.Errorf("%s has used %d of its %d rounds; --extend is for a spent budget", id, spent, budget)}
+	}
+	if err := d.Set("extra_rounds", extra+n); err != nil {
+		return nil, err
+	}
+	return &Result{ID: id, Status: d.Status(), Revision: d.Revision() + 1,
+		Extra: map[string]any{"decision": "extended", "budget": budget + n},
+		Text:  fmt.Sprintf("Granted %s %d more rounds (budget %d, spent %d).", id, n, budget+n, spent)}, nil
 }
 
 func decideModification(tx *store.Tx, d *store.Doc, st *model.Statement, p DecideParams) (*Result, error) {
