@@ -28,7 +28,7 @@ func TestMixedWorkload(t *testing.T) {
 	const agents = 32
 	steps := 30 * scale()
 	seed := seedFor(t)
-	w := newWorld(t, filepath.Join(t.TempDir(), "contents"), 60*scale())
+	w := newWorld(t, filepath.Join(t.TempDir(), "contents"), 100*scale())
 	w.setup(3, 2)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -52,6 +52,16 @@ func TestMixedWorkload(t *testing.T) {
 	successes := checkLedger(t, snap, w.c.all())
 	if doc.Out.Report != nil && doc.Out.Report.Events != successes {
 		t.Errorf("doctor counts %d events; want %d, one per successful mutating call", doc.Out.Report.Events, successes)
+	}
+	busiest := ""
+	for id, st := range snap.statements {
+		if b := snap.statements[busiest]; b == nil || len(st.Validate.Issues)+len(st.Validate.Responses) > len(b.Validate.Issues)+len(b.Validate.Responses) {
+			busiest = id
+		}
+	}
+	if b := snap.statements[busiest]; b != nil {
+		t.Logf("%d documents, %d events; busiest statement %s: revision %d, %d issues, %d responses, %d confirmations",
+			len(snap.raw), len(snap.events), busiest, b.Revision, len(b.Validate.Issues), len(b.Validate.Responses), len(b.Validate.Confirmations))
 	}
 	logCounts(t, w.c.all())
 	// Every skill of the mix must have succeeded at least once, or the test
@@ -153,20 +163,7 @@ func (w *world) mustDo(k *call) *call {
 // The acceptance quorum is 2, so confirmations race too.
 func (w *world) setup(problems, wraps int) {
 	w.mustDo(&call{Skill: "init", Expect: -1})
-	cfgPath := filepath.Join(w.c.root, "config.json")
-	raw, err := os.ReadFile(cfgPath)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	var cfg map[string]any
-	if err := json.Unmarshal(raw, &cfg); err != nil {
-		w.t.Fatal(err)
-	}
-	cfg["verify_quorum"] = 2
-	raw, _ = json.MarshalIndent(cfg, "", "  ")
-	if err := os.WriteFile(cfgPath, raw, 0o644); err != nil {
-		w.t.Fatal(err)
-	}
+	w.configure(map[string]any{"verify_quorum": 2})
 	for i := 1; i <= problems; i++ {
 		tok := w.c.token()
 		k := w.mustDo(&call{Skill: "new-problem", Actor: "setup", Token: tok, Expect: -1,
@@ -178,6 +175,29 @@ func (w *world) setup(problems, wraps int) {
 				w.mustDo(w.completeCall("setup", s, -1))
 			}
 		}
+	}
+}
+
+// configure sets fields of config.json, before any agent runs. The round
+// budget is raised out of the way: these tests are about the store, and
+// a statement may go through many rounds.
+func (w *world) configure(fields map[string]any) {
+	path := filepath.Join(w.c.root, "config.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		w.t.Fatal(err)
+	}
+	cfg["max_rounds"] = 1000
+	for k, v := range fields {
+		cfg[k] = v
+	}
+	raw, _ = json.MarshalIndent(cfg, "", "  ")
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		w.t.Fatal(err)
 	}
 }
 

@@ -65,6 +65,7 @@ func TestMixedCrash(t *testing.T) {
 func crashRound(t *testing.T, seed uint64, aims []time.Duration, kills, hooks int) {
 	w := newWorld(t, filepath.Join(t.TempDir(), "contents"), 1<<30)
 	w.mustDo(&call{Skill: "init", Expect: -1})
+	w.configure(nil)
 	var problems []string
 	var killMu sync.Mutex
 	crashers := make([]*crasher, len(aims))
@@ -240,8 +241,9 @@ func (cr *crasher) prepare(skill string) *call {
 			}
 			w.do(cr.own(w.patchCall("", cr.gap, cr.rng, open[:1], 1, -1)))
 		case "awaiting_verification":
-			w.do(cr.own(w.rejectCall("", cr.gap, cr.rng, sents, -1)))
-			w.do(cr.own(w.rejectCall("", cr.gap, cr.rng, sents, -1)))
+			for range 3 {
+				w.do(cr.own(w.rejectCall("", cr.gap, cr.rng, sents, -1)))
+			}
 		default:
 			w.t.Errorf("%s is %s; the worker keeps it in has_gap", cr.gap, st.Status)
 			return nil
