@@ -13,7 +13,7 @@ var checkRejectProof = &Skill{
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the statement whose proof has the gap: a bare id or a path of its JSON file"),
-		{Name: "sentence_number", Type: TypeInt, Required: true, Help: "the sentence with the gap, as `proofloop show ID --sentences` numbers them"},
+		{Name: "sentence_number", Type: TypeInt, Required: true, Help: "the sentence with the gap, as \"proofloop show ID --sentences\" numbers them"},
 		text("sentence_text", "the exact text of that sentence, or a quoted part of it (whitespace is ignored)"),
 		enum("error_type", "the kind of error", model.ErrorTypes, true),
 		text("explanation", "what is wrong, in detail"),
