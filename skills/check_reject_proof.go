@@ -13,7 +13,7 @@ var checkRejectProof = &Skill{
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the statement whose proof has the gap: a bare id or a path of its JSON file"),
-		{Name: "sentence_number", Type: TypeInt, Required: true, Help: "the sentence with the gap, as \"proofloop show ID --sentences\" numbers them"},
+		{Name: "sentence_number", Type: TypeInt, Required: true, Help: "the sentence with the gap, numbered as proofloop show ID --sentences prints them"},
 		text("sentence_text", "the exact text of that sentence, or a quoted part of it (whitespace is ignored)"),
 		enum("error_type", "the kind of error", model.ErrorTypes, true),
 		text("explanation", "what is wrong, in detail"),
@@ -41,11 +41,7 @@ var checkRejectProof = &Skill{
 
 func runCheckRejectProof(tx *store.Tx, in *Input) (*Result, error) {
 	id := in.Text("statement_path")
-	d, st, err := statementDoc(tx, id)
-	if err != nil {
-		return nil, err
-	}
-	f, err := statementFacts(tx, st)
+	d, st, f, err := statementState(tx, id)
 	if err != nil {
 		return nil, err
 	}

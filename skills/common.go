@@ -56,6 +56,20 @@ func subStatuses(tx *store.Tx, st *model.Statement) (map[string]model.Status, er
 	return out, nil
 }
 
+// statementState reads a statement and gathers what the guards of a
+// statement skill look at: the step every statement skill starts with.
+func statementState(tx *store.Tx, id string) (*store.Doc, *model.Statement, *model.Facts, error) {
+	d, st, err := statementDoc(tx, id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	f, err := statementFacts(tx, st)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return d, st, f, nil
+}
+
 // statementFacts gathers what the guards of a statement skill look at.
 func statementFacts(tx *store.Tx, st *model.Statement) (*model.Facts, error) {
 	f := &model.Facts{Status: st.Status, OpenIssues: st.OpenIssues(), IssueCount: len(st.Validate.Issues)}
@@ -81,6 +95,24 @@ func newStatement(tx *store.Tx, id, context, claim string, premises []string, pu
 		return nil, err
 	}
 	return st, nil
+}
+
+// addSubStatement creates the next child of a statement, numbered by idFor
+// (model.SubStatementID or model.FixStatementID) after every child the
+// parent lists, and appends it to the parent's sub_statements.
+func addSubStatement(tx *store.Tx, parent *store.Doc, idFor func(string, int) string, claim string, premises []string, purpose *string) (*store.Doc, error) {
+	var taken []string
+	for _, c := range parent.Get("sub_statements").Array() {
+		taken = append(taken, c.String())
+	}
+	id := idFor(parent.ID, model.NextNumber(taken, func(n int) string { return idFor(parent.ID, n) }))
+	if _, err := newStatement(tx, id, parent.ID, claim, premises, purpose); err != nil {
+		return nil, err
+	}
+	if err := parent.Set("sub_statements.-1", id); err != nil {
+		return nil, err
+	}
+	return tx.Get(id)
 }
 
 // appendResponse numbers a response, appends it to validate.responses and

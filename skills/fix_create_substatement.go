@@ -38,11 +38,7 @@ var fixCreateSubstatement = &Skill{
 
 func runFixCreateSubstatement(tx *store.Tx, in *Input) (*Result, error) {
 	parent := in.Text("statement_path")
-	d, st, err := statementDoc(tx, parent)
-	if err != nil {
-		return nil, err
-	}
-	f, err := statementFacts(tx, st)
+	d, st, f, err := statementState(tx, parent)
 	if err != nil {
 		return nil, err
 	}
@@ -58,14 +54,11 @@ func runFixCreateSubstatement(tx *store.Tx, in *Input) (*Result, error) {
 	if n := len(model.SplitSentences(f.Proof)); gap > n {
 		return nil, store.Errorf(store.CodeInvalidInput, "gap_location %d is out of range: the proof has %d sentences (1-%d)", gap, n, n)
 	}
-	id := model.FixStatementID(parent, model.NextNumber(st.SubStatements, func(n int) string { return model.FixStatementID(parent, n) }))
-	if _, err := newStatement(tx, id, parent, in.Text("sub_claim"), in.Texts("sub_premises"), in.OptText("purpose")); err != nil {
-		return nil, err
-	}
-	child, err := tx.Get(id)
+	child, err := addSubStatement(tx, d, model.FixStatementID, in.Text("sub_claim"), in.Texts("sub_premises"), in.OptText("purpose"))
 	if err != nil {
 		return nil, err
 	}
+	id := child.ID
 	if err := set(child, "fills_gap_at", gap, "fills_issue", issue); err != nil {
 		return nil, err
 	}
@@ -74,7 +67,7 @@ func runFixCreateSubstatement(tx *store.Tx, in *Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := set(d, "sub_statements.-1", id, "status", model.StatementAwaitingSubstatement); err != nil {
+	if err := d.Set("status", model.StatementAwaitingSubstatement); err != nil {
 		return nil, err
 	}
 	c := created(model.KindStatement, id)

@@ -41,11 +41,7 @@ var fixPatchProof = &Skill{
 
 func runFixPatchProof(tx *store.Tx, in *Input) (*Result, error) {
 	id := in.Text("statement_path")
-	d, st, err := statementDoc(tx, id)
-	if err != nil {
-		return nil, err
-	}
-	f, err := statementFacts(tx, st)
+	d, st, f, err := statementState(tx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,7 +50,7 @@ func ParseInput(sk *Skill, flags map[string][]string, inputJSON []byte, stdin io
 			return nil, badInput("--input is not a JSON object: %v", err).
 				WithHint(fmt.Sprintf("give one object with the keys %s", strings.Join(sk.paramNames(), ", ")))
 		}
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			p := sk.param(k)
 			if p == nil {
 				return nil, badInput("--input has an unknown key %q", k).
@@ -62,7 +63,7 @@ func ParseInput(sk *Skill, flags map[string][]string, inputJSON []byte, stdin io
 			in.vals[p.Name] = v
 		}
 	}
-	for _, name := range sortedKeys(flags) {
+	for _, name := range slices.Sorted(maps.Keys(flags)) {
 		p := sk.param(name)
 		if p == nil {
 			continue
@@ -322,12 +323,3 @@ func (in *Input) Range(name string) Range { r, _ := in.vals[name].(Range); retur
 
 // Subs returns a sub-statements parameter.
 func (in *Input) Subs(name string) []SubSpec { s, _ := in.vals[name].([]SubSpec); return s }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}

@@ -66,11 +66,7 @@ func runStateMarkFalse(tx *store.Tx, in *Input) (*Result, error) {
 // sourcedFacts reads the statement of a skill that both prove and fix call,
 // checks the source and issue number and asks the table.
 func sourcedFacts(tx *store.Tx, in *Input, skill string) (*store.Doc, *model.Statement, *model.Facts, error) {
-	d, st, err := statementDoc(tx, in.Text("statement_path"))
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	f, err := statementFacts(tx, st)
+	d, st, f, err := statementState(tx, in.Text("statement_path"))
 	if err != nil {
 		return nil, nil, nil, err
 	}

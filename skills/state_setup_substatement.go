@@ -36,11 +36,7 @@ var stateSetupSubstatement = &Skill{
 
 func runStateSetupSubstatement(tx *store.Tx, in *Input) (*Result, error) {
 	parent := in.Text("parent_statement_path")
-	d, st, err := statementDoc(tx, parent)
-	if err != nil {
-		return nil, err
-	}
-	f, err := statementFacts(tx, st)
+	d, _, f, err := statementState(tx, parent)
 	if err != nil {
 		return nil, err
 	}
@@ -49,20 +45,15 @@ func runStateSetupSubstatement(tx *store.Tx, in *Input) (*Result, error) {
 	if err := model.Allow("state-setup-substatement", f); err != nil {
 		return nil, err
 	}
-	taken := st.SubStatements
 	var made []Created
 	var ids []string
 	for _, sub := range subs {
-		id := model.SubStatementID(parent, model.NextNumber(taken, func(n int) string { return model.SubStatementID(parent, n) }))
-		if _, err := newStatement(tx, id, parent, sub.Claim, sub.Premises, nil); err != nil {
+		child, err := addSubStatement(tx, d, model.SubStatementID, sub.Claim, sub.Premises, nil)
+		if err != nil {
 			return nil, err
 		}
-		if err := d.Set("sub_statements.-1", id); err != nil {
-			return nil, err
-		}
-		taken = append(taken, id)
-		ids = append(ids, id)
-		made = append(made, created(model.KindStatement, id))
+		ids = append(ids, child.ID)
+		made = append(made, created(model.KindStatement, child.ID))
 	}
 	if err := set(d, "rationale", in.Text("rationale"), "status", model.StatementAwaitingSubstatement); err != nil {
 		return nil, err

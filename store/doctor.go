@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -146,7 +147,7 @@ func (s *Store) checkDoc(k model.Kind, p, name string, problems map[string]*mode
 // checkRefs checks that every reference names an existing document of the
 // right kind and that parent and child agree on each link.
 func checkRefs(problems map[string]*model.Problem, statements map[string]*model.Statement, bad func(string, string, ...any)) {
-	for _, id := range sortedKeys(problems) {
+	for _, id := range slices.Sorted(maps.Keys(problems)) {
 		p, path := problems[id], DocPath(model.KindProblem, id)
 		if p.Parent != nil {
 			if par, ok := problems[*p.Parent]; !ok {
@@ -173,7 +174,7 @@ func checkRefs(problems map[string]*model.Problem, statements map[string]*model.
 			bad(path, "resolved_by %s is not in its progresses", *p.ResolvedBy)
 		}
 	}
-	for _, id := range sortedKeys(statements) {
+	for _, id := range slices.Sorted(maps.Keys(statements)) {
 		st, path := statements[id], DocPath(model.KindStatement, id)
 		if k, _ := model.KindOf(st.Context); k == model.KindProblem {
 			if p, ok := problems[st.Context]; !ok {
@@ -221,13 +222,4 @@ func (s *Store) checkEvents(bad func(string, string, ...any)) int {
 		}
 	}
 	return n
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

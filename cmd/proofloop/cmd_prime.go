@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -36,7 +37,7 @@ func (a *app) primeCommand() *cobra.Command {
 				counts[string(it.Kind)+" "+string(it.Status)]++
 			}
 			var state []string
-			for _, k := range sortedKeys(counts) {
+			for _, k := range slices.Sorted(maps.Keys(counts)) {
 				state = append(state, fmt.Sprintf("%d %s", counts[k], k))
 			}
 			next := snap.Actionable(r, "")
@@ -80,13 +81,4 @@ func (a *app) primeCommand() *cobra.Command {
 	}
 	c.Flags().StringVar(&role, "role", "", "solve, prove, check, fix or decide")
 	return c
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -16,6 +16,7 @@ import (
 // parameter, --input for all of them as JSON, and --expect-revision.
 func (a *app) skillCommand(sk *skills.Skill) *cobra.Command {
 	var input string
+	vals := map[string]*paramValue{}
 	c := &cobra.Command{
 		Use:     sk.Name + " [flags]",
 		Short:   sk.Purpose,
@@ -24,9 +25,9 @@ func (a *app) skillCommand(sk *skills.Skill) *cobra.Command {
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			flags := map[string][]string{}
-			for _, p := range sk.Params {
-				if f := cmd.Flags().Lookup(skills.FlagName(p.Name)); f != nil && f.Changed {
-					flags[p.Name], _ = cmd.Flags().GetStringArray(f.Name)
+			for name, v := range vals {
+				if v.vals != nil {
+					flags[name] = v.vals
 				}
 			}
 			var raw []byte
@@ -60,11 +61,29 @@ func (a *app) skillCommand(sk *skills.Skill) *cobra.Command {
 		if p.Type == skills.TypeTexts || p.Type == skills.TypeInts {
 			help += "; repeat the flag for several"
 		}
-		c.Flags().StringArray(skills.FlagName(p.Name), nil, help)
+		vals[p.Name] = &paramValue{typ: valueName[p.Type]}
+		c.Flags().Var(vals[p.Name], skills.FlagName(p.Name), help)
 	}
 	c.Flags().StringVar(&input, "input", "", "all parameters as one JSON object with snake_case keys, from `FILE` or - (stdin)")
 	addExpectRevision(c)
 	return c
+}
+
+// paramValue collects the values of one parameter's flag (a list flag
+// repeats); its Type is the value name --help shows.
+type paramValue struct {
+	vals []string
+	typ  string
+}
+
+func (v *paramValue) Set(s string) error { v.vals = append(v.vals, s); return nil }
+func (v *paramValue) String() string     { return strings.Join(v.vals, ",") }
+func (v *paramValue) Type() string       { return v.typ }
+
+// valueName names a flag's value in --help by the parameter's type.
+var valueName = map[skills.ParamType]string{
+	skills.TypeRef: "ID|PATH", skills.TypeText: "TEXT", skills.TypeTexts: "TEXT", skills.TypeInt: "N",
+	skills.TypeInts: "N", skills.TypeEnum: "VALUE", skills.TypeRange: "N-M", skills.TypeSubs: "JSON",
 }
 
 func (a *app) readInput(name string) ([]byte, error) {
