@@ -108,16 +108,6 @@ func schemaFor(kind Kind) (*gojsonschema.Schema, error) {
 	return c.schema, c.err
 }
 
-// Warm starts compiling the given schemas in the background, so that a
-// command's first Validate finds them ready: compiling takes about a
-// millisecond of CPU per process, which a second core can do while the
-// command parses its flags, opens the store and waits for the lock.
-func Warm(kinds ...Kind) {
-	for _, k := range kinds {
-		go schemaFor(k)
-	}
-}
-
 // Source returns the raw schema text (for `proofloop schema` / docs), or nil
 // for an unknown kind. The caller may modify the returned slice.
 func Source(kind Kind) []byte {

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/proofloop/proofloop/model"
-	"github.com/proofloop/proofloop/schemas"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
 )
@@ -40,7 +39,6 @@ type app struct {
 
 // run builds the command tree, runs it and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	schemas.Warm(schemas.Statement, schemas.Problem, schemas.Event, schemas.Config)
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	rootCmd := a.rootCommand()
 	rootCmd.SetArgs(args)

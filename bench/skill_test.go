@@ -1,0 +1,116 @@
+package bench
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The texts of the template documents.
+const (
+	claim     = "For every n >= 1, 1 + 3 + ... + (2n-1) = n^2."
+	proofText = "Step 1: For n = 1 both sides are 1. Step 2: If the sum up to 2n-1 is n^2, adding 2n+1 gives (n+1)^2. Hence the claim holds for all n by induction."
+)
+
+// skillCase is one skill (or decide) run on a fresh copy of the template fx;
+// in args, $P and $S stand for the copy's problem and wrap-up statement.
+type skillCase struct {
+	name, fx, want string // want: the status in the --json result
+	args           []string
+}
+
+var skillCases = []skillCase{
+	{"prob-wrapup-statement", fxProblem, "pending", []string{"--actor", "solver", "prob-wrapup-statement", "--problem-path", "$P",
+		"--claim", claim, "--premises", "n is a positive integer", "--purpose", "This is the objective itself."}},
+	{"prob-setup-subgoal", fxProblem, "pending", []string{"--actor", "solver", "prob-setup-subgoal", "--parent-problem-path", "$P",
+		"--subproblem-objective", "Show n^2 + 2n + 1 = (n+1)^2.", "--subproblem-hypothesis", "n is an integer", "--rationale", "It is the inductive step."}},
+	{"prob-finish-up", fxTrue, "solved", []string{"--actor", "solver", "prob-finish-up", "--problem-path", "$P", "--key-statement-id", "$S",
+		"--resolution", "The wrap-up statement is the objective."}},
+	{"state-complete-proof", fxPending, "awaiting_verification", []string{"--actor", "prover", "state-complete-proof", "--statement-path", "$S",
+		"--strategy", "induction", "--proof-text", proofText}},
+	{"state-setup-substatement", fxPending, "awaiting_substatements", []string{"--actor", "prover", "state-setup-substatement",
+		"--parent-statement-path", "$S", "--rationale", "Base case and inductive step.",
+		"--sub-statements", `[{"claim": "1 = 1^2.", "premises": []}, {"claim": "n^2 + 2n + 1 = (n+1)^2.", "premises": ["n is an integer"]}]`}},
+	{"state-mark-false", fxPending, "false", []string{"--actor", "prover", "state-mark-false", "--statement-path", "$S", "--source", "prove",
+		"--counterexample", "For n = 0 the sum is empty."}},
+	{"state-propose-modification", fxPending, "needs_modification", []string{"--actor", "prover", "state-propose-modification",
+		"--statement-path", "$S", "--source", "prove", "--modification-type", "strengthen_premises",
+		"--suggested-premises", "n is an integer with n >= 1", "--rationale", "The claim needs n to be an integer."}},
+	{"check-confirm-proof", fxAwaiting, "true", []string{"--actor", "checker", "check-confirm-proof", "--statement-path", "$S",
+		"--verification-summary", "Checked both steps."}},
+	// The transaction of BenchmarkTransaction, StoreSize and Concurrency:
+	// on a has_gap statement it records one more issue and leaves it has_gap.
+	{"check-reject-proof", fxGap, "has_gap", []string{"--actor", "checker", "check-reject-proof", "--statement-path", "$S",
+		"--sentence-number", "2", "--sentence-text", "adding 2n+1 gives (n+1)^2", "--error-type", "unjustified_leap",
+		"--explanation", "The identity n^2 + 2n + 1 = (n+1)^2 is used without being shown.", "--suggested-fix", "Expand (n+1)^2."}},
+	{"fix-patch-proof", fxGap, "awaiting_verification", []string{"--actor", "fixer", "fix-patch-proof", "--statement-path", "$S",
+		"--issue-number", "1", "--sentence-range", "2", "--change-description", "Justify the identity.",
+		"--replacement-text", "Step 2: If the sum up to 2n-1 is n^2, adding 2n+1 gives n^2 + 2n + 1, which is (n+1)^2 by expanding the square."}},
+	{"fix-create-substatement", fxGap, "awaiting_substatements", []string{"--actor", "fixer", "fix-create-substatement", "--statement-path", "$S",
+		"--issue-number", "1", "--sub-claim", "For every integer n, n^2 + 2n + 1 = (n+1)^2.", "--gap-location", "2", "--purpose", "Justifies step 2."}},
+	{"decide", fxModify, "pending", []string{"--actor", "human", "decide", "$S", "--accept", "--reason", "The integer premise is intended."}},
+}
+
+// The templates, named for the state of their wrap-up statement
+// stmt_<name>_wrap, and the skills that make each from a new problem.
+const (
+	fxProblem  = "tpla" // a pending problem without statements
+	fxPending  = "tplb" // pending
+	fxAwaiting = "tplc" // awaiting_verification, proof by "prover"
+	fxGap      = "tpld" // has_gap, issue 1 open at sentence 2
+	fxTrue     = "tple" // true, in its problem's progresses
+	fxModify   = "tplf" // needs_modification
+)
+
+var fixtureSteps = map[string][]string{
+	fxProblem:  nil,
+	fxPending:  {"prob-wrapup-statement"},
+	fxAwaiting: {"prob-wrapup-statement", "state-complete-proof"},
+	fxGap:      {"prob-wrapup-statement", "state-complete-proof", "check-reject-proof"},
+	fxTrue:     {"prob-wrapup-statement", "state-complete-proof", "check-confirm-proof"},
+	fxModify:   {"prob-wrapup-statement", "state-propose-modification"},
+}
+
+func skillNamed(name string) skillCase {
+	i := slices.IndexFunc(skillCases, func(c skillCase) bool { return c.name == name })
+	return skillCases[i]
+}
+
+// argv is the command line of c on the copy whose problem is p and whose
+// wrap-up statement is s, in root, with --json.
+func (c skillCase) argv(root, p, s string) []string {
+	out := []string{"--root", root, "--json"}
+	for _, a := range c.args {
+		out = append(out, strings.NewReplacer("$P", p, "$S", s).Replace(a))
+	}
+	return out
+}
+
+// BenchmarkSkill is the latency of each skill and of decide, each on a
+// fresh copy of a template in a state the skill acts on.
+func BenchmarkSkill(b *testing.B) {
+	for _, c := range skillCases {
+		b.Run(c.name, func(b *testing.B) {
+			e := setup(b)
+			root := e.newStore(b)
+			args := make([][]string, b.N)
+			for i := range b.N {
+				p, s := e.clone(b, root, c.fx, "n"+strconv.Itoa(i))
+				args[i] = c.argv(root, p, s)
+			}
+			syscall.Sync()
+			ds := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := range b.N {
+				ds = append(ds, e.exec(b, c.want, args[i]...))
+			}
+			b.StopTimer()
+			b.ReportMetric(ms(median(ds)), "ms/median")
+			record("skill "+c.name, fmt.Sprintf("%.2f ms", ms(median(ds))))
+		})
+	}
+}

@@ -1,0 +1,226 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/proofloop/proofloop/model"
+)
+
+// journalFor builds the redo journal of a transaction that appends h to
+// prob_x's hypothesis, as commit would write it, without writing anything.
+func journalFor(t *testing.T, s *Store, seq int, h string) *journal {
+	t.Helper()
+	d, err := s.read("prob_x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Set("hypothesis.-1", h)
+	d.Set("revision", d.revision+1)
+	before := model.ProblemPending
+	ev := Event{Seq: seq, Time: Timestamp(t0), Command: "test-journal", IDs: []string{"prob_x"},
+		Changes: []Change{{ID: "prob_x", Kind: model.KindProblem, Before: &before, After: model.ProblemPending, Revision: d.revision + 1}}}
+	line, _ := json.Marshal(ev)
+	j := &journal{Seq: seq, Event: line, Writes: []journalWrite{{Path: "problem/prob_x.json", Content: string(d.Raw)}}}
+	j.Checksum = j.sum()
+	return j
+}
+
+func writeJournal(t *testing.T, dir string, j any) {
+	t.Helper()
+	b, err := json.Marshal(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, JournalFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestJournalRecoveryIsIdempotent(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	j := journalFor(t, s, 2, "h")
+	writeJournal(t, dir, j)
+	if r := doctorClean(t, s); r.Journal != "finished transaction 2" {
+		t.Errorf("Doctor journal: %q; want finished transaction 2", r.Journal)
+	}
+	after := snapshot(t, dir)
+	// The same journal again, as if the crash came after the event but
+	// before the journal's removal: replaying it must change nothing.
+	for range 2 {
+		writeJournal(t, dir, j)
+		rec, err := s.recover()
+		if err != nil || !rec.Finished {
+			t.Fatalf("recover = %+v, %v; want it finished", rec, err)
+		}
+		sameFiles(t, dir, after)
+	}
+	evs := eventLines(t, dir)
+	if len(evs) != 2 || evs[1].Seq != 2 || evs[1].Command != "test-journal" {
+		t.Errorf("events %+v; want the journal's event once, as seq 2", evs)
+	}
+	d, err := s.Read("prob_x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Get("hypothesis").Raw; got != `["h"]` || d.Revision() != 2 {
+		t.Errorf("prob_x hypothesis %s at revision %d; want [\"h\"] at 2", got, d.Revision())
+	}
+	doctorClean(t, s)
+}
+
+func TestReadFinishesLeftoverJournal(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	writeJournal(t, dir, journalFor(t, s, 2, "h"))
+	d, err := s.Read("prob_x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Get("hypothesis").Raw; got != `["h"]` {
+		t.Errorf("Read with a leftover journal sees hypothesis %s; want the committed [\"h\"]", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, JournalFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the journal is still there after Read (%v)", err)
+	}
+	if n := len(eventLines(t, dir)); n != 2 {
+		t.Errorf("%d events; want 2", n)
+	}
+}
+
+func TestTornJournalIsDiscarded(t *testing.T) {
+	for name, mangle := range map[string]func(j *journal) any{
+		"checksum": func(j *journal) any { j.Writes[0].Content += " "; return j },
+		"truncated": func(j *journal) any {
+			b, _ := json.Marshal(j)
+			return json.RawMessage(b[:len(b)/2])
+		},
+		"path outside documents": func(j *journal) any {
+			j.Writes[0].Path = "problem/../../evil.json"
+			j.Checksum = j.sum()
+			return j
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, dir := testStore(t)
+			mustCreate(t, s, "prob_x")
+			before := snapshot(t, dir)
+			j := mangle(journalFor(t, s, 2, "h"))
+			if raw, ok := j.(json.RawMessage); ok {
+				os.WriteFile(filepath.Join(dir, JournalFile), raw, 0o644)
+			} else {
+				writeJournal(t, dir, j)
+			}
+			r := doctorClean(t, s)
+			if !strings.HasPrefix(r.Journal, "discarded") {
+				t.Errorf("Doctor journal: %q; want it discarded", r.Journal)
+			}
+			sameFiles(t, dir, before)
+		})
+	}
+}
+
+func TestJournalWithMisplacedPathIsRefused(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	j := journalFor(t, s, 2, "h")
+	j.Writes[0].Path = "statement/prob_x.json" // passes the schema's pattern, wrong folder
+	j.Checksum = j.sum()
+	writeJournal(t, dir, j)
+	before := snapshot(t, dir)
+	_, err := s.Update(TxOptions{Command: "test"}, func(tx *Tx) error { return nil })
+	wantCode(t, "Update with a journal naming a misplaced path", err, CodeStoreDamaged)
+	sameFiles(t, dir, before)
+}
+
+// eventLine is a valid events.jsonl line with the given seq, padded with a
+// detail of pad bytes.
+func eventLine(seq, pad int) string {
+	ev := Event{Seq: seq, Time: Timestamp(t0), Command: "test", IDs: []string{}, Changes: []Change{}}
+	if pad > 0 {
+		ev.Detail = map[string]any{"pad": strings.Repeat("x", pad)}
+	}
+	b, _ := json.Marshal(ev)
+	return string(b) + "\n"
+}
+
+func TestLastSeq(t *testing.T) {
+	long := 10000 // longer than lastSeq's first 4096-byte read
+	for _, c := range []struct {
+		name    string
+		content string
+		want    int
+		kept    string // the file after lastSeq; "" means unchanged
+	}{
+		{"empty", "", 0, ""},
+		{"one", eventLine(1, 0), 1, ""},
+		{"two", eventLine(1, 0) + eventLine(2, 0), 2, ""},
+		{"long last line", eventLine(1, 0) + eventLine(2, long), 2, ""},
+		{"many lines", func() string {
+			var b strings.Builder
+			for i := 1; i <= 300; i++ {
+				b.WriteString(eventLine(i, 0))
+			}
+			return b.String()
+		}(), 300, ""},
+		{"torn", eventLine(1, 0) + eventLine(2, 0) + `{"seq":3,"time":"20`, 2, eventLine(1, 0) + eventLine(2, 0)},
+		{"torn long", eventLine(1, 0) + eventLine(2, long) + strings.TrimSuffix(eventLine(3, long), "}\n"), 2, eventLine(1, 0) + eventLine(2, long)},
+		{"torn only line", `{"seq":1,`, 0, "-"},
+		{"torn line looking whole", eventLine(1, 0) + strings.TrimSuffix(eventLine(2, 0), "\n"), 1, eventLine(1, 0)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, dir := testStore(t)
+			if err := os.WriteFile(filepath.Join(dir, EventsFile), []byte(c.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.lastSeq()
+			if err != nil || got != c.want {
+				t.Errorf("lastSeq = %d, %v; want %d", got, err, c.want)
+			}
+			kept := c.kept
+			switch kept {
+			case "":
+				kept = c.content
+			case "-":
+				kept = ""
+			}
+			if after := string(readFile(t, dir, EventsFile)); after != kept {
+				t.Errorf("events.jsonl after lastSeq is %d bytes; want %d (only a torn last line is cut)", len(after), len(kept))
+			}
+			// The next transaction continues the sequence and the log stays valid.
+			mustCreate(t, s, "prob_next")
+			evs := eventLines(t, dir)
+			if last := evs[len(evs)-1]; last.Seq != c.want+1 || len(evs) != c.want+1 {
+				t.Errorf("next event: seq %d as line %d; want %d", last.Seq, len(evs), c.want+1)
+			}
+			doctorClean(t, s)
+		})
+	}
+}
+
+func TestLastSeqRefusesLineWithoutSeq(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	f, err := os.OpenFile(filepath.Join(dir, EventsFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"time":"2026-11-22T10:04:05Z"}` + "\n")
+	f.Close()
+	before := snapshot(t, dir)
+	_, err = s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
+		d, err := tx.Get("prob_x")
+		if err != nil {
+			return err
+		}
+		return d.Set("hypothesis.-1", "h")
+	})
+	wantCode(t, "commit after a last event without seq", err, CodeStoreDamaged)
+	sameFiles(t, dir, before)
+}
