@@ -1,7 +1,6 @@
 package loop
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -161,54 +160,13 @@ func itemIn(s *store.Store, tx *store.Tx, id string, now time.Time) (*Item, erro
 	if err != nil {
 		return nil, err
 	}
-	it := &Item{ID: id, Kind: d.Kind, Status: d.Status(), OpenIssues: []int{}, Children: []string{}}
-	children := func(ids []string) ([]Child, error) {
-		var out []Child
-		for _, c := range ids {
-			cd, err := tx.Get(c)
-			if err != nil {
-				return nil, fmt.Errorf("child of %s: %w", id, err)
-			}
-			st, err := cd.Statement()
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, Child{ID: c, Status: st.Status, FillsIssue: st.FillsIssue})
-		}
-		return out, nil
-	}
-	var t Turn
-	if d.Kind == model.KindProblem {
-		p, err := d.Problem()
+	return newItem(d, tx, func(c string) (Child, error) {
+		cd, err := tx.Get(c)
 		if err != nil {
-			return nil, err
+			return Child{}, err
 		}
-		wraps, err := children(p.Progresses)
-		if err != nil {
-			return nil, err
-		}
-		t = ProblemTurn(p, wraps, cfg.MaxRounds)
-	} else {
-		st, err := d.Statement()
-		if err != nil {
-			return nil, err
-		}
-		subs, err := children(st.SubStatements)
-		if err != nil {
-			return nil, err
-		}
-		t = StatementTurn(st, subs, cfg.MaxRounds)
-		it.Round, it.OpenIssues = st.Round, st.OpenIssues()
-	}
-	it.Role, it.Reason, it.Outcome = t.Role, t.Reason, t.Outcome
-	l, err := tx.Lease(id)
-	if err != nil {
-		return nil, err
-	}
-	if l.Live(now) {
-		it.lease, it.Holder, it.Expires = l, l.Holder, l.ExpiresAt
-	}
-	return it, nil
+		return childOf(cd), nil
+	}, cfg.MaxRounds, now)
 }
 
 // GuardLease is the lease rule of every skill call on an item: while a

@@ -2,8 +2,11 @@ package loop
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
@@ -59,9 +62,7 @@ func load(s *store.Store, r reader, now time.Time) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := &Snapshot{Items: map[string]*Item{}}
-	problems := map[string]*model.Problem{}
-	statements := map[string]*model.Statement{}
+	var docs []*store.Doc
 	for _, k := range []model.Kind{model.KindProblem, model.KindStatement} {
 		ids, err := s.List(k)
 		if err != nil {
@@ -72,60 +73,20 @@ func load(s *store.Store, r reader, now time.Time) (*Snapshot, error) {
 			if err != nil {
 				return nil, err
 			}
-			it := &Item{ID: id, Kind: k, Status: d.Status(), OpenIssues: []int{}, Children: []string{}}
-			if k == model.KindProblem {
-				p, err := d.Problem()
-				if err != nil {
-					return nil, err
-				}
-				problems[id] = p
-				if p.Parent != nil {
-					it.Parent = *p.Parent
-				}
-				it.Children = append(append(it.Children, p.Preliminaries...), p.Progresses...)
-			} else {
-				st, err := d.Statement()
-				if err != nil {
-					return nil, err
-				}
-				statements[id] = st
-				it.Parent, it.Round, it.OpenIssues = st.Context, st.Round, st.OpenIssues()
-				it.Children = append(it.Children, st.SubStatements...)
-			}
-			l, err := r.Lease(id)
-			if err != nil {
-				return nil, err
-			}
-			if l.Live(now) {
-				it.lease, it.Holder, it.Expires = l, l.Holder, l.ExpiresAt
-			}
-			snap.Items[id] = it
+			docs = append(docs, d)
 		}
 	}
-	child := func(id string) Child {
-		c := Child{ID: id}
-		if st, ok := statements[id]; ok {
-			c.Status, c.FillsIssue = st.Status, st.FillsIssue
-		}
-		return c
+	children := map[string]Child{}
+	for _, d := range docs {
+		children[d.ID] = childOf(d)
 	}
-	for id, it := range snap.Items {
-		var t Turn
-		if p, ok := problems[id]; ok {
-			var wraps []Child
-			for _, w := range p.Progresses {
-				wraps = append(wraps, child(w))
-			}
-			t = ProblemTurn(p, wraps, cfg.MaxRounds)
-		} else {
-			st := statements[id]
-			var subs []Child
-			for _, c := range st.SubStatements {
-				subs = append(subs, child(c))
-			}
-			t = StatementTurn(st, subs, cfg.MaxRounds)
+	snap := &Snapshot{Items: map[string]*Item{}}
+	for _, d := range docs {
+		it, err := newItem(d, r, func(id string) (Child, error) { return children[id], nil }, cfg.MaxRounds, now)
+		if err != nil {
+			return nil, err
 		}
-		it.Role, it.Reason, it.Outcome = t.Role, t.Reason, t.Outcome
+		snap.Items[d.ID] = it
 	}
 	for _, it := range snap.Items {
 		it.Depth, it.Root = depth(snap, it.ID, 0)
@@ -135,6 +96,70 @@ func load(s *store.Store, r reader, now time.Time) (*Snapshot, error) {
 	}
 	slices.Sort(snap.Roots)
 	return snap, nil
+}
+
+// childOf is what a parent's turn needs of a statement.
+func childOf(d *store.Doc) Child {
+	c := Child{ID: d.ID, Status: d.Status()}
+	if n := d.Get("fills_issue"); n.Exists() && n.Type != gjson.Null {
+		issue := int(n.Int())
+		c.FillsIssue = &issue
+	}
+	return c
+}
+
+// newItem builds the item of one document: its place in the tree, its
+// turn and its live lease. child says what the turn needs of each child.
+func newItem(d *store.Doc, r reader, child func(id string) (Child, error), maxRounds int, now time.Time) (*Item, error) {
+	it := &Item{ID: d.ID, Kind: d.Kind, Status: d.Status(), OpenIssues: []int{}, Children: []string{}}
+	kids := func(ids []string) ([]Child, error) {
+		var out []Child
+		for _, id := range ids {
+			c, err := child(id)
+			if err != nil {
+				return nil, fmt.Errorf("child of %s: %w", d.ID, err)
+			}
+			out = append(out, c)
+		}
+		return out, nil
+	}
+	var t Turn
+	if d.Kind == model.KindProblem {
+		p, err := d.Problem()
+		if err != nil {
+			return nil, err
+		}
+		if p.Parent != nil {
+			it.Parent = *p.Parent
+		}
+		it.Children = append(append(it.Children, p.Preliminaries...), p.Progresses...)
+		wraps, err := kids(p.Progresses)
+		if err != nil {
+			return nil, err
+		}
+		t = ProblemTurn(p, wraps, maxRounds)
+	} else {
+		st, err := d.Statement()
+		if err != nil {
+			return nil, err
+		}
+		it.Parent, it.Round, it.OpenIssues = st.Context, st.Round, st.OpenIssues()
+		it.Children = append(it.Children, st.SubStatements...)
+		subs, err := kids(st.SubStatements)
+		if err != nil {
+			return nil, err
+		}
+		t = StatementTurn(st, subs, maxRounds)
+	}
+	it.Role, it.Reason, it.Outcome = t.Role, t.Reason, t.Outcome
+	l, err := r.Lease(d.ID)
+	if err != nil {
+		return nil, err
+	}
+	if l.Live(now) {
+		it.lease, it.Holder, it.Expires = l, l.Holder, l.ExpiresAt
+	}
+	return it, nil
 }
 
 // depth counts the parent links up to a root problem, which it returns.
