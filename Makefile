@@ -34,7 +34,7 @@ bench: build
 
 # Longer lost-update and crash runs than make test does.
 soak: build
-	PROOFLOOP_SOAK=1 $(GO) test -count=1 -timeout 80m -run 'LostUpdate|Crash' -v ./store/
+	PROOFLOOP_SOAK=1 $(GO) test -count=1 -timeout 85m -run 'LostUpdate|Crash|Mixed' -v ./store/ ./e2e/
 
 clean:
 	rm -rf bin .demo

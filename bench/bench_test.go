@@ -20,7 +20,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -75,7 +74,7 @@ func newEnv() (*env, error) {
 	e := &env{proofloop: filepath.Join(work, "bin", "proofloop"), minimal: filepath.Join(work, "bin", "minimal"), fixtures: map[string]map[string][]byte{}}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		return nil, fmt.Errorf("the benchmarks build proofloop with the go tool, which is not on PATH: %v", err)
 	}
 	for bin, pkg := range map[string]string{e.proofloop: "./cmd/proofloop", e.minimal: "./bench/minimal"} {
 		cmd := exec.Command(goTool, "build", "-o", bin, pkg)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -98,7 +97,7 @@ func (a *app) readInput(name string) ([]byte, error) {
 		return nil, store.Errorf(store.CodeInvalidInput, "cannot read --input %s: %v", name, err).WithHint("give a JSON file, or - for standard input")
 	}
 	if len(strings.TrimSpace(string(b))) == 0 {
-		return nil, store.Errorf(store.CodeInvalidInput, "--input %s is empty", name).WithHint(fmt.Sprintf("give one JSON object"))
+		return nil, store.Errorf(store.CodeInvalidInput, "--input %s is empty", name).WithHint("give one JSON object")
 	}
 	return b, nil
 }
