@@ -51,6 +51,7 @@ func (a *app) claimCommand() *cobra.Command {
 	c.Flags().StringVar(&role, "role", "", "the role whose turn it is: solve, prove, check, fix or decide")
 	c.Flags().StringVar(&holder, "holder", "", "who takes the lease, e.g. check-1")
 	c.Flags().DurationVar(&ttl, "ttl", 0, "lease length (default: config.json lease_ttl)")
+	addExpectRevision(c)
 	return c
 }
 
@@ -78,11 +79,12 @@ func (a *app) refreshCommand() *cobra.Command {
 		},
 	}
 	c.Flags().DurationVar(&ttl, "ttl", 0, "new lease length from now (default: config.json lease_ttl)")
+	addExpectRevision(c)
 	return c
 }
 
 func (a *app) releaseCommand() *cobra.Command {
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:   "release ID [--lease TOKEN]",
 		Short: "End a live lease",
 		Args:  oneID,
@@ -99,6 +101,8 @@ func (a *app) releaseCommand() *cobra.Command {
 			return a.leaseOut(l, fmt.Sprintf("Released the lease on %s.", id))
 		},
 	}
+	addExpectRevision(c)
+	return c
 }
 
 func (a *app) leaseTarget(ref string) (*store.Store, string, error) {
