@@ -34,18 +34,38 @@ func LeaseTTL(s *store.Store, ttl time.Duration) (time.Duration, error) {
 // empty; under root, if given) that nobody holds, and leases it to holder,
 // in one transaction: two workers never get the same item. It returns nil
 // when nothing is actionable.
+//
+// The whole-store scan that orders the candidates runs without the lock;
+// under the lock each candidate in turn is derived again from its own
+// document, children and lease, and the first one still actionable and
+// free is claimed. So the lock is held for a few reads, not for a scan of
+// the store, and a candidate another worker took meanwhile is skipped.
 func ClaimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, holder string, ttl time.Duration) (*Claimed, error) {
-	var out *Claimed
-	_, err := s.Update(opts, func(tx *store.Tx) error {
-		now := s.Now()
-		snap, err := load(s, tx, now)
-		if err != nil {
-			return err
+	snap, err := Load(s)
+	if err != nil {
+		return nil, err
+	}
+	var cands []*Item
+	for _, it := range snap.Actionable("", root) {
+		if it.lease == nil && (len(roles) == 0 || slices.Contains(roles, it.Role)) {
+			cands = append(cands, it)
 		}
-		for _, it := range snap.Actionable("", root) {
-			if it.lease != nil || (len(roles) > 0 && !slices.Contains(roles, it.Role)) {
+	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	var out *Claimed
+	_, err = s.Update(opts, func(tx *store.Tx) error {
+		now := s.Now()
+		for _, c := range cands {
+			it, err := itemIn(s, tx, c.ID, now)
+			if err != nil {
+				return err
+			}
+			if it.lease != nil || it.Role != c.Role {
 				continue
 			}
+			it.Depth, it.Root = c.Depth, c.Root
 			l := store.NewLease(it.ID, string(it.Role), holder, now, ttl)
 			tx.PutLease(l)
 			tx.Detail("claim", map[string]any{"role": it.Role, "holder": holder, "expires_at": l.ExpiresAt})
