@@ -66,8 +66,8 @@ type GuardEntry struct {
 const ExampleProblem = `new-problem --name example --objective "For every n >= 1, 1 + 3 + ... + (2n-1) = n^2." --hypothesis "n is a positive integer"`
 
 // ErrorCode is one JSON error code of the CLI contract and its exit code.
-// cmd/proofloop maps errors to exit codes; a test there checks this table
-// against that mapping.
+// ErrorCodes is the one table of them: cmd/proofloop takes each error's exit
+// code from it, and the generated docs quote it.
 type ErrorCode struct {
 	Code    store.Code `json:"code"`
 	Exit    int        `json:"exit"`

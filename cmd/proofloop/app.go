@@ -15,17 +15,6 @@ import (
 	"github.com/proofloop/proofloop/store"
 )
 
-// Exit codes of the CLI contract. An unknown exit code must be treated as
-// failure.
-const (
-	exitOK       = 0
-	exitInternal = 1
-	exitUsage    = 2
-	exitNotFound = 3
-	exitRefused  = 4
-	exitConflict = 5
-	exitDamaged  = 6
-)
 
 // app carries the global flags and the streams of one run.
 type app struct {
@@ -47,7 +36,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rootCmd.SetErr(stderr)
 	err := rootCmd.Execute()
 	if err == nil {
-		return exitOK
+		return 0
 	}
 	if !a.ran {
 		// Parsing failed before the command ran: find the command and
@@ -199,32 +188,28 @@ func (a *app) fail(err error) int {
 	return exit
 }
 
+// classify finds an error's code; its exit code comes from the one table
+// of the contract, skills.ErrorCodes, which the generated docs quote too.
 func classify(err error) (store.Code, int) {
+	code := codeOf(err)
+	return code, skills.ExitOf(code)
+}
+
+func codeOf(err error) store.Code {
 	var te *model.TransitionError
 	var ge *model.GuardError
 	var ie *model.IDError
 	switch {
 	case errors.As(err, &te):
-		return store.CodeInvalidTransition, exitRefused
+		return store.CodeInvalidTransition
 	case errors.As(err, &ge):
-		return store.CodeGuardFailed, exitRefused
+		return store.CodeGuardFailed
 	}
-	switch c := store.CodeOf(err); c {
-	case store.CodeUsage, store.CodeInvalidInput:
-		return c, exitUsage
-	case store.CodeNotFound:
-		return c, exitNotFound
-	case store.CodeInvalidTransition, store.CodeGuardFailed:
-		return c, exitRefused
-	case store.CodeConflict, store.CodeLeaseHeld, store.CodeLockTimeout:
-		return c, exitConflict
-	case store.CodeStoreDamaged:
-		return c, exitDamaged
-	case store.CodeInternal:
-		return c, exitInternal
+	if c := store.CodeOf(err); c != "" {
+		return c
 	}
 	if errors.As(err, &ie) {
-		return store.CodeInvalidInput, exitUsage
+		return store.CodeInvalidInput
 	}
-	return store.CodeInternal, exitInternal
+	return store.CodeInternal
 }

@@ -96,8 +96,8 @@ func TestSkillsCommandText(t *testing.T) {
 			}
 		}
 	}
-	if code, _, errOut := runCLI(t, "", "skills", "extra"); code != exitUsage {
-		t.Errorf("skills extra: exit %d (%s); want %d", code, errOut, exitUsage)
+	if code, _, errOut := runCLI(t, "", "skills", "extra"); code != 2 {
+		t.Errorf("skills extra: exit %d (%s); want 2", code, errOut)
 	}
 }
 
