@@ -15,7 +15,6 @@ import (
 	"github.com/proofloop/proofloop/store"
 )
 
-
 // app carries the global flags and the streams of one run.
 type app struct {
 	root, actor, lease string
