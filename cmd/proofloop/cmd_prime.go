@@ -42,10 +42,8 @@ func (a *app) primeCommand() *cobra.Command {
 			}
 			next := snap.Actionable(r, "")
 			var mine []string
-			for _, sk := range skills.Registry {
-				if slices.Contains(sk.Rule().Roles, r) {
-					mine = append(mine, sk.Name)
-				}
+			for _, sk := range skills.ForRole(r) {
+				mine = append(mine, sk.Name)
 			}
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "prime", "role": r, "roots": snap.Roots,
