@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/proofloop/proofloop/model"
@@ -32,6 +33,10 @@ type Store struct {
 	// Now is the clock; tests may replace it.
 	Now  func() time.Time
 	root *os.Root
+
+	cfgMu  sync.Mutex
+	cfg    *Config
+	cfgKey string // size and modification time of the config.json cfg was read from
 }
 
 // Open opens the contents root at dir. It fails with not_found when dir is
@@ -111,7 +116,20 @@ func DefaultConfig() Config {
 }
 
 // Config reads and schema-checks config.json; missing fields take defaults.
+// A command asks several times (lock timeout, quorum, budgets); the file is
+// read and checked again only when its size or modification time changed,
+// so a long `run` still sees an edit.
 func (s *Store) Config() (Config, error) {
+	s.cfgMu.Lock()
+	defer s.cfgMu.Unlock()
+	fi, err := s.root.Stat(ConfigFile)
+	if err != nil {
+		return Config{}, Errorf(CodeStoreDamaged, "stat %s", ConfigFile).Wrap(err)
+	}
+	key := fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
+	if s.cfg != nil && s.cfgKey == key {
+		return *s.cfg, nil
+	}
 	raw, err := s.root.ReadFile(ConfigFile)
 	if err != nil {
 		return Config{}, Errorf(CodeStoreDamaged, "read %s", ConfigFile).Wrap(err)
@@ -123,6 +141,7 @@ func (s *Store) Config() (Config, error) {
 	if err := json.Unmarshal(raw, &c); err != nil {
 		return Config{}, damaged(ConfigFile, err)
 	}
+	s.cfg, s.cfgKey = &c, key
 	return c, nil
 }
 
