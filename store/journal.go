@@ -114,13 +114,15 @@ func (s *Store) commit(ev Event, writes []journalWrite) (int, error) {
 	// The transaction has committed. If applying it fails (a full disk, say),
 	// the journal stays and the next command or reader finishes it; failing
 	// here would invite a retry that applies the change twice.
-	_ = s.apply(&j)
+	_ = s.apply(&j, last)
 	return ev.Seq, nil
 }
 
 // apply performs steps 2-4 of commit; it is idempotent, so recovery calls it
-// again after a crash.
-func (s *Store) apply(j *journal) error {
+// again after a crash. logged is the seq of the log's last line when the
+// caller has just read it under the lock (commit); recovery passes -1 and
+// apply reads it, since a crashed commit may have appended the event already.
+func (s *Store) apply(j *journal, logged int) error {
 	dirs := map[string]bool{}
 	for i, w := range j.Writes {
 		if err := writeAtomic(s.root, w.Path, []byte(w.Content)); err != nil {
@@ -137,11 +139,13 @@ func (s *Store) apply(j *journal) error {
 		}
 	}
 	crashPoint("after-writes")
-	last, err := s.lastSeq()
-	if err != nil {
-		return err
+	if logged < 0 {
+		var err error
+		if logged, err = s.lastSeq(); err != nil {
+			return err
+		}
 	}
-	if last < j.Seq {
+	if logged < j.Seq {
 		if err := s.appendEvent(j.Event); err != nil {
 			return err
 		}
@@ -191,7 +195,7 @@ func (s *Store) recover() (Recovery, error) {
 			return Recovery{}, damaged(JournalFile, err)
 		}
 	}
-	if err := s.apply(&j); err != nil {
+	if err := s.apply(&j, -1); err != nil {
 		return Recovery{}, Errorf(CodeInternal, "finish transaction %d from the journal", j.Seq).Wrap(err)
 	}
 	return Recovery{Found: true, Finished: true, Seq: j.Seq}, nil
