@@ -23,11 +23,7 @@ func LeaseTTL(s *store.Store, ttl time.Duration) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	d, err := time.ParseDuration(cfg.LeaseTTL)
-	if err != nil {
-		return 0, store.Errorf(store.CodeStoreDamaged, "config.json lease_ttl %q is not a duration", cfg.LeaseTTL)
-	}
-	return d, nil
+	return cfg.LeaseTTLDuration(), nil
 }
 
 // ClaimNext finds the first actionable item for one of roles (any role when

@@ -259,7 +259,8 @@ func TestInvalidDocuments(t *testing.T) {
 		{"config forbid_self_check string", Config, full, set("forbid_self_check", "yes"), []string{"$.forbid_self_check"}, "must be a boolean"},
 		{"config bad lease_ttl", Config, full, set("lease_ttl", "15 minutes"), []string{"$.lease_ttl"}, "must be a duration"},
 		{"config bad lock_timeout", Config, full, set("lock_timeout", "1.5s"), []string{"$.lock_timeout"}, "must be a duration"},
-		{"config unknown agent role", Config, full, set("agents.judge", "x"), []string{"$.agents.judge"}, "not allowed"},
+		{"config bad agent role name", Config, full, set("agents.Judge", "x"), []string{"$.agents", "$.agents"}, "does not match"},
+		{"config max_rounds above its bound", Config, full, set("max_rounds", 1001), []string{"$.max_rounds"}, ""},
 		{"config agent not a string", Config, full, set("agents.fix", 1), []string{"$.agents.fix"}, "must be a string"},
 		{"config unknown setting", Config, minimal, set("max_round", 3), []string{"$.max_round"}, "not allowed"},
 

@@ -98,53 +98,6 @@ func (e *Error) Wrap(err error) *Error {
 	return e
 }
 
-// Config is config.json. Durations are strings such as "15m".
-type Config struct {
-	Version         int               `json:"version"`
-	MaxRounds       int               `json:"max_rounds"`
-	VerifyQuorum    int               `json:"verify_quorum"`
-	ForbidSelfCheck bool              `json:"forbid_self_check"`
-	LeaseTTL        string            `json:"lease_ttl"`
-	LockTimeout     string            `json:"lock_timeout"`
-	Agents          map[string]string `json:"agents"`
-}
-
-// DefaultConfig is the config.json that init writes.
-func DefaultConfig() Config {
-	return Config{Version: 1, MaxRounds: 5, VerifyQuorum: 1, ForbidSelfCheck: true,
-		LeaseTTL: "15m", LockTimeout: "10s", Agents: map[string]string{}}
-}
-
-// Config reads and schema-checks config.json; missing fields take defaults.
-// A command asks several times (lock timeout, quorum, budgets); the file is
-// read and checked again only when its size or modification time changed,
-// so a long `run` still sees an edit.
-func (s *Store) Config() (Config, error) {
-	s.cfgMu.Lock()
-	defer s.cfgMu.Unlock()
-	fi, err := s.root.Stat(ConfigFile)
-	if err != nil {
-		return Config{}, Errorf(CodeStoreDamaged, "stat %s", ConfigFile).Wrap(err)
-	}
-	key := fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
-	if s.cfg != nil && s.cfgKey == key {
-		return *s.cfg, nil
-	}
-	raw, err := s.root.ReadFile(ConfigFile)
-	if err != nil {
-		return Config{}, Errorf(CodeStoreDamaged, "read %s", ConfigFile).Wrap(err)
-	}
-	if err := schemas.Validate(schemas.Config, raw); err != nil {
-		return Config{}, damaged(ConfigFile, err)
-	}
-	c := DefaultConfig()
-	if err := json.Unmarshal(raw, &c); err != nil {
-		return Config{}, damaged(ConfigFile, err)
-	}
-	s.cfg, s.cfgKey = &c, key
-	return c, nil
-}
-
 // DocPath is the root-relative path of a document. The id must already have
 // passed model.KindOf.
 func DocPath(k model.Kind, id string) string { return k.Dir() + "/" + id + ".json" }

@@ -89,25 +89,27 @@ func envOr(key, def string) string {
 }
 
 // open opens the store of --root, with the lock timeout of
-// $PROOFLOOP_LOCK_TIMEOUT, else of config.json.
+// $PROOFLOOP_LOCK_TIMEOUT, else of config.json. config.json is checked on
+// every open: a bad one is a damaged store (exit 6).
 func (a *app) open() (*store.Store, error) {
 	s, err := store.Open(a.root)
 	if err != nil {
 		return nil, err
 	}
-	timeout := os.Getenv("PROOFLOOP_LOCK_TIMEOUT")
-	if timeout == "" {
-		cfg, err := s.Config()
-		if err != nil {
-			return nil, err
-		}
-		timeout = cfg.LockTimeout
-	}
-	d, err := time.ParseDuration(timeout)
+	cfg, err := s.Config()
 	if err != nil {
-		return nil, store.Errorf(store.CodeUsage, "lock timeout %q is not a duration such as 10s", timeout)
+		s.Close()
+		return nil, err
 	}
-	s.LockTimeout = d
+	s.LockTimeout = cfg.LockTimeoutDuration()
+	if env := os.Getenv("PROOFLOOP_LOCK_TIMEOUT"); env != "" {
+		d, err := time.ParseDuration(env)
+		if err != nil || d < 0 {
+			s.Close()
+			return nil, store.Errorf(store.CodeUsage, "PROOFLOOP_LOCK_TIMEOUT %q is not a duration such as 10s", env)
+		}
+		s.LockTimeout = d
+	}
 	return s, nil
 }
 
