@@ -43,7 +43,7 @@ var tempRe = regexp.MustCompile(`^\.(\.journal|[a-z0-9_]+\.json)[0-9]+$`)
 // is writing, so every temp file is stale), schema-checks every file and
 // checks every cross-reference. Findings mean the store is damaged.
 func (s *Store) Doctor() (*Report, error) {
-	unlock, err := lock(s.root, s.LockTimeout)
+	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
 	if err != nil {
 		return nil, err
 	}

@@ -54,49 +54,81 @@ func syncDir(root *os.Root, dir string) error {
 	return d.Sync()
 }
 
-// lock takes the exclusive flock on the lock file, waiting at most timeout.
-// The lock file is never renamed or rewritten, so the lock always guards the
-// same inode. flock has no timeout, so a goroutine blocks in it; if the wait
-// times out, that goroutine releases the lock as soon as it gets it.
-func lock(root *os.Root, timeout time.Duration) (unlock func(), err error) {
-	f, err := root.OpenFile(LockFile, os.O_CREATE|os.O_RDWR, 0o644)
+// lock takes the store's exclusive flock, waiting at most timeout.
+//
+// The lock is on the root directory itself, not on a lock file inside it. A
+// lock file can be deleted or replaced while it is held (a cleanup script,
+// `git clean`, a person), and then the next writer creates and locks a new
+// inode and runs beside the holder: no check by the newcomer can see the
+// holder's deleted inode. The root directory cannot vanish from under the
+// documents it holds, so every process agrees on one inode. The remaining
+// case, the root path moved away and replaced while a writer waited, is
+// caught by comparing the locked descriptor with the path (fstat vs stat:
+// device and inode); such a command fails with a conflict, since its open
+// root is no longer the store at that path.
+func lock(root *os.Root, dir string, timeout time.Duration) (unlock func(), err error) {
+	f, err := root.Open(".")
 	if err != nil {
-		return nil, err
+		return nil, damaged(".", err)
 	}
-	fd := int(f.Fd())
-	// Fast path: an uncontended lock needs no goroutine.
-	if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
-		return func() { syscall.Flock(fd, syscall.LOCK_UN); f.Close() }, nil
-	} else if !errors.Is(err, syscall.EWOULDBLOCK) {
+	if err := flockWait(f, timeout); err != nil {
 		f.Close()
 		return nil, err
 	}
+	unlock = func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }
+	var held, now syscall.Stat_t
+	if err := syscall.Fstat(int(f.Fd()), &held); err != nil {
+		unlock()
+		return nil, Errorf(CodeInternal, "fstat %s", dir).Wrap(err)
+	}
+	if err := syscall.Stat(dir, &now); err != nil || now.Dev != held.Dev || now.Ino != held.Ino {
+		unlock()
+		return nil, Errorf(CodeConflict, "the contents root %s was moved or replaced while this command ran", dir).
+			WithHint("run the command again")
+	}
+	return unlock, nil
+}
+
+// flockWait flocks f, waiting at most timeout. flock has no timeout, so a
+// goroutine blocks in it; if the wait times out, that goroutine releases the
+// lock as soon as it gets it.
+func flockWait(f *os.File, timeout time.Duration) error {
+	fd := int(f.Fd())
+	// Fast path: an uncontended lock needs no goroutine.
+	if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
+		return nil
+	} else if !errors.Is(err, syscall.EWOULDBLOCK) {
+		return Errorf(CodeInternal, "flock").Wrap(err)
+	}
 	got := make(chan error) // unbuffered: a send succeeds only while we still wait
 	abandon := make(chan struct{})
+	dup, err := syscall.Dup(fd) // the goroutine's own descriptor: f may be closed first
+	if err != nil {
+		return Errorf(CodeInternal, "dup").Wrap(err)
+	}
 	go func() {
-		err := flockRetry(fd)
+		err := flockRetry(dup)
 		select {
 		case got <- err:
 		case <-abandon:
 			if err == nil {
-				syscall.Flock(fd, syscall.LOCK_UN)
+				syscall.Flock(dup, syscall.LOCK_UN)
 			}
-			f.Close()
 		}
+		syscall.Close(dup)
 	}()
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
 	case err := <-got:
 		if err != nil {
-			f.Close()
-			return nil, err
+			return Errorf(CodeInternal, "flock").Wrap(err)
 		}
-		return func() { syscall.Flock(fd, syscall.LOCK_UN); f.Close() }, nil
+		return nil
 	case <-t.C:
 		close(abandon)
-		return nil, Errorf(CodeLockTimeout, "the store is busy: could not take its lock within %s", timeout).
-			WithHint("retry later; if no proofloop process is running, check that nothing else holds " + LockFile)
+		return Errorf(CodeLockTimeout, "the store is busy: could not take its lock within %s", timeout).
+			WithHint("retry later; if no proofloop process is running, check that nothing else holds a lock on the root folder")
 	}
 }
 

@@ -19,6 +19,11 @@ import (
 // its own tag to both hypothesis lists. A lost update (two transactions that
 // read the same state) drops a tag; a torn one leaves the lists unequal;
 // either breaks the exact accounting checked at the end.
+//
+// Meanwhile another goroutine deletes and recreates .lock in a loop, as a
+// cleanup script or `git clean` would (issue 10, defect 1): stores that
+// locked that file let a newcomer lock a fresh inode beside the holder and
+// lost updates this way.
 func TestLostUpdate(t *testing.T) {
 	const procs = 16
 	perProc := soak(50)
@@ -36,6 +41,23 @@ func TestLostUpdate(t *testing.T) {
 		}
 		wg.Go(func() { errs[p] = cmd.Wait() })
 	}
+	deleterDone := make(chan int)
+	stopDeleter := make(chan struct{})
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-stopDeleter:
+				deleterDone <- n
+				return
+			default:
+			}
+			if os.Remove(dir+"/.lock") == nil {
+				n++
+			}
+			os.WriteFile(dir+"/.lock", nil, 0o644)
+		}
+	}()
 	// Meanwhile a lock-free reader: every document it reads is whole (it
 	// passes its schema, revision = tags + 1) and never goes back in time.
 	s := openStore(t, dir)
@@ -79,6 +101,9 @@ func TestLostUpdate(t *testing.T) {
 	wg.Wait()
 	close(stop)
 	<-readerDone
+	close(stopDeleter)
+	t.Logf("the lock file was deleted %d times during the run", <-deleterDone)
+	os.Remove(dir + "/.lock")
 	if readErr != nil {
 		t.Error(readErr)
 	}

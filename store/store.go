@@ -19,7 +19,6 @@ import (
 const (
 	ConfigFile  = "config.json"
 	EventsFile  = "events.jsonl"
-	LockFile    = ".lock"
 	JournalFile = ".journal"
 )
 

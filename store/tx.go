@@ -57,7 +57,7 @@ func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z
 // them all at once and append one event. If fn returns an error nothing is
 // written. A transaction reads only the documents fn asks for.
 func (s *Store) Update(opts TxOptions, fn func(tx *Tx) error) (*Commit, error) {
-	unlock, err := lock(s.root, s.LockTimeout)
+	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
 	if err != nil {
 		if CodeOf(err) != "" {
 			return nil, err
@@ -196,7 +196,7 @@ func (s *Store) read(id string) (*Doc, error) {
 // finishes it, so a reader never sees half of a transaction that committed.
 func (s *Store) Read(id string) (*Doc, error) {
 	if _, err := s.root.Stat(JournalFile); err == nil {
-		unlock, err := lock(s.root, s.LockTimeout)
+		unlock, err := lock(s.root, s.Dir, s.LockTimeout)
 		if err != nil {
 			return nil, err
 		}

@@ -447,7 +447,7 @@ func TestDoctorChecksLinksAndSweeps(t *testing.T) {
 func TestLockTimeout(t *testing.T) {
 	s, dir := testStore(t)
 	mustCreate(t, s, "prob_x")
-	unlock, err := lock(s.root, time.Second)
+	unlock, err := lock(s.root, s.Dir, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,4 +466,22 @@ func TestLockTimeout(t *testing.T) {
 	if _, err := s.Update(TxOptions{Command: "test"}, func(tx *Tx) error { return nil }); err != nil {
 		t.Errorf("Update after the lock was released: %v", err)
 	}
+}
+
+// TestLockRootReplaced: a root moved away and replaced under a running
+// command is refused with a conflict; the command's open root is no longer
+// the store at that path, so it must not write there.
+func TestLockRootReplaced(t *testing.T) {
+	s, dir := testStore(t)
+	if err := os.Rename(dir, dir+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
+		t.Error("the transaction body ran on a replaced root")
+		return nil
+	})
+	wantCode(t, "Update on a replaced root", err, CodeConflict)
 }

@@ -36,9 +36,10 @@ func TestLockTimeout(t *testing.T) {
 	problem := filepath.Join(root, "problem", "prob_odd.json")
 	eventsBefore := lockTestRead(t, events)
 
-	// The lock file is a separate open file description, so flock excludes
-	// the CLI's own open of it even within this process.
-	lf, err := os.OpenFile(filepath.Join(root, store.LockFile), os.O_CREATE|os.O_RDWR, 0o644)
+	// The store locks its root folder; this is a separate open file
+	// description, so flock excludes the CLI's own open of it even within
+	// this process.
+	lf, err := os.Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
