@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 
@@ -20,8 +22,10 @@ type Doc struct {
 	Kind model.Kind
 	Raw  []byte
 
+	orig         []byte // the bytes as read (or {} when created): the patch's base
 	created      bool
 	dirty        bool
+	deleted      bool
 	statusBefore model.Status
 	revision     int
 }
@@ -94,4 +98,19 @@ func (d *Doc) Statement() (*model.Statement, error) {
 		return nil, fmt.Errorf("decode %s: %w", d.ID, err)
 	}
 	return &s, nil
+}
+
+// CheckJSON refuses what the schema validator would let through: a
+// duplicate object key (gjson reads the first value and encoding/json the
+// last, so two readers would see two different documents) and trailing data
+// after the value. Every file the store reads passes it first.
+func CheckJSON(raw []byte) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.ReadValue(); err != nil {
+		return fmt.Errorf("the JSON is not strict: %w", err)
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return fmt.Errorf("the JSON has data after its value")
+	}
+	return nil
 }

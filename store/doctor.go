@@ -1,9 +1,6 @@
 package store
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,13 +13,38 @@ import (
 	"github.com/proofloop/proofloop/schemas"
 )
 
-// Finding is one thing doctor found wrong, at a root-relative path.
+// Finding is one thing doctor found wrong, at a root-relative path. Code
+// names the kind of damage (see FindingCodes); Seq is the first event where
+// the damage shows, when there is one.
 type Finding struct {
+	Code    string `json:"code"`
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	Seq     int    `json:"seq,omitempty"`
 }
 
-// Report is what doctor did and found.
+// FindingCodes lists every kind of damage doctor reports, with what it
+// means. `doctor --json` gives each finding its code.
+var FindingCodes = map[string]string{
+	"unreadable":        "a file or folder cannot be read or listed",
+	"unexpected_file":   "a file that does not belong where it is",
+	"not_strict_json":   "a duplicate object key or data after the JSON value",
+	"schema":            "a file does not parse or fails its JSON Schema",
+	"wrong_id":          "a document's id field is not its file name",
+	"duplicate_number":  "two issues or two responses of a statement carry the same number",
+	"bad_reference":     "a link between documents is missing or one-sided",
+	"revision_mismatch": "a document's revision is not the one the event log says it reached",
+	"replay_mismatch":   "a document differs from the replay of the event log's patches",
+	"event_invalid":     "a line of events.jsonl is not an event",
+	"event_gap":         "event seqs do not count up by one: lines were deleted, emptied or moved",
+	"chain_broken":      "an event's hash or prev does not match: a line was edited, removed or moved",
+	"event_quarantined": "a torn event line that no journal covered was moved to events.quarantine.jsonl",
+	"config":            "config.json is damaged or out of range",
+	"lease":             "a lease file is damaged",
+}
+
+// Report is what doctor did and found. Problems and Statements count the
+// document files present, damaged ones included.
 type Report struct {
 	Recovery   Recovery  `json:"-"`
 	Journal    string    `json:"journal"` // none, finished or discarded
@@ -30,18 +52,23 @@ type Report struct {
 	Problems   int       `json:"problems"`
 	Statements int       `json:"statements"`
 	Events     int       `json:"events"`
+	Log        LogReport `json:"log"`
 	Findings   []Finding `json:"findings"`
 }
 
 // tempRe matches renameio's temp names for the store's own files: "." +
 // target name + a random number, where the target is a document, a lease,
-// config.json or the journal. Other dotfiles are left alone.
-var tempRe = regexp.MustCompile(`^\.(\.journal|[a-z0-9_]+\.json)[0-9]+$`)
+// config.json, the journal, or a derived file. Other dotfiles are left alone.
+var tempRe = regexp.MustCompile(`^\.(\.journal|[a-z0-9_]+\.json|[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9_-]+\.md)[0-9]+$`)
+
+// docDirs are the folders of documents, each holding one kind.
+var docDirs = []model.Kind{model.KindProblem, model.KindStatement}
 
 // Doctor checks the whole store under the lock: it finishes or discards a
 // leftover journal, removes stale temp files (under the lock no transaction
-// is writing, so every temp file is stale), schema-checks every file and
-// checks every cross-reference. Findings mean the store is damaged.
+// is writing, so every temp file is stale), schema-checks every file, checks
+// every cross-reference, verifies the event log's hash chain and replays its
+// patches against the documents. Findings mean the store is damaged.
 func (s *Store) Doctor() (*Report, error) {
 	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
 	if err != nil {
@@ -49,99 +76,163 @@ func (s *Store) Doctor() (*Report, error) {
 	}
 	defer unlock()
 	rec, err := s.recover()
-	if err != nil {
+	if err != nil && CodeOf(err) != CodeStoreDamaged {
 		return nil, err
 	}
 	r := &Report{Recovery: rec, Journal: "none", Swept: []string{}, Findings: []Finding{}}
+	bad := func(code, p string, seq int, format string, args ...any) {
+		r.Findings = append(r.Findings, Finding{code, p, fmt.Sprintf(format, args...), seq})
+	}
 	switch {
+	case err != nil:
+		bad("unreadable", JournalFile, 0, "%v", err)
 	case rec.Finished:
 		r.Journal = fmt.Sprintf("finished transaction %d", rec.Seq)
 	case rec.Found:
 		r.Journal = "discarded: " + rec.Discarded
 	}
-	bad := func(p, format string, args ...any) {
-		r.Findings = append(r.Findings, Finding{p, fmt.Sprintf(format, args...)})
-	}
 	if _, err := s.Config(); err != nil {
-		bad(ConfigFile, "%v", err)
+		bad("config", ConfigFile, 0, "%v", err)
 	}
-	problems := map[string]*model.Problem{}
-	statements := map[string]*model.Statement{}
-	present := map[string]bool{} // every document file, damaged or not
-	for _, dir := range []string{".", string(model.KindProblem), string(model.KindStatement), LeaseDir} {
-		entries, err := fs.ReadDir(s.root.FS(), dir)
-		if dir == LeaseDir && errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			bad(dir, "cannot list: %v", err)
-			continue
-		}
-		for _, e := range entries {
-			name := e.Name()
-			p := strings.TrimPrefix(dir+"/"+name, "./")
-			if strings.HasPrefix(name, ".") && tempRe.MatchString(name) && e.Type().IsRegular() {
-				if err := s.root.Remove(p); err == nil {
-					r.Swept = append(r.Swept, p)
-				}
-				continue
-			}
-			if dir == "." || strings.HasPrefix(name, ".") {
-				continue // the root's own files; dotfiles such as .gitkeep
-			}
-			if dir == LeaseDir {
-				if id, ok := strings.CutSuffix(name, ".json"); !ok {
-					bad(p, "unexpected file: leases are named <id>.json")
-				} else if _, err := s.ReadLease(id); err != nil {
-					bad(p, "%v", err)
-				}
-				continue
-			}
-			present[strings.TrimSuffix(name, ".json")] = true
-			s.checkDoc(model.Kind(dir), p, name, problems, statements, bad)
-		}
+	docs := &docSet{problems: map[string]*model.Problem{}, statements: map[string]*model.Statement{},
+		revision: map[string]int{}, present: map[string]bool{}}
+	for _, dir := range append([]string{"."}, append(kindDirs(), LeaseDir)...) {
+		s.doctorDir(dir, r, docs, bad)
 	}
-	r.Problems, r.Statements = len(problems), len(statements)
+	r.Problems, r.Statements = docs.count[model.KindProblem], docs.count[model.KindStatement]
 	// A reference to a file that is there but damaged is reported once,
 	// as the damaged file, not again as missing.
-	checkRefs(problems, statements, func(p, format string, args ...any) {
-		if len(args) > 0 && present[fmt.Sprint(args[0])] && strings.Contains(format, "does not exist") {
+	checkRefs(docs.problems, docs.statements, func(p, format string, args ...any) {
+		if len(args) > 0 && docs.present[fmt.Sprint(args[0])] && strings.Contains(format, "does not exist") {
 			return
 		}
-		bad(p, format, args...)
+		bad("bad_reference", p, 0, format, args...)
 	})
-	r.Events = s.checkEvents(bad)
-	slices.SortFunc(r.Findings, func(a, b Finding) int { return strings.Compare(a.Path+a.Message, b.Path+b.Message) })
+	r.Log = s.checkLog(docs, bad)
+	r.Events = r.Log.Events
+	slices.SortFunc(r.Findings, func(a, b Finding) int {
+		return strings.Compare(a.Path+"\x00"+a.Message, b.Path+"\x00"+b.Message)
+	})
 	return r, nil
 }
 
-func (s *Store) checkDoc(k model.Kind, p, name string, problems map[string]*model.Problem, statements map[string]*model.Statement, bad func(string, string, ...any)) {
+func kindDirs() []string {
+	var out []string
+	for _, k := range docDirs {
+		out = append(out, k.Dir())
+	}
+	return out
+}
+
+// docSet is what doctor learns of the documents on disk.
+type docSet struct {
+	problems   map[string]*model.Problem
+	statements map[string]*model.Statement
+	revision   map[string]int  // every readable document's revision
+	present    map[string]bool // every document file, damaged or not
+	count      map[model.Kind]int
+}
+
+// doctorDir checks the files of one folder of the root.
+func (s *Store) doctorDir(dir string, r *Report, docs *docSet, bad func(code, p string, seq int, format string, args ...any)) {
+	entries, err := fs.ReadDir(s.root.FS(), dir)
+	if dir == LeaseDir && errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		bad("unreadable", dir, 0, "cannot list: %v", err)
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		p := strings.TrimPrefix(dir+"/"+name, "./")
+		if strings.HasPrefix(name, ".") && tempRe.MatchString(name) && e.Type().IsRegular() {
+			if err := s.root.Remove(p); err == nil {
+				r.Swept = append(r.Swept, p)
+			}
+			continue
+		}
+		if dir == "." || strings.HasPrefix(name, ".") {
+			continue // the root's own files; dotfiles such as .gitkeep
+		}
+		if dir == LeaseDir {
+			if id, ok := strings.CutSuffix(name, ".json"); !ok {
+				bad("unexpected_file", p, 0, "unexpected file: leases are named <id>.json")
+			} else if _, err := s.ReadLease(id); err != nil {
+				bad("lease", p, 0, "%v", err)
+			}
+			continue
+		}
+		k := model.Kind(dir)
+		if docs.count == nil {
+			docs.count = map[model.Kind]int{}
+		}
+		docs.count[k]++
+		docs.present[strings.TrimSuffix(name, ".json")] = true
+		s.checkDoc(k, p, name, docs, bad)
+	}
+}
+
+func (s *Store) checkDoc(k model.Kind, p, name string, docs *docSet, bad func(code, p string, seq int, format string, args ...any)) {
 	id, ok := strings.CutSuffix(name, ".json")
 	if kk, err := model.KindOf(id); !ok || err != nil || kk != k {
-		bad(p, "unexpected file: documents here are named <%s id>.json", k)
+		bad("unexpected_file", p, 0, "unexpected file: documents here are named <%s id>.json", k)
 		return
 	}
 	raw, err := s.root.ReadFile(p)
 	if err != nil {
-		bad(p, "cannot read: %v", err)
+		bad("unreadable", p, 0, "cannot read: %v", err)
 		return
 	}
 	if err := schemas.Validate(schemas.Kind(k), raw); err != nil {
-		bad(p, "%v", err)
+		bad("schema", p, 0, "%v", err)
+		return
+	}
+	if err := CheckJSON(raw); err != nil {
+		bad("not_strict_json", p, 0, "%v", err)
 		return
 	}
 	d := &Doc{ID: id, Kind: k, Raw: raw}
 	if got := d.Get("id").String(); got != id {
-		bad(p, "its id field is %q, not %q", got, id)
+		bad("wrong_id", p, 0, "its id field is %q, not %q", got, id)
 		return
 	}
-	if k == model.KindProblem {
+	docs.revision[id] = int(d.Get("revision").Int())
+	switch k {
+	case model.KindProblem:
 		if pr, err := d.Problem(); err == nil {
-			problems[id] = pr
+			docs.problems[id] = pr
 		}
-	} else if st, err := d.Statement(); err == nil {
-		statements[id] = st
+	case model.KindStatement:
+		st, err := d.Statement()
+		if err != nil {
+			return
+		}
+		docs.statements[id] = st
+		for _, dup := range duplicates(st) {
+			bad("duplicate_number", p, 0, "%s", dup)
+		}
 	}
+}
+
+// duplicates lists the issue and response numbers a statement uses twice.
+func duplicates(st *model.Statement) []string {
+	var out []string
+	seen := map[int]bool{}
+	for _, is := range st.Validate.Issues {
+		if seen[is.IssueNumber] {
+			out = append(out, fmt.Sprintf("issue number %d is used twice", is.IssueNumber))
+		}
+		seen[is.IssueNumber] = true
+	}
+	seen = map[int]bool{}
+	for _, re := range st.Validate.Responses {
+		if seen[re.ResponseNumber] {
+			out = append(out, fmt.Sprintf("response number %d is used twice", re.ResponseNumber))
+		}
+		seen[re.ResponseNumber] = true
+	}
+	return out
 }
 
 // checkRefs checks that every reference names an existing document of the
@@ -195,31 +286,4 @@ func checkRefs(problems map[string]*model.Problem, statements map[string]*model.
 			}
 		}
 	}
-}
-
-// checkEvents schema-checks every line of the log and that seq counts up by
-// one. It returns the number of events.
-func (s *Store) checkEvents(bad func(string, string, ...any)) int {
-	raw, err := s.root.ReadFile(EventsFile)
-	if err != nil {
-		bad(EventsFile, "cannot read: %v", err)
-		return 0
-	}
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(nil, 64<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Bytes()
-		if err := schemas.Validate(schemas.Event, line); err != nil {
-			bad(EventsFile, "line %d: %v", n, err)
-			continue
-		}
-		var head struct{ Seq int }
-		json.Unmarshal(line, &head)
-		if head.Seq != n {
-			bad(EventsFile, "line %d has seq %d, want %d", n, head.Seq, n)
-		}
-	}
-	return n
 }

@@ -1,50 +1,34 @@
 package store
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	"syscall"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
 )
 
-// Event is one line of events.jsonl: one committed transaction.
-type Event struct {
-	Seq         int            `json:"seq"`
-	Time        string         `json:"time"`
-	Actor       *string        `json:"actor"`
-	Command     string         `json:"command"`
-	IDs         []string       `json:"ids"`
-	Changes     []Change       `json:"changes"`
-	LeaseHolder *string        `json:"lease_holder"`
-	Detail      map[string]any `json:"detail,omitempty"`
-}
-
-// Change is one document a transaction wrote.
-type Change struct {
-	ID       string        `json:"id"`
-	Kind     model.Kind    `json:"kind"`
-	Before   *model.Status `json:"before"`
-	After    model.Status  `json:"after"`
-	Revision int           `json:"revision"`
-}
-
+// journalWrite is one file operation of a transaction: replace a file with
+// Content (the default), write Content at offset At (cutting the file
+// there first: an append whose redo is idempotent), or Remove the file.
 type journalWrite struct {
 	Path    string `json:"path"`
 	Content string `json:"content"`
+	At      *int64 `json:"at,omitempty"`
+	Remove  bool   `json:"remove,omitempty"`
 }
 
 // journal is the redo record of one transaction. Once it is durably in
-// place the transaction has committed: recovery replays it.
+// place the transaction has committed: recovery replays it. Its last write
+// appends the event line to events.jsonl, so recovery writes the event too.
 type journal struct {
 	Seq      int             `json:"seq"`
 	Event    json.RawMessage `json:"event"`
@@ -56,6 +40,13 @@ func (j *journal) sum() string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%s\x00", j.Seq, j.Event)
 	for _, w := range j.Writes {
+		if w.At != nil || w.Remove {
+			at := int64(-1)
+			if w.At != nil {
+				at = *w.At
+			}
+			fmt.Fprintf(h, "%s\x00%d\x00%t\x00", w.Path, at, w.Remove)
+		}
 		fmt.Fprintf(h, "%s\x00%d\x00%s\x00", w.Path, len(w.Content), w.Content)
 	}
 	return hex.EncodeToString(h.Sum(nil))
@@ -74,61 +65,55 @@ func crashPoint(name string) {
 }
 
 // commit is the protocol of shared/DESIGN.md, for one or many files:
-//  1. the journal, holding the event and every new document, is written to
-//     a temp file, fsynced, renamed into place and its folder fsynced: the
-//     commit point;
-//  2. each document is replaced through a renameio temp file beside it
-//     (written, fsynced, renamed), and the folders are fsynced;
-//  3. the event line is appended to events.jsonl and fsynced;
+//  1. the journal, holding every write of the transaction (the event line
+//     last), is written to a temp file, fsynced, renamed into place and its
+//     folder fsynced: the commit point;
+//  2. each write is applied: a document is replaced through a renameio temp
+//     file beside it (written, fsynced, renamed), an append is written at
+//     its offset and fsynced; the folders are fsynced;
+//  3. the event line, the last write, is appended to events.jsonl;
 //  4. the journal is removed.
 //
 // A crash before 1 leaves the store as it was (and perhaps a stale temp
 // file); a crash after it is finished by recover, which redoes 2 and 3.
-func (s *Store) commit(ev Event, writes []journalWrite) (int, error) {
-	last, err := s.lastSeq()
-	if err != nil {
-		return 0, err
-	}
-	ev.Seq = last + 1
-	line, err := json.Marshal(ev)
-	if err != nil {
-		return 0, Errorf(CodeInternal, "encode event").Wrap(err)
-	}
-	if err := schemas.Validate(schemas.Event, line); err != nil {
-		return 0, Errorf(CodeInternal, "event would not pass its schema; nothing was written").Wrap(err)
-	}
-	j := journal{Seq: ev.Seq, Event: line, Writes: writes}
+// The caller (Tx.commit) has sealed the event against the log's tail, which
+// it read under the lock.
+func (s *Store) commit(seq int, line []byte, at int64, writes []journalWrite) error {
+	writes = append(writes, journalWrite{Path: EventsFile, Content: string(line) + "\n", At: &at})
+	j := journal{Seq: seq, Event: line, Writes: writes}
 	j.Checksum = j.sum()
 	jb, err := json.Marshal(j)
 	if err != nil {
-		return 0, Errorf(CodeInternal, "encode journal").Wrap(err)
+		return Errorf(CodeInternal, "encode journal").Wrap(err)
 	}
 	crashPoint("before-journal")
 	if err := writeAtomic(s.root, JournalFile, jb); err != nil {
-		return 0, Errorf(CodeInternal, "write journal").Wrap(err)
+		return Errorf(CodeInternal, "write journal").Wrap(err)
 	}
 	if err := syncDir(s.root, "."); err != nil {
-		return 0, Errorf(CodeInternal, "sync root").Wrap(err)
+		return Errorf(CodeInternal, "sync root").Wrap(err)
 	}
 	crashPoint("after-journal")
 	// The transaction has committed. If applying it fails (a full disk, say),
 	// the journal stays and the next command or reader finishes it; failing
 	// here would invite a retry that applies the change twice.
-	_ = s.apply(&j, last)
-	return ev.Seq, nil
+	_ = s.apply(&j)
+	return nil
 }
 
-// apply performs steps 2-4 of commit; it is idempotent, so recovery calls it
-// again after a crash. logged is the seq of the log's last line when the
-// caller has just read it under the lock (commit); recovery passes -1 and
-// apply reads it, since a crashed commit may have appended the event already.
-func (s *Store) apply(j *journal, logged int) error {
+// apply performs steps 2-4 of commit. It is idempotent, so recovery calls it
+// again after a crash.
+func (s *Store) apply(j *journal) error {
 	dirs := map[string]bool{}
+	logged := false
 	for i, w := range j.Writes {
-		if err := writeAtomic(s.root, w.Path, []byte(w.Content)); err != nil {
+		if w.Path == EventsFile {
+			crashPoint("after-writes")
+			logged = true
+		}
+		if err := s.applyWrite(w, dirs); err != nil {
 			return err
 		}
-		dirs[path.Dir(w.Path)] = true
 		if i == 0 {
 			crashPoint("after-first-write")
 		}
@@ -138,16 +123,17 @@ func (s *Store) apply(j *journal, logged int) error {
 			return err
 		}
 	}
-	crashPoint("after-writes")
-	if logged < 0 {
-		var err error
-		if logged, err = s.lastSeq(); err != nil {
+	if !logged {
+		// A journal written before the event became one of its writes.
+		t, err := s.tail()
+		if err != nil {
 			return err
 		}
-	}
-	if logged < j.Seq {
-		if err := s.appendEvent(j.Event); err != nil {
-			return err
+		if t.Seq < j.Seq {
+			at := t.Size
+			if err := s.applyWrite(journalWrite{Path: EventsFile, Content: string(j.Event) + "\n", At: &at}, dirs); err != nil {
+				return err
+			}
 		}
 	}
 	crashPoint("after-event")
@@ -155,6 +141,69 @@ func (s *Store) apply(j *journal, logged int) error {
 		return err
 	}
 	return nil
+}
+
+// applyWrite performs one write; the folders whose entries changed are
+// added to dirs for the caller to fsync.
+func (s *Store) applyWrite(w journalWrite, dirs map[string]bool) error {
+	dir := path.Dir(w.Path)
+	switch {
+	case w.Remove:
+		if err := s.root.Remove(w.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		dirs[dir] = true
+	case w.At != nil:
+		created, err := writeAt(s.root, w.Path, *w.At, []byte(w.Content))
+		if err != nil {
+			return err
+		}
+		if created {
+			dirs[dir] = true
+		}
+	default:
+		if err := writeAtomic(s.root, w.Path, []byte(w.Content)); err != nil {
+			return err
+		}
+		dirs[dir] = true
+	}
+	return nil
+}
+
+// writeAt writes b at offset at of the root-relative file name, cutting the
+// file there first, and fsyncs it. Redoing it gives the same file. A file
+// shorter than at means bytes the journal relies on are gone: damage.
+func writeAt(root *os.Root, name string, at int64, b []byte) (created bool, err error) {
+	if dir := path.Dir(name); dir != "." {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return false, err
+		}
+	}
+	f, err := root.OpenFile(name, os.O_RDWR, 0o644)
+	if errors.Is(err, fs.ErrNotExist) {
+		f, err = root.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+		created = true
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if st.Size() < at {
+		return false, damaged(name, fmt.Errorf("it has %d bytes, but a transaction appends at byte %d: bytes were cut from it", st.Size(), at))
+	}
+	if st.Size() != at {
+		if err := f.Truncate(at); err != nil {
+			return false, err
+		}
+	}
+	if _, err := f.WriteAt(b, at); err != nil {
+		return false, err
+	}
+	return created, f.Sync()
 }
 
 // Recovery says what recover found.
@@ -173,7 +222,7 @@ func (s *Store) recover() (Recovery, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return Recovery{}, nil
 	} else if err != nil {
-		return Recovery{}, Errorf(CodeInternal, "read journal").Wrap(err)
+		return Recovery{}, damaged(JournalFile, err)
 	}
 	var j journal
 	why := ""
@@ -186,7 +235,7 @@ func (s *Store) recover() (Recovery, error) {
 	}
 	if why != "" {
 		if err := s.root.Remove(JournalFile); err != nil {
-			return Recovery{}, Errorf(CodeInternal, "discard journal").Wrap(err)
+			return Recovery{}, damaged(JournalFile, err)
 		}
 		return Recovery{Found: true, Discarded: why}, nil
 	}
@@ -195,15 +244,24 @@ func (s *Store) recover() (Recovery, error) {
 			return Recovery{}, damaged(JournalFile, err)
 		}
 	}
-	if err := s.apply(&j, -1); err != nil {
+	if err := s.apply(&j); err != nil {
+		if CodeOf(err) != "" {
+			return Recovery{}, err
+		}
 		return Recovery{}, Errorf(CodeInternal, "finish transaction %d from the journal", j.Seq).Wrap(err)
 	}
 	return Recovery{Found: true, Finished: true, Seq: j.Seq}, nil
 }
 
-// checkJournalPath admits only document paths with valid ids and config.json.
+// derivedPathRe admits the store's files besides documents and leases: the
+// debate transcripts and the kept proof revisions.
+var derivedPathRe = regexp.MustCompile(`^(\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9_-]{1,80}\.md|proofs/[a-z0-9_]{1,128}\.jsonl)$`)
+
+// checkJournalPath admits only the paths a transaction may write: documents
+// and leases with valid ids, config.json, events.jsonl and the derived files
+// of derivedPathRe. A journal naming anything else was not written by us.
 func checkJournalPath(p string) error {
-	if p == ConfigFile {
+	if p == ConfigFile || p == EventsFile || derivedPathRe.MatchString(p) {
 		return nil
 	}
 	dir, file := path.Split(p)
@@ -213,72 +271,4 @@ func checkJournalPath(p string) error {
 		return fmt.Errorf("journal names a path outside the documents: %q", p)
 	}
 	return nil
-}
-
-// lastSeq reads the seq of the last line of events.jsonl from its tail, so
-// its cost does not grow with the log. A torn last line (no newline: a crash
-// during the append on a file system that let it happen) is cut off; its
-// transaction's journal is still there to append it again.
-func (s *Store) lastSeq() (int, error) {
-	f, err := s.root.OpenFile(EventsFile, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return 0, Errorf(CodeInternal, "open %s", EventsFile).Wrap(err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return 0, Errorf(CodeInternal, "stat %s", EventsFile).Wrap(err)
-	}
-	size := st.Size()
-	for chunk := int64(4096); ; chunk *= 4 {
-		off := max(0, size-chunk)
-		buf := make([]byte, size-off)
-		if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
-			return 0, Errorf(CodeInternal, "read %s", EventsFile).Wrap(err)
-		}
-		if len(buf) > 0 && buf[len(buf)-1] != '\n' {
-			cut := bytes.LastIndexByte(buf, '\n') + 1
-			if cut == 0 && off > 0 {
-				continue // the torn line is longer than the chunk
-			}
-			if err := f.Truncate(off + int64(cut)); err != nil {
-				return 0, Errorf(CodeInternal, "cut torn line of %s", EventsFile).Wrap(err)
-			}
-			size = off + int64(cut)
-			buf = buf[:cut]
-		}
-		if len(buf) == 0 {
-			return 0, nil
-		}
-		body := buf[:len(buf)-1]
-		start := bytes.LastIndexByte(body, '\n') + 1
-		if start == 0 && off > 0 {
-			continue // the last line is longer than the chunk
-		}
-		var head struct {
-			Seq *int `json:"seq"`
-		}
-		if err := json.Unmarshal(body[start:], &head); err != nil || head.Seq == nil {
-			return 0, damaged(EventsFile, fmt.Errorf("its last line has no seq: %.80q", body[start:]))
-		}
-		return *head.Seq, nil
-	}
-}
-
-func (s *Store) appendEvent(line []byte) error {
-	f, err := s.root.OpenFile(EventsFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	// One write call: an append of a whole line or nothing, short of a
-	// power cut, which lastSeq repairs.
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -23,12 +23,45 @@ func journalFor(t *testing.T, s *Store, seq int, h string) *journal {
 	d.Set("hypothesis.-1", h)
 	d.Set("revision", d.revision+1)
 	before := model.ProblemPending
+	patch, err := Patch(d.orig, d.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ev := Event{Seq: seq, Time: Timestamp(t0), Command: "test-journal", IDs: []string{"prob_x"},
-		Changes: []Change{{ID: "prob_x", Kind: model.KindProblem, Before: &before, After: model.ProblemPending, Revision: d.revision + 1}}}
-	line, _ := json.Marshal(ev)
-	j := &journal{Seq: seq, Event: line, Writes: []journalWrite{{Path: "problem/prob_x.json", Content: string(d.Raw)}}}
+		Changes: []Change{{ID: "prob_x", Kind: model.KindProblem, Before: &before, After: model.ProblemPending, Revision: d.revision + 1, Patch: patch}}}
+	tl, err := s.tail()
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _, err := seal(ev, tl.Hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := tl.Size
+	j := &journal{Seq: seq, Event: line, Writes: []journalWrite{{Path: "problem/prob_x.json", Content: string(d.Raw)},
+		{Path: EventsFile, Content: string(line) + "\n", At: &at}}}
 	j.Checksum = j.sum()
 	return j
+}
+
+// TestLegacyJournalIsFinished: a journal written before the event line
+// became one of its writes (by an older proofloop that crashed) is still
+// replayed, event included, exactly once.
+func TestLegacyJournalIsFinished(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	j := journalFor(t, s, 2, "h")
+	j.Writes = j.Writes[:1]
+	j.Checksum = j.sum()
+	for range 2 {
+		writeJournal(t, dir, j)
+		if rec, err := s.recover(); err != nil || !rec.Finished {
+			t.Fatalf("recover = %+v, %v; want it finished", rec, err)
+		}
+	}
+	if evs := eventLines(t, dir); len(evs) != 2 || evs[1].Seq != 2 {
+		t.Errorf("events %+v; want the journal's event once, as seq 2", evs)
+	}
 }
 
 func writeJournal(t *testing.T, dir string, j any) {
@@ -150,56 +183,79 @@ func eventLine(seq, pad int) string {
 	return string(b) + "\n"
 }
 
-func TestLastSeq(t *testing.T) {
-	long := 10000 // longer than lastSeq's first 4096-byte read
+// TestTornTail: the tail of the log is read from its end; a torn last line
+// that no journal covers is never cut silently (issue 10, defect 3). The
+// next commit moves it to the quarantine file, numbers its own event after
+// the torn line's seq (a seq is never reused), and doctor reports it.
+func TestTornTail(t *testing.T) {
+	long := 10000 // longer than tail's first 4096-byte read
 	for _, c := range []struct {
 		name    string
 		content string
-		want    int
-		kept    string // the file after lastSeq; "" means unchanged
+		want    int // the seq of the last whole line
+		torn    string
+		next    int // the seq of the next event
 	}{
-		{"empty", "", 0, ""},
-		{"one", eventLine(1, 0), 1, ""},
-		{"two", eventLine(1, 0) + eventLine(2, 0), 2, ""},
-		{"long last line", eventLine(1, 0) + eventLine(2, long), 2, ""},
+		{"empty", "", 0, "", 1},
+		{"one", eventLine(1, 0), 1, "", 2},
+		{"two", eventLine(1, 0) + eventLine(2, 0), 2, "", 3},
+		{"long last line", eventLine(1, 0) + eventLine(2, long), 2, "", 3},
 		{"many lines", func() string {
 			var b strings.Builder
 			for i := 1; i <= 300; i++ {
 				b.WriteString(eventLine(i, 0))
 			}
 			return b.String()
-		}(), 300, ""},
-		{"torn", eventLine(1, 0) + eventLine(2, 0) + `{"seq":3,"time":"20`, 2, eventLine(1, 0) + eventLine(2, 0)},
-		{"torn long", eventLine(1, 0) + eventLine(2, long) + strings.TrimSuffix(eventLine(3, long), "}\n"), 2, eventLine(1, 0) + eventLine(2, long)},
-		{"torn only line", `{"seq":1,`, 0, "-"},
-		{"torn line looking whole", eventLine(1, 0) + strings.TrimSuffix(eventLine(2, 0), "\n"), 1, eventLine(1, 0)},
+		}(), 300, "", 301},
+		{"torn", eventLine(1, 0) + eventLine(2, 0), 2, `{"seq":3,"time":"20`, 4},
+		{"torn long", eventLine(1, 0) + eventLine(2, long), 2, strings.TrimSuffix(eventLine(3, long), "}\n"), 4},
+		{"torn only line", "", 0, `{"seq":1,`, 2},
+		{"torn without seq", eventLine(1, 0), 1, `{"ti`, 2},
+		{"torn line looking whole", eventLine(1, 0), 1, strings.TrimSuffix(eventLine(2, 0), "\n"), 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, dir := testStore(t)
-			if err := os.WriteFile(filepath.Join(dir, EventsFile), []byte(c.content), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, EventsFile), []byte(c.content+c.torn), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			got, err := s.lastSeq()
-			if err != nil || got != c.want {
-				t.Errorf("lastSeq = %d, %v; want %d", got, err, c.want)
+			got, err := s.tail()
+			if err != nil || got.Seq != c.want || string(got.Torn) != c.torn || got.Size != int64(len(c.content)) {
+				t.Errorf("tail = seq %d, torn %q, size %d, %v; want seq %d, torn %q, size %d", got.Seq, got.Torn, got.Size, err, c.want, c.torn, len(c.content))
 			}
-			kept := c.kept
-			switch kept {
-			case "":
-				kept = c.content
-			case "-":
-				kept = ""
+			if after := string(readFile(t, dir, EventsFile)); after != c.content+c.torn {
+				t.Errorf("tail changed events.jsonl")
 			}
-			if after := string(readFile(t, dir, EventsFile)); after != kept {
-				t.Errorf("events.jsonl after lastSeq is %d bytes; want %d (only a torn last line is cut)", len(after), len(kept))
-			}
-			// The next transaction continues the sequence and the log stays valid.
+			// The next transaction quarantines the torn line and numbers after it.
 			mustCreate(t, s, "prob_next")
 			evs := eventLines(t, dir)
-			if last := evs[len(evs)-1]; last.Seq != c.want+1 || len(evs) != c.want+1 {
-				t.Errorf("next event: seq %d as line %d; want %d", last.Seq, len(evs), c.want+1)
+			if last := evs[len(evs)-1]; last.Seq != c.next {
+				t.Errorf("next event: seq %d; want %d", last.Seq, c.next)
 			}
-			doctorClean(t, s)
+			if c.torn == "" {
+				if _, err := os.Stat(filepath.Join(dir, QuarantineFile)); err == nil {
+					t.Errorf("a log without a torn line left a quarantine file")
+				}
+				doctorClean(t, s)
+				return
+			}
+			var q Quarantined
+			if err := json.Unmarshal(readFile(t, dir, QuarantineFile), &q); err != nil || q.Bytes != c.torn || q.AfterSeq != c.want || q.Offset != int64(len(c.content)) {
+				t.Errorf("quarantine = %+v, %v; want the torn bytes %q after seq %d at %d", q, err, c.torn, c.want, len(c.content))
+			}
+			r, err := s.Doctor()
+			if err != nil {
+				t.Fatal(err)
+			}
+			codes := map[string]bool{}
+			for _, f := range r.Findings {
+				codes[f.Code] = true
+			}
+			if !codes["event_quarantined"] {
+				t.Errorf("doctor findings %v; want event_quarantined", r.Findings)
+			}
+			if gap := c.next > c.want+1; gap != codes["event_gap"] {
+				t.Errorf("doctor findings %v; want event_gap %v", r.Findings, gap)
+			}
 		})
 	}
 }

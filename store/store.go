@@ -159,7 +159,7 @@ func damaged(path string, err error) *Error {
 func (s *Store) List(k model.Kind) ([]string, error) {
 	entries, err := fs.ReadDir(s.root.FS(), k.Dir())
 	if err != nil {
-		return nil, Errorf(CodeInternal, "list %s", k.Dir()).Wrap(err)
+		return nil, damaged(k.Dir(), err)
 	}
 	var ids []string
 	for _, e := range entries {

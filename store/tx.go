@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"slices"
 	"time"
 
@@ -40,6 +41,8 @@ type Tx struct {
 
 	leases      map[string]*Lease
 	dirtyLeases []string
+	files       []journalWrite // derived files: transcripts, kept proof revisions
+	appended    map[string]int64
 }
 
 // Commit is what a committed transaction changed.
@@ -146,7 +149,7 @@ func (tx *Tx) Create(id string, v any) (*Doc, error) {
 	if err != nil {
 		return nil, Errorf(CodeInternal, "encode %s", id).Wrap(err)
 	}
-	d := &Doc{ID: id, Kind: k, Raw: raw, created: true}
+	d := &Doc{ID: id, Kind: k, Raw: raw, orig: []byte("{}"), created: true}
 	for _, f := range []struct {
 		path string
 		v    any
@@ -182,7 +185,10 @@ func (s *Store) read(id string) (*Doc, error) {
 	if err := schemas.Validate(schemas.Kind(k), raw); err != nil {
 		return nil, damaged(p, err)
 	}
-	d := &Doc{ID: id, Kind: k, Raw: raw}
+	if err := CheckJSON(raw); err != nil {
+		return nil, damaged(p, err)
+	}
+	d := &Doc{ID: id, Kind: k, Raw: raw, orig: raw}
 	if got := d.Get("id").String(); got != id {
 		return nil, damaged(p, fmt.Errorf("its id field is %q", got))
 	}
@@ -195,25 +201,36 @@ func (s *Store) read(id string) (*Doc, error) {
 // but if a crashed commit left a journal, Read first takes the lock and
 // finishes it, so a reader never sees half of a transaction that committed.
 func (s *Store) Read(id string) (*Doc, error) {
-	if _, err := s.root.Stat(JournalFile); err == nil {
-		unlock, err := lock(s.root, s.Dir, s.LockTimeout)
-		if err != nil {
-			return nil, err
-		}
-		_, err = s.recover()
-		unlock()
-		if err != nil {
-			return nil, err
-		}
+	if err := s.finishJournal(); err != nil {
+		return nil, err
 	}
 	return s.read(id)
 }
 
-// commit writes every changed document through the journal.
+// finishJournal finishes a journal a crashed commit left, under the lock,
+// so that a reader never sees half of a transaction that committed.
+func (s *Store) finishJournal() error {
+	if _, err := s.root.Lstat(JournalFile); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err == nil {
+		unlock, err := lock(s.root, s.Dir, s.LockTimeout)
+		if err != nil {
+			return err
+		}
+		_, err = s.recover()
+		unlock()
+		return err
+	} else {
+		return damaged(JournalFile, err)
+	}
+}
+
+// commit writes every changed document through the journal, with one
+// event that records each document's patch and is chained to the log.
 func (tx *Tx) commit() (*Commit, error) {
 	var changed []*Doc
 	for _, id := range tx.order {
-		if d := tx.docs[id]; d.dirty || d.created {
+		if d := tx.docs[id]; d.dirty || d.created || d.deleted {
 			changed = append(changed, d)
 		}
 	}
@@ -221,7 +238,7 @@ func (tx *Tx) commit() (*Commit, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(changed) == 0 && len(leaseWrites) == 0 {
+	if len(changed) == 0 && len(leaseWrites) == 0 && len(tx.files) == 0 {
 		return &Commit{}, nil
 	}
 	ev := Event{Time: tx.now, Command: tx.opts.Command, Detail: tx.detail}
@@ -235,22 +252,31 @@ func (tx *Tx) commit() (*Commit, error) {
 	ev.IDs, ev.Changes = []string{}, []Change{}
 	var writes []journalWrite
 	for _, d := range changed {
-		if err := d.Set("updated_at", tx.now); err != nil {
-			return nil, err
-		}
-		if err := d.Set("revision", d.revision+1); err != nil {
-			return nil, err
-		}
-		d.Raw = pretty.Pretty(d.Raw)
 		p := DocPath(d.Kind, d.ID)
-		if err := schemas.Validate(schemas.Kind(d.Kind), d.Raw); err != nil {
-			return nil, Errorf(CodeInternal, "%s would not pass its schema; nothing was written", p).Wrap(err)
-		}
-		writes = append(writes, journalWrite{Path: p, Content: string(d.Raw)})
 		ch := Change{ID: d.ID, Kind: d.Kind, After: d.Status(), Revision: d.revision + 1}
 		if !d.created {
 			before := d.statusBefore
 			ch.Before = &before
+		}
+		if d.deleted {
+			ch.After, ch.Revision, ch.Deleted = d.statusBefore, d.revision, true
+			writes = append(writes, journalWrite{Path: p, Remove: true})
+		} else {
+			if err := d.Set("updated_at", tx.now); err != nil {
+				return nil, err
+			}
+			if err := d.Set("revision", d.revision+1); err != nil {
+				return nil, err
+			}
+			d.Raw = pretty.Pretty(d.Raw)
+			if err := schemas.Validate(schemas.Kind(d.Kind), d.Raw); err != nil {
+				return nil, Errorf(CodeInternal, "%s would not pass its schema; nothing was written", p).Wrap(err)
+			}
+			if ch.Patch, err = Patch(d.orig, d.Raw); err != nil {
+				return nil, Errorf(CodeInternal, "diff %s", p).Wrap(err)
+			}
+			ch.After = d.Status()
+			writes = append(writes, journalWrite{Path: p, Content: string(d.Raw)})
 		}
 		ev.IDs = append(ev.IDs, d.ID)
 		ev.Changes = append(ev.Changes, ch)
@@ -260,16 +286,88 @@ func (tx *Tx) commit() (*Commit, error) {
 			ev.IDs = append(ev.IDs, id)
 		}
 	}
-	seq, err := tx.s.commit(ev, append(writes, leaseWrites...))
+	t, err := tx.s.tail()
 	if err != nil {
 		return nil, err
 	}
-	ev.Seq = seq
-	for _, d := range changed {
-		d.revision++
-		d.created, d.dirty = false, false
+	if t.Torn != nil {
+		if t, err = tx.s.quarantine(t); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(os.Stderr, "proofloop: warning: %s ended in a torn line that no journal covered; it was moved to %s (run `proofloop doctor`)\n", EventsFile, QuarantineFile)
 	}
-	return &Commit{Seq: seq, Event: ev, Changed: changed}, nil
+	ev.Seq = t.Seq + 1
+	line, _, err := seal(ev, t.Hash)
+	if err != nil {
+		return nil, Errorf(CodeInternal, "encode event").Wrap(err)
+	}
+	writes = append(append(writes, leaseWrites...), tx.files...)
+	if err := tx.s.commit(ev.Seq, line, t.Size, writes); err != nil {
+		return nil, err
+	}
+	for _, d := range changed {
+		if !d.deleted {
+			d.revision++
+		}
+		d.orig, d.created, d.dirty = d.Raw, false, false
+	}
+	return &Commit{Seq: ev.Seq, Event: ev, Changed: changed}, nil
+}
+
+// Delete removes a document when the transaction commits; its event keeps
+// the record that it existed.
+func (tx *Tx) Delete(id string) error {
+	d, err := tx.Get(id)
+	if err != nil {
+		return err
+	}
+	d.deleted = true
+	return nil
+}
+
+// WriteFile replaces a derived file (a debate transcript) when the
+// transaction commits. name must be one of the paths checkJournalPath
+// admits.
+func (tx *Tx) WriteFile(name string, content []byte) error {
+	if err := checkJournalPath(name); err != nil {
+		return Errorf(CodeInternal, "write %s", name).Wrap(err)
+	}
+	tx.files = append(tx.files, journalWrite{Path: name, Content: string(content)})
+	return nil
+}
+
+// RemoveFile removes a derived file when the transaction commits.
+func (tx *Tx) RemoveFile(name string) error {
+	if err := checkJournalPath(name); err != nil {
+		return Errorf(CodeInternal, "remove %s", name).Wrap(err)
+	}
+	tx.files = append(tx.files, journalWrite{Path: name, Remove: true})
+	return nil
+}
+
+// AppendFile appends b to a derived append-only file (kept proof
+// revisions) when the transaction commits, at the file's present end.
+func (tx *Tx) AppendFile(name string, b []byte) error {
+	if err := checkJournalPath(name); err != nil {
+		return Errorf(CodeInternal, "append to %s", name).Wrap(err)
+	}
+	at, ok := tx.appended[name]
+	if !ok {
+		fi, err := tx.s.root.Stat(name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return damaged(name, err)
+		default:
+			at = fi.Size()
+		}
+	}
+	if tx.appended == nil {
+		tx.appended = map[string]int64{}
+	}
+	tx.appended[name] = at + int64(len(b))
+	tx.files = append(tx.files, journalWrite{Path: name, Content: string(b), At: &at})
+	return nil
 }
 
 func decode(raw []byte, v any) error { return json.Unmarshal(raw, v) }

@@ -39,10 +39,14 @@ func TestScript(t *testing.T) {
 	})
 }
 
-var timestampRe = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$`)
+var (
+	timestampRe = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$`)
+	sha256Re    = regexp.MustCompile(`^[0-9a-f]{64}$`)
+)
 
 // cmpJSON compares two JSON files field by field: `cmpjson got want`. Any
-// timestamp in got matches the string "TIMESTAMP" in want. A mismatch
+// timestamp in got matches the string "TIMESTAMP" in want, and any SHA-256
+// (an event's hash and prev) the string "SHA256". A mismatch
 // lists each differing JSON path with both values.
 func cmpJSON(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
@@ -73,6 +77,9 @@ func normalize(v any) any {
 	case string:
 		if timestampRe.MatchString(x) {
 			return "TIMESTAMP"
+		}
+		if sha256Re.MatchString(x) {
+			return "SHA256"
 		}
 	case []any:
 		for i := range x {

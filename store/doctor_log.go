@@ -1,0 +1,306 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/tidwall/gjson"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/schemas"
+)
+
+// LogReport is what doctor verified of the event log. An auditor can write
+// down VerifiedSeq and VerifiedHash and later prove that nothing up to that
+// event has changed: any edit breaks the chain before it.
+type LogReport struct {
+	Events       int    `json:"events"`
+	ChainFrom    int    `json:"chain_from"`    // the first seq covered by the hash chain; 0 when none is
+	VerifiedSeq  int    `json:"verified_seq"`  // the chain is unbroken from chain_from up to this seq
+	VerifiedHash string `json:"verified_hash"` // the hash of that event
+	Replayed     int    `json:"replayed"`      // documents that equal the replay of their patches
+	NotReplayed  int    `json:"not_replayed"`  // documents with history from before patches were kept
+	Quarantined  int    `json:"quarantined"`   // torn lines kept in events.quarantine.jsonl
+}
+
+// changeRef locates one change of a document in the log.
+type changeRef struct {
+	seq       int
+	off       int64
+	n         int
+	index     int // in the event's changes
+	revision  int
+	deleted   bool
+	hasPatch  bool
+	kind      model.Kind
+	lineValid bool
+}
+
+type findingFunc func(code, p string, seq int, format string, args ...any)
+
+// checkLog checks every line of the log, its seqs and its hash chain, and
+// then replays each document's patches against its file.
+func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
+	var r LogReport
+	f, err := s.root.Open(EventsFile)
+	if err != nil {
+		bad("unreadable", EventsFile, 0, "cannot read: %v", err)
+		return r
+	}
+	defer f.Close()
+	changes := map[string][]changeRef{}
+	br := bufio.NewReaderSize(f, 1<<20)
+	var off int64
+	lastSeq, lastHash, broken := 0, "", false
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if len(line) == 0 && errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			bad("unreadable", EventsFile, 0, "read line %d: %v", n, err)
+			break
+		}
+		lineOff := off
+		off += int64(len(line))
+		if line[len(line)-1] != '\n' {
+			bad("event_invalid", EventsFile, 0, "line %d is torn: it has no newline", n)
+			break
+		}
+		line = line[:len(line)-1]
+		r.Events++
+		if verr := schemas.Validate(schemas.Event, line); verr != nil || CheckJSON(line) != nil {
+			if verr == nil {
+				verr = CheckJSON(line)
+			}
+			bad("event_invalid", EventsFile, lastSeq+1, "line %d is not an event: %v", n, verr)
+			broken = broken || r.ChainFrom > 0
+			continue
+		}
+		seq := int(gjson.GetBytes(line, "seq").Int())
+		if seq != lastSeq+1 {
+			if seq > lastSeq+1 {
+				bad("event_gap", EventsFile, seq, "line %d has seq %d after seq %d: events %d-%d are missing", n, seq, lastSeq, lastSeq+1, seq-1)
+			} else {
+				bad("event_gap", EventsFile, seq, "line %d has seq %d after seq %d: lines were moved or duplicated", n, seq, lastSeq)
+			}
+		}
+		lastSeq = seq
+		hash, prev, sealed, ok := LineHash(line)
+		switch {
+		case !sealed && r.ChainFrom > 0:
+			bad("chain_broken", EventsFile, seq, "seq %d (line %d) has no hash although the log is chained from seq %d", seq, n, r.ChainFrom)
+			broken = true
+		case !sealed:
+		case !ok:
+			bad("chain_broken", EventsFile, seq, "seq %d (line %d): its hash does not match its bytes: the line was edited", seq, n)
+			broken = true
+		case r.ChainFrom == 0 && prev != "":
+			bad("chain_broken", EventsFile, seq, "seq %d (line %d) continues a chain whose earlier lines are gone", seq, n)
+			broken = true
+		case r.ChainFrom > 0 && prev != lastHash:
+			bad("chain_broken", EventsFile, seq, "seq %d (line %d): prev does not match the line before it: a line before it was edited, removed or moved", seq, n)
+			broken = true
+		}
+		if sealed && r.ChainFrom == 0 {
+			r.ChainFrom = seq
+		}
+		if sealed && ok && !broken {
+			r.VerifiedSeq, r.VerifiedHash = seq, hash
+		}
+		lastHash = hash
+		for i, c := range gjson.GetBytes(line, "changes").Array() {
+			id := c.Get("id").String()
+			changes[id] = append(changes[id], changeRef{seq: seq, off: lineOff, n: len(line), index: i,
+				revision: int(c.Get("revision").Int()), deleted: c.Get("deleted").Bool(),
+				hasPatch: c.Get("patch").Exists(), kind: model.Kind(c.Get("kind").String()), lineValid: true})
+		}
+	}
+	r.Quarantined = s.checkQuarantine(bad)
+	s.replay(f, docs, changes, r.ChainFrom == 1, &r, bad)
+	return r
+}
+
+// checkQuarantine reports every torn line kept in the quarantine file.
+func (s *Store) checkQuarantine(bad findingFunc) int {
+	raw, err := s.root.ReadFile(QuarantineFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0
+	} else if err != nil {
+		bad("unreadable", QuarantineFile, 0, "cannot read: %v", err)
+		return 0
+	}
+	n := 0
+	for _, line := range bytes.Split(bytes.TrimSpace(raw), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		n++
+		var q Quarantined
+		if err := json.Unmarshal(line, &q); err != nil {
+			bad("event_quarantined", QuarantineFile, 0, "line %d does not parse: %v", n, err)
+			continue
+		}
+		what := "an unreadable seq"
+		seq := q.AfterSeq + 1
+		if q.Seq != nil {
+			what, seq = fmt.Sprintf("seq %d", *q.Seq), *q.Seq
+		}
+		bad("event_quarantined", QuarantineFile, seq, "a torn event line (%s, %d bytes) that no journal covered was cut from events.jsonl after seq %d at %s; its bytes are kept here", what, len(q.Bytes), q.AfterSeq, q.At)
+	}
+	return n
+}
+
+// replay rebuilds each document from its patches, from an empty document,
+// and compares it with the file; it also checks each document's revision
+// against the last one the log records. complete says the log is chained
+// from its first event, so a document the log never mentions was made by
+// hand. Documents are replayed in parallel.
+func (s *Store) replay(log *os.File, docs *docSet, changes map[string][]changeRef, complete bool, r *LogReport, bad findingFunc) {
+	ids := map[string]bool{}
+	for id := range changes {
+		ids[id] = true
+	}
+	for id := range docs.present {
+		ids[id] = true
+	}
+	sorted := slices.Sorted(func(yield func(string) bool) {
+		for id := range ids {
+			if !yield(id) {
+				return
+			}
+		}
+	})
+	type result struct {
+		replayed, skipped bool
+		findings          []Finding
+	}
+	results := make([]result, len(sorted))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.NumCPU() {
+		wg.Go(func() {
+			for i := range next {
+				var res result
+				add := func(code, p string, seq int, format string, args ...any) {
+					res.findings = append(res.findings, Finding{code, p, fmt.Sprintf(format, args...), seq})
+				}
+				res.replayed, res.skipped = s.replayDoc(log, sorted[i], changes[sorted[i]], docs, complete, add)
+				results[i] = res
+			}
+		})
+	}
+	for i := range sorted {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, res := range results {
+		if res.replayed {
+			r.Replayed++
+		}
+		if res.skipped {
+			r.NotReplayed++
+		}
+		for _, f := range res.findings {
+			bad(f.Code, f.Path, f.Seq, "%s", f.Message)
+		}
+	}
+}
+
+// replayDoc checks one document against the log.
+func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSet, complete bool, bad findingFunc) (replayed, skipped bool) {
+	k, err := model.KindOf(id)
+	if err != nil {
+		return false, false
+	}
+	p := DocPath(k, id)
+	if len(refs) == 0 {
+		if complete {
+			bad("replay_mismatch", p, 0, "the event log never records it: it was made by hand")
+		} else {
+			skipped = true
+		}
+		return false, skipped
+	}
+	last := refs[len(refs)-1]
+	if rev, ok := docs.revision[id]; ok && !last.deleted && rev != last.revision {
+		bad("revision_mismatch", p, last.seq, "its revision is %d, but the event log says it reached revision %d (seq %d)", rev, last.revision, last.seq)
+	}
+	for _, c := range refs {
+		if !c.hasPatch {
+			return false, true // history from before patches were kept
+		}
+	}
+	state := []byte("{}")
+	for _, c := range refs {
+		buf := make([]byte, c.n)
+		if _, err := log.ReadAt(buf, c.off); err != nil {
+			bad("unreadable", EventsFile, c.seq, "read seq %d: %v", c.seq, err)
+			return false, false
+		}
+		if c.deleted {
+			state = nil
+			continue
+		}
+		if state == nil {
+			state = []byte("{}")
+		}
+		raw := gjson.GetBytes(buf, fmt.Sprintf("changes.%d.patch", c.index)).Raw
+		patch, err := jsonpatch.DecodePatch([]byte(raw))
+		if err == nil {
+			state, err = patch.Apply(state)
+		}
+		if err != nil {
+			bad("replay_mismatch", p, c.seq, "the patch of seq %d does not apply to its replay: %v", c.seq, err)
+			return false, false
+		}
+	}
+	raw, err := s.root.ReadFile(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && state == nil:
+		return true, false
+	case errors.Is(err, fs.ErrNotExist):
+		bad("replay_mismatch", p, last.seq, "the event log says it exists (last changed at seq %d), but the file is missing", last.seq)
+		return false, false
+	case err != nil:
+		return false, false // reported as unreadable
+	case state == nil:
+		bad("replay_mismatch", p, last.seq, "the event log removed it at seq %d, but the file is there", last.seq)
+		return false, false
+	}
+	if _, damagedFile := docs.revision[id]; !damagedFile {
+		return false, false // reported as damaged already
+	}
+	if !jsonpatch.Equal(state, raw) {
+		diff, _ := Patch(state, raw)
+		bad("replay_mismatch", p, last.seq, "it differs from the replay of the event log at its last change (seq %d): %s", last.seq, summarizePatch(diff))
+		return false, false
+	}
+	return true, false
+}
+
+// summarizePatch names the paths a patch touches, for a message.
+func summarizePatch(p json.RawMessage) string {
+	var ops []struct{ Op, Path string }
+	json.Unmarshal(p, &ops)
+	var parts []string
+	for i, o := range ops {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(ops)-5))
+			break
+		}
+		parts = append(parts, o.Op+" "+o.Path)
+	}
+	return fmt.Sprintf("%v", parts)
+}

@@ -1,0 +1,232 @@
+package store
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/proofloop/proofloop/model"
+)
+
+// damageStore is a small store with some history: prob_x with a wrap-up
+// statement that has two issues, and a few more writes. It returns the
+// store, its folder and the seq of its last event.
+func damageStore(t *testing.T) (*Store, string, int) {
+	t.Helper()
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	_, err := s.Update(TxOptions{Command: "test-wrap"}, func(tx *Tx) error {
+		p, err := tx.Get("prob_x")
+		if err != nil {
+			return err
+		}
+		proof := "First sentence. Second sentence."
+		st := model.Statement{Status: model.StatementHasGap, Claim: "C.", Premises: []string{}, Context: "prob_x",
+			Proof: &proof, ProofRevision: 1, Round: 1, SubStatements: []string{},
+			Validate: model.Validate{Issues: []model.Issue{
+				{IssueNumber: 1, Sentence: 1, SentenceText: "First", ErrorType: "gap", Explanation: "e", CreatedAt: Timestamp(t0), Round: 1, ProofRevision: 1},
+				{IssueNumber: 2, Sentence: 2, SentenceText: "Second", ErrorType: "gap", Explanation: "e", CreatedAt: Timestamp(t0), Round: 1, ProofRevision: 1},
+			}, Responses: []model.Response{}, Confirmations: []model.Confirmation{}}}
+		if _, err := tx.Create("stmt_x_wrap", st); err != nil {
+			return err
+		}
+		return p.Set("progresses.-1", "stmt_x_wrap")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"a", "b"} {
+		_, err := s.Update(TxOptions{Command: "test-hyp"}, func(tx *Tx) error {
+			d, err := tx.Get("prob_x")
+			if err != nil {
+				return err
+			}
+			return d.Set("hypothesis.-1", h)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s, dir, 4
+}
+
+// reseal recomputes a log line's hash after an edit of its bytes, as a
+// careful forger would.
+func reseal(line []byte) []byte {
+	body := append(bytes.Clone(line[:len(line)-hashSuffixLen]), '}')
+	sum := sha256.Sum256(body)
+	return append(body[:len(body)-1], []byte(`,"hash":"`+hex.EncodeToString(sum[:])+`"}`)...)
+}
+
+func editLines(t *testing.T, dir string, edit func(lines [][]byte) [][]byte) {
+	t.Helper()
+	raw := readFile(t, dir, EventsFile)
+	lines := bytes.Split(bytes.TrimSuffix(raw, []byte("\n")), []byte("\n"))
+	out := bytes.Join(edit(lines), []byte("\n"))
+	if err := os.WriteFile(filepath.Join(dir, EventsFile), append(out, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func editFile(t *testing.T, dir, name string, edit func(string) string) {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	before := string(readFile(t, dir, name))
+	after := edit(before)
+	if after == before {
+		t.Fatalf("the edit of %s changed nothing", name)
+	}
+	if err := os.WriteFile(p, []byte(after), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDoctorFindsDamage: each kind of damage is reported with its own code,
+// at the right file, and at the first event where it shows. Most of these
+// went unnoticed before (issue 10 defect 2, issue 14).
+func TestDoctorFindsDamage(t *testing.T) {
+	const prob, stmt = "problem/prob_x.json", "statement/stmt_x_wrap.json"
+	for _, c := range []struct {
+		name     string
+		damage   func(t *testing.T, dir string)
+		code     string
+		path     string
+		seq      int    // 0: any
+		verified int    // the last verified seq; -1: do not check
+		message  string // a part of the message
+	}{
+		{"duplicate key", func(t *testing.T, dir string) {
+			editFile(t, dir, prob, func(s string) string { return strings.Replace(s, "{", `{"status": "solved",`, 1) })
+		}, "not_strict_json", prob, 0, 4, `duplicate object member name "status"`},
+		{"trailing data", func(t *testing.T, dir string) {
+			editFile(t, dir, prob, func(s string) string { return s + "{}" })
+		}, "not_strict_json", prob, 0, 4, "data after its value"},
+		{"revision lower than the log", func(t *testing.T, dir string) {
+			editFile(t, dir, prob, func(s string) string { return strings.Replace(s, `"revision": 4`, `"revision": 3`, 1) })
+		}, "revision_mismatch", prob, 4, 4, "its revision is 3, but the event log says it reached revision 4"},
+		{"duplicate issue number", func(t *testing.T, dir string) {
+			editFile(t, dir, stmt, func(s string) string { return strings.Replace(s, `"issue_number": 2`, `"issue_number": 1`, 1) })
+		}, "duplicate_number", stmt, 0, 4, "issue number 1 is used twice"},
+		{"hand-edited proof", func(t *testing.T, dir string) {
+			editFile(t, dir, stmt, func(s string) string { return strings.Replace(s, "Second sentence.", "Second sentence, improved.", 1) })
+		}, "replay_mismatch", stmt, 2, 4, "replace /proof"},
+		{"document made by hand", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "problem", "prob_y.json"), readFile(t, dir, "problem/prob_x.json"), 0o644)
+			editFile(t, dir, "problem/prob_y.json", func(s string) string { return strings.Replace(s, "prob_x", "prob_y", 1) })
+		}, "replay_mismatch", "problem/prob_y.json", 0, 4, "never records it"},
+		{"deleted event line", func(t *testing.T, dir string) {
+			editLines(t, dir, func(l [][]byte) [][]byte { return append(l[:1:1], l[2:]...) })
+		}, "event_gap", EventsFile, 3, 1, "events 2-2 are missing"},
+		{"deleted event line breaks the chain", func(t *testing.T, dir string) {
+			editLines(t, dir, func(l [][]byte) [][]byte { return append(l[:1:1], l[2:]...) })
+		}, "chain_broken", EventsFile, 3, 1, "prev does not match"},
+		{"emptied event line", func(t *testing.T, dir string) {
+			editLines(t, dir, func(l [][]byte) [][]byte { l[1] = nil; return l })
+		}, "event_invalid", EventsFile, 2, 1, "line 2 is not an event"},
+		{"line that is not an event", func(t *testing.T, dir string) {
+			editLines(t, dir, func(l [][]byte) [][]byte { l[2] = []byte(`{"hello": "world"}`); return l })
+		}, "event_invalid", EventsFile, 3, 2, "line 3 is not an event"},
+		{"edited event line", func(t *testing.T, dir string) {
+			editLines(t, dir, func(l [][]byte) [][]byte { l[2] = bytes.Replace(l[2], []byte("test-hyp"), []byte("test-hyq"), 1); return l })
+		}, "chain_broken", EventsFile, 3, 2, "its hash does not match its bytes"},
+		{"edited event line with its hash recomputed", func(t *testing.T, dir string) {
+			editLines(t, dir, func(l [][]byte) [][]byte {
+				l[2] = reseal(bytes.Replace(l[2], []byte("test-hyp"), []byte("test-hyq"), 1))
+				return l
+			})
+		}, "chain_broken", EventsFile, 4, 3, "prev does not match the line before it"},
+		{"reordered pair of lines", func(t *testing.T, dir string) {
+			editLines(t, dir, func(l [][]byte) [][]byte { l[2], l[3] = l[3], l[2]; return l })
+		}, "event_gap", EventsFile, 3, -1, "lines were moved"},
+		{"config out of range", func(t *testing.T, dir string) {
+			editFile(t, dir, ConfigFile, func(s string) string { return strings.Replace(s, `"15m"`, `"0s"`, 1) })
+		}, "config", ConfigFile, 0, 4, "lease_ttl"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, dir, last := damageStore(t)
+			if r := doctorClean(t, s); r.Log.VerifiedSeq != last || r.Log.ChainFrom != 1 || r.Log.Replayed != 2 {
+				t.Fatalf("before the damage: log report %+v; want verified to seq %d from 1, 2 replayed", r.Log, last)
+			}
+			s.cfg = nil
+			c.damage(t, dir)
+			r, err := s.Doctor()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var found *Finding
+			for i, f := range r.Findings {
+				if f.Code == c.code && f.Path == c.path && (c.seq == 0 || f.Seq == c.seq) && strings.Contains(f.Message, c.message) {
+					found = &r.Findings[i]
+				}
+			}
+			if found == nil {
+				t.Errorf("doctor findings %+v; want %s at %s (seq %d) saying %q", r.Findings, c.code, c.path, c.seq, c.message)
+			}
+			if c.verified >= 0 && r.Log.VerifiedSeq != c.verified {
+				t.Errorf("verified seq %d; want %d", r.Log.VerifiedSeq, c.verified)
+			}
+			if _, ok := FindingCodes[c.code]; !ok {
+				t.Errorf("code %s is not in FindingCodes", c.code)
+			}
+		})
+	}
+}
+
+// TestDuplicateKeyRefusedOnRead: a document with a duplicate key is refused
+// by every reader, not only by doctor: two JSON readers would see two
+// different documents.
+func TestDuplicateKeyRefusedOnRead(t *testing.T) {
+	s, dir, _ := damageStore(t)
+	editFile(t, dir, "problem/prob_x.json", func(s string) string { return strings.Replace(s, "{", `{"status": "solved",`, 1) })
+	before := snapshot(t, dir)
+	_, err := s.Read("prob_x")
+	wantCode(t, "Read of a document with a duplicate key", err, CodeStoreDamaged)
+	_, err = s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
+		_, err := tx.Get("prob_x")
+		return err
+	})
+	wantCode(t, "Get of a document with a duplicate key", err, CodeStoreDamaged)
+	sameFiles(t, dir, before)
+}
+
+// TestDoctorCountsDamagedDocuments: the totals count every document file,
+// damaged ones included (issue 11 item 7).
+func TestDoctorCountsDamagedDocuments(t *testing.T) {
+	s, dir, _ := damageStore(t)
+	editFile(t, dir, "statement/stmt_x_wrap.json", func(s string) string { return s[:len(s)/2] })
+	r, err := s.Doctor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Problems != 1 || r.Statements != 1 {
+		t.Errorf("doctor counts %d problems, %d statements; want 1 and 1", r.Problems, r.Statements)
+	}
+}
+
+// TestDamagedLayoutIsStoreDamaged: a statement/ folder that is a symlink,
+// or a .journal that is a folder, is a damaged store, never an internal
+// error (issue 10 defect 10).
+func TestDamagedLayoutIsStoreDamaged(t *testing.T) {
+	t.Run("journal folder", func(t *testing.T) {
+		s, dir, _ := damageStore(t)
+		os.Mkdir(filepath.Join(dir, JournalFile), 0o755)
+		_, err := s.Read("prob_x")
+		wantCode(t, "Read with .journal a folder", err, CodeStoreDamaged)
+		_, err = s.Update(TxOptions{Command: "test"}, func(tx *Tx) error { return nil })
+		wantCode(t, "Update with .journal a folder", err, CodeStoreDamaged)
+	})
+	t.Run("statement symlink", func(t *testing.T) {
+		s, dir, _ := damageStore(t)
+		other := t.TempDir()
+		os.Rename(filepath.Join(dir, "statement"), filepath.Join(other, "statement"))
+		os.Symlink(filepath.Join(other, "statement"), filepath.Join(dir, "statement"))
+		_, err := s.Read("stmt_x_wrap")
+		wantCode(t, "Read through a symlinked statement/", err, CodeStoreDamaged)
+		_, err = s.List(model.KindStatement)
+		wantCode(t, "List of a symlinked statement/", err, CodeStoreDamaged)
+	})
+}

@@ -1,0 +1,226 @@
+package store
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+
+	"github.com/tidwall/gjson"
+	"github.com/wI2L/jsondiff"
+
+	"github.com/proofloop/proofloop/model"
+)
+
+// Event is one line of events.jsonl: one committed transaction.
+//
+// The log is tamper-evident: each event carries prev, the hash of the line
+// before it, and hash, the SHA-256 of its own line without the hash field
+// (which is always last). So editing, deleting or reordering any line breaks
+// the chain at the next line, and doctor names where.
+type Event struct {
+	Seq         int            `json:"seq"`
+	Time        string         `json:"time"`
+	Actor       *string        `json:"actor"`
+	Command     string         `json:"command"`
+	IDs         []string       `json:"ids"`
+	Changes     []Change       `json:"changes"`
+	LeaseHolder *string        `json:"lease_holder"`
+	Detail      map[string]any `json:"detail,omitempty"`
+	Prev        string         `json:"prev"`
+	Hash        string         `json:"hash,omitempty"`
+}
+
+// Change is one document a transaction wrote. Patch is the RFC 6902 JSON
+// Patch from the previous revision of the document to this one (from {} for
+// a document the transaction created), so that the documents can be rebuilt
+// from the log alone. Deleted marks a document the transaction removed.
+type Change struct {
+	ID       string          `json:"id"`
+	Kind     model.Kind      `json:"kind"`
+	Before   *model.Status   `json:"before"`
+	After    model.Status    `json:"after"`
+	Revision int             `json:"revision"`
+	Patch    json.RawMessage `json:"patch,omitempty"`
+	Deleted  bool            `json:"deleted,omitempty"`
+}
+
+// Patch is the RFC 6902 patch from before to after, computed with jsondiff.
+func Patch(before, after []byte) (json.RawMessage, error) {
+	p, err := jsondiff.CompareJSON(before, after)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return json.RawMessage("[]"), nil
+	}
+	return Marshal(p)
+}
+
+// hashSuffix is how every sealed line ends: ,"hash":"<64 hex digits>"}
+const hashSuffixLen = len(`,"hash":""}`) + 64
+
+// seal encodes ev as one line of the log, chained to prev: hash is the
+// SHA-256 of the line without its hash field.
+func seal(ev Event, prev string) ([]byte, string, error) {
+	ev.Prev, ev.Hash = prev, ""
+	body, err := Marshal(ev)
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(body)
+	h := hex.EncodeToString(sum[:])
+	line := append(body[:len(body)-1:len(body)-1], `,"hash":"`+h+`"}`...)
+	return line, h, nil
+}
+
+// LineHash checks the hash of one sealed line of the log. It returns the
+// line's hash and prev; sealed is false for a line written before the log
+// was chained (no hash field); ok is false when the hash does not match the
+// line's bytes.
+func LineHash(line []byte) (hash, prev string, sealed, ok bool) {
+	if len(line) < hashSuffixLen || !bytes.HasPrefix(line[len(line)-hashSuffixLen:], []byte(`,"hash":"`)) ||
+		!bytes.HasSuffix(line, []byte(`"}`)) {
+		return "", gjson.GetBytes(line, "prev").String(), false, true
+	}
+	hash = string(line[len(line)-hashSuffixLen+len(`,"hash":"`) : len(line)-2])
+	body := append(bytes.Clone(line[:len(line)-hashSuffixLen]), '}')
+	sum := sha256.Sum256(body)
+	return hash, gjson.GetBytes(body, "prev").String(), true, hex.EncodeToString(sum[:]) == hash
+}
+
+// logTail is what the end of events.jsonl says: the seq and hash of its
+// last whole line, the size of the whole lines, and a torn last line (bytes
+// after the last newline), if any.
+type logTail struct {
+	Seq  int
+	Hash string
+	Size int64
+	Torn []byte
+}
+
+// tail reads the end of events.jsonl, so its cost does not grow with the
+// log.
+func (s *Store) tail() (logTail, error) {
+	f, err := s.root.OpenFile(EventsFile, os.O_RDONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return logTail{}, damaged(EventsFile, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return logTail{}, damaged(EventsFile, err)
+	}
+	if !st.Mode().IsRegular() {
+		return logTail{}, damaged(EventsFile, fmt.Errorf("it is not a regular file"))
+	}
+	size := st.Size()
+	for chunk := int64(4096); ; chunk *= 4 {
+		off := max(0, size-chunk)
+		buf := make([]byte, size-off)
+		if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
+			return logTail{}, damaged(EventsFile, err)
+		}
+		t := logTail{Size: size}
+		if len(buf) > 0 && buf[len(buf)-1] != '\n' {
+			cut := bytes.LastIndexByte(buf, '\n') + 1
+			if cut == 0 && off > 0 {
+				continue // the torn line is longer than the chunk
+			}
+			t.Torn = bytes.Clone(buf[cut:])
+			t.Size = off + int64(cut)
+			buf = buf[:cut]
+		}
+		if len(buf) == 0 {
+			return t, nil
+		}
+		body := buf[:len(buf)-1]
+		start := bytes.LastIndexByte(body, '\n') + 1
+		if start == 0 && off > 0 {
+			continue // the last line is longer than the chunk
+		}
+		last := body[start:]
+		seq := gjson.GetBytes(last, "seq")
+		if !gjson.ValidBytes(last) || seq.Type != gjson.Number {
+			return logTail{}, damaged(EventsFile, fmt.Errorf("its last line is not an event: %.80q", last))
+		}
+		t.Seq = int(seq.Int())
+		t.Hash, _, _, _ = LineHash(last)
+		return t, nil
+	}
+}
+
+// QuarantineFile keeps torn event lines that no journal covered.
+const QuarantineFile = "events.quarantine.jsonl"
+
+// Quarantined is one line of QuarantineFile.
+type Quarantined struct {
+	At       string `json:"quarantined_at"`
+	Offset   int64  `json:"offset"`    // where the torn bytes stood in events.jsonl
+	AfterSeq int    `json:"after_seq"` // the seq of the last whole line before them
+	Seq      *int   `json:"seq"`       // the seq the torn line carried, when it can be read
+	Bytes    string `json:"bytes"`
+}
+
+var tornSeqRe = regexp.MustCompile(`^\{"seq":([0-9]+)[,}]`)
+
+// quarantine moves a torn last line that no journal covers out of the log
+// into QuarantineFile, so that it is kept and doctor reports it, and
+// returns the tail after the cut. A committed transaction always has its
+// journal until its event is whole in the log, so such a line was not
+// written by a proofloop commit: it is damage, never silently dropped. Its
+// seq, when readable, is never reused: the next event numbers after it.
+func (s *Store) quarantine(t logTail) (logTail, error) {
+	q := Quarantined{At: Timestamp(s.Now()), Offset: t.Size, AfterSeq: t.Seq, Bytes: string(t.Torn)}
+	if m := tornSeqRe.FindSubmatch(t.Torn); m != nil {
+		if n, err := strconv.Atoi(string(m[1])); err == nil {
+			q.Seq = &n
+		}
+	}
+	line, err := Marshal(q)
+	if err != nil {
+		return t, err
+	}
+	if err := appendSync(s, QuarantineFile, append(line, '\n')); err != nil {
+		return t, damaged(QuarantineFile, err)
+	}
+	f, err := s.root.OpenFile(EventsFile, os.O_WRONLY, 0o644)
+	if err != nil {
+		return t, damaged(EventsFile, err)
+	}
+	defer f.Close()
+	if err := f.Truncate(t.Size); err != nil {
+		return t, damaged(EventsFile, err)
+	}
+	if err := f.Sync(); err != nil {
+		return t, damaged(EventsFile, err)
+	}
+	if q.Seq != nil && *q.Seq > t.Seq {
+		t.Seq = *q.Seq
+	}
+	t.Torn = nil
+	return t, nil
+}
+
+// appendSync appends b to the root-relative file name and fsyncs it.
+func appendSync(s *Store, name string, b []byte) error {
+	f, err := s.root.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
