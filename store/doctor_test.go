@@ -131,7 +131,10 @@ func TestDoctorFindsDamage(t *testing.T) {
 			editLines(t, dir, func(l [][]byte) [][]byte { l[2] = []byte(`{"hello": "world"}`); return l })
 		}, "event_invalid", EventsFile, 3, 2, "line 3 is not an event"},
 		{"edited event line", func(t *testing.T, dir string) {
-			editLines(t, dir, func(l [][]byte) [][]byte { l[2] = bytes.Replace(l[2], []byte("test-hyp"), []byte("test-hyq"), 1); return l })
+			editLines(t, dir, func(l [][]byte) [][]byte {
+				l[2] = bytes.Replace(l[2], []byte("test-hyp"), []byte("test-hyq"), 1)
+				return l
+			})
 		}, "chain_broken", EventsFile, 3, 2, "its hash does not match its bytes"},
 		{"edited event line with its hash recomputed", func(t *testing.T, dir string) {
 			editLines(t, dir, func(l [][]byte) [][]byte {
