@@ -74,8 +74,9 @@ func ClaimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, h
 }
 
 // Claim leases one item to holder for role. It is refused when it is not
-// that role's turn (exit 4) or when another holds a live lease (exit 5); the
-// same holder claiming again gets its lease extended.
+// that role's turn (exit 4) or when a live lease exists (exit 5, naming its
+// holder and expiry): a holder name is not a credential. Only the lease's
+// own token (opts.Lease) proves the holder, and then the claim extends it.
 func Claim(s *store.Store, opts store.TxOptions, id string, role model.Role, holder string, ttl time.Duration) (*Claimed, error) {
 	var out *Claimed
 	opts.Target = id
@@ -95,7 +96,7 @@ func Claim(s *store.Store, opts store.TxOptions, id string, role model.Role, hol
 		}
 		l := it.lease
 		switch {
-		case l != nil && l.Holder != holder:
+		case l != nil && l.Token != opts.Lease:
 			return store.HeldError(l)
 		case l != nil:
 			l.Extend(now, ttl)

@@ -300,8 +300,10 @@ func TestLeaseEnforcement(t *testing.T) {
 	}
 	snap.unchanged(t, "claim by the wrong role")
 
-	// The checker's lease: another holder is refused, the same holder gets
-	// its own lease back (same token, later or equal expiry).
+	// The checker's lease: another holder is refused, and so is the same
+	// holder name without the token (a name is not a credential: issue 10,
+	// defect 8): exit 5 lease_held, saying who holds it and until when. With
+	// the token, claiming again is a refresh (same token, later expiry).
 	var ck leaseOut
 	must(t, root, "claim", "stmt_odd_wrap", "--role", "check", "--holder", "bob", "--ttl", "1m", "--json").decode(t, &ck)
 	snap = snapshot(t, root, files)
@@ -310,8 +312,13 @@ func TestLeaseEnforcement(t *testing.T) {
 		t.Errorf("%v\nwant exit 5 with lease_held naming bob", r)
 	}
 	snap.unchanged(t, "claim while bob holds the lease")
+	r = pl(t, root, nil, "claim", "stmt_odd_wrap", "--role", "check", "--holder", "bob", "--ttl", "1h", "--json")
+	if code := r.errorCode(t); r.code != 5 || code != "lease_held" || !strings.Contains(r.stderr, "leased to bob") || !strings.Contains(r.stderr, ck.ExpiresAt) {
+		t.Errorf("%v\nwant exit 5 with lease_held naming bob and the expiry %s: the name bob is not a credential", r, ck.ExpiresAt)
+	}
+	snap.unchanged(t, "claim by bob's name without his token")
 	var again leaseOut
-	must(t, root, "claim", "stmt_odd_wrap", "--role", "check", "--holder", "bob", "--ttl", "1h", "--json").decode(t, &again)
+	must(t, root, "claim", "stmt_odd_wrap", "--role", "check", "--holder", "bob", "--ttl", "1h", "--lease", ck.Lease, "--json").decode(t, &again)
 	if again.Lease != ck.Lease || !later(t, again.ExpiresAt, ck.ExpiresAt) {
 		t.Errorf("bob claiming again got %+v; want his token %s with an expiry after %s", again, ck.Lease, ck.ExpiresAt)
 	}

@@ -58,7 +58,7 @@ func (l *Lease) Extend(now time.Time, ttl time.Duration) {
 // HeldError is the lease_held refusal: someone else holds the item's turn.
 func HeldError(l *Lease) *Error {
 	return Errorf(CodeLeaseHeld, "%s is leased to %s (role %s) until %s", l.ID, l.Holder, l.Role, l.ExpiresAt).
-		WithHint("pass its token with --lease or PROOFLOOP_LEASE, or wait for the lease to end")
+		WithHint("only the lease's token proves its holder: pass it with --lease or PROOFLOOP_LEASE, or wait for the lease to end")
 }
 
 func leasePath(id string) string { return LeaseDir + "/" + id + ".json" }
