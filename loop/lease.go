@@ -1,7 +1,6 @@
 package loop
 
 import (
-	"slices"
 	"time"
 
 	"github.com/proofloop/proofloop/model"
@@ -29,48 +28,66 @@ func LeaseTTL(s *store.Store, ttl time.Duration) (time.Duration, error) {
 // ClaimNext finds the first actionable item for one of roles (any role when
 // empty; under root, if given) that nobody holds, and leases it to holder,
 // in one transaction: two workers never get the same item. It returns nil
-// when nothing is actionable.
+// when nothing is free; Busy then says what the leased ones are.
 //
-// The whole-store scan that orders the candidates runs without the lock;
-// under the lock each candidate in turn is derived again from its own
-// document, children and lease, and the first one still actionable and
-// free is claimed. So the lock is held for a few reads, not for a scan of
-// the store, and a candidate another worker took meanwhile is skipped.
-func ClaimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, holder string, ttl time.Duration) (*Claimed, error) {
-	snap, err := Load(s)
-	if err != nil {
-		return nil, err
-	}
-	var cands []*Item
-	for _, it := range snap.Actionable("", root) {
-		if it.lease == nil && (len(roles) == 0 || slices.Contains(roles, it.Role)) {
-			cands = append(cands, it)
-		}
-	}
-	if len(cands) == 0 {
-		return nil, nil
-	}
+// Under the lock it walks the index's actionable keys, deepest first: O(the
+// actionable items it passes over), never a scan of the store. The item it
+// takes is derived again from its own document before it is leased.
+func ClaimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, holder string, ttl time.Duration) (*Claimed, *Busy, error) {
 	var out *Claimed
-	_, err = s.Update(opts, func(tx *store.Tx) error {
+	busy := &Busy{}
+	_, err := s.Update(opts, func(tx *store.Tx) error {
 		now := s.Now()
-		for _, c := range cands {
-			it, err := itemIn(s, tx, c.ID, now)
+		return tx.Actionable(roles, func(r *store.Row) (bool, error) {
+			if root != "" && r.Root != root {
+				return true, nil
+			}
+			if r.Lease.Live(now) {
+				busy.add(r, now)
+				return true, nil
+			}
+			it, err := itemIn(s, tx, r.ID, now)
 			if err != nil {
-				return err
+				return false, err
 			}
-			if it.lease != nil || it.Role != c.Role {
-				continue
+			if it.leased || it.Role != r.Role {
+				return false, store.Errorf(store.CodeStoreDamaged, "the index says %s is %s's turn, its document says %q: run `proofloop doctor --reindex`", r.ID, r.Role, it.Role)
 			}
-			it.Depth, it.Root = c.Depth, c.Root
+			it.Depth, it.Root = r.Depth, r.Root
 			l := store.NewLease(it.ID, string(it.Role), holder, now, ttl)
 			tx.PutLease(l)
 			tx.Detail("claim", map[string]any{"role": it.Role, "holder": holder, "expires_at": l.ExpiresAt})
 			out = &Claimed{Item: it, Lease: l}
-			return nil
-		}
-		return nil
+			return false, nil
+		})
 	})
-	return out, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if out != nil || busy.Leased == 0 {
+		busy = nil
+	}
+	return out, busy, nil
+}
+
+// Busy describes actionable items that are all leased by others: how many,
+// by whom, and when the first lease ends.
+type Busy struct {
+	Leased    int            `json:"leased"`
+	Holders   map[string]int `json:"holders"`
+	NextFree  string         `json:"next_free_at"`
+	FirstItem string         `json:"first_item"`
+}
+
+func (b *Busy) add(r *store.Row, now time.Time) {
+	if b.Holders == nil {
+		b.Holders = map[string]int{}
+	}
+	b.Leased++
+	b.Holders[r.Lease.Holder]++
+	if b.NextFree == "" || r.Lease.ExpiresAt < b.NextFree {
+		b.NextFree, b.FirstItem = r.Lease.ExpiresAt, r.ID
+	}
 }
 
 // Claim leases one item to holder for role. It is refused when it is not
@@ -94,7 +111,12 @@ func Claim(s *store.Store, opts store.TxOptions, id string, role model.Role, hol
 			return store.Errorf(store.CodeInvalidTransition, "it is not %s's turn on %s: it is %s's (%s)", role, id, who, it.Reason).
 				WithHint("`proofloop next --role " + string(role) + "` lists the items waiting for " + string(role))
 		}
-		l := it.lease
+		var l *store.Lease
+		if it.leased {
+			if l, err = tx.Lease(id); err != nil {
+				return err
+			}
+		}
 		switch {
 		case l != nil && l.Token != opts.Lease:
 			return store.HeldError(l)
@@ -164,26 +186,6 @@ func ownLease(tx *store.Tx, id, token string, now time.Time) (*store.Lease, erro
 		return nil, store.HeldError(l)
 	}
 	return l, nil
-}
-
-// itemIn derives one item's turn inside a transaction: it reads the item,
-// its children and its lease, nothing else.
-func itemIn(s *store.Store, tx *store.Tx, id string, now time.Time) (*Item, error) {
-	cfg, err := s.Config()
-	if err != nil {
-		return nil, err
-	}
-	d, err := tx.Get(id)
-	if err != nil {
-		return nil, err
-	}
-	return newItem(d, tx, func(c string) (Child, error) {
-		cd, err := tx.Get(c)
-		if err != nil {
-			return Child{}, err
-		}
-		return childOf(cd), nil
-	}, cfg.MaxRounds, now)
 }
 
 // GuardLease is the lease rule of every skill call on an item: while a

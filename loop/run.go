@@ -187,7 +187,7 @@ func (r *runner) worker(ctx context.Context, w int) error {
 		var c *Claimed
 		if !solved {
 			holder := fmt.Sprintf("run-%s-w%d", r.sum.RunID, w)
-			c, err = ClaimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, r.roles, r.opts.Problem, holder, r.ttl)
+			c, _, err = ClaimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, r.roles, r.opts.Problem, holder, r.ttl)
 			if store.CodeOf(err) == store.CodeLockTimeout {
 				// The store is busy, not empty: look again.
 				r.mu.Lock()
@@ -417,7 +417,7 @@ func (r *runner) stuck() ([]Stuck, error) {
 			out = append(out, Stuck{id, it.Role, it.Reason + " (no agent for " + string(it.Role) + " in config.json)"})
 		case it.Role != "":
 			out = append(out, Stuck{id, it.Role, it.Reason})
-		case it.Outcome == OutcomeExhausted:
+		case it.Outcome == model.OutcomeExhausted:
 			out = append(out, Stuck{id, it.Role, it.Reason})
 		}
 	}

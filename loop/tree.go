@@ -1,18 +1,20 @@
+// Package loop is the adversarial turn loop over the store: leases and
+// next/claim, round budgets, the run orchestrator and events --follow.
+// Whose turn it is comes from model (StatementTurn, ProblemTurn), through
+// the store's derived index.
 package loop
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"time"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
 
-// Item is one problem or statement with whose turn it is.
+// Item is one problem or statement with whose turn it is, as status, next
+// and run show it.
 type Item struct {
 	ID         string       `json:"id"`
 	Kind       model.Kind   `json:"kind"`
@@ -29,7 +31,24 @@ type Item struct {
 	Depth      int          `json:"depth"`
 	Root       string       `json:"root"` // the root problem it belongs to
 
-	lease *store.Lease
+	leased bool
+}
+
+// itemOf is the item of an index row at time now: its lease counts only
+// while it is live.
+func itemOf(r *store.Row, now time.Time) *Item {
+	it := &Item{ID: r.ID, Kind: r.Kind, Status: r.Status, Role: r.Role, Reason: r.Reason, Outcome: r.Outcome,
+		Round: r.Round, OpenIssues: r.OpenIssues, Parent: r.Parent, Children: r.Children, Depth: r.Depth, Root: r.Root}
+	if it.OpenIssues == nil {
+		it.OpenIssues = []int{}
+	}
+	if it.Children == nil {
+		it.Children = []string{}
+	}
+	if r.Lease.Live(now) {
+		it.leased, it.Holder, it.Expires = true, r.Lease.Holder, r.Lease.ExpiresAt
+	}
+	return it
 }
 
 // Snapshot is every item of a store, with turns derived.
@@ -38,137 +57,55 @@ type Snapshot struct {
 	Roots []string // root problems, sorted
 }
 
-// reader is what a snapshot reads through: a transaction (under the lock)
-// or the store itself (lock-free).
-type reader interface {
-	Get(id string) (*store.Doc, error)
-	Lease(id string) (*store.Lease, error)
-}
-
-// storeReader reads without the lock.
-type storeReader struct{ s *store.Store }
-
-func (r storeReader) Get(id string) (*store.Doc, error)     { return r.s.Read(id) }
-func (r storeReader) Lease(id string) (*store.Lease, error) { return r.s.ReadLease(id) }
-
-// Load reads every document of the store without the lock and derives
-// every turn.
+// Load reads every row of the index (one read of the index, no document)
+// into a snapshot.
 func Load(s *store.Store) (*Snapshot, error) {
-	return load(s, storeReader{s}, time.Now())
-}
-
-func load(s *store.Store, r reader, now time.Time) (*Snapshot, error) {
-	cfg, err := s.Config()
+	now := s.Now()
+	snap := &Snapshot{Items: map[string]*Item{}}
+	err := s.View(func(v *store.IndexView) error {
+		return v.Rows(func(r *store.Row) error {
+			it := itemOf(r, now)
+			snap.Items[it.ID] = it
+			if it.Kind == model.KindProblem && it.Parent == "" {
+				snap.Roots = append(snap.Roots, it.ID)
+			}
+			return nil
+		})
+	})
 	if err != nil {
 		return nil, err
-	}
-	var docs []*store.Doc
-	for _, k := range []model.Kind{model.KindProblem, model.KindStatement} {
-		ids, err := s.List(k)
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range ids {
-			d, err := r.Get(id)
-			if err != nil {
-				return nil, err
-			}
-			docs = append(docs, d)
-		}
-	}
-	children := map[string]Child{}
-	for _, d := range docs {
-		children[d.ID] = childOf(d)
-	}
-	snap := &Snapshot{Items: map[string]*Item{}}
-	for _, d := range docs {
-		it, err := newItem(d, r, func(id string) (Child, error) { return children[id], nil }, cfg.MaxRounds, now)
-		if err != nil {
-			return nil, err
-		}
-		snap.Items[d.ID] = it
-	}
-	for _, it := range snap.Items {
-		it.Depth, it.Root = depth(snap, it.ID, 0)
-		if it.Kind == model.KindProblem && it.Parent == "" {
-			snap.Roots = append(snap.Roots, it.ID)
-		}
 	}
 	slices.Sort(snap.Roots)
 	return snap, nil
 }
 
-// childOf is what a parent's turn needs of a statement.
-func childOf(d *store.Doc) Child {
-	c := Child{ID: d.ID, Status: d.Status()}
-	if n := d.Get("fills_issue"); n.Exists() && n.Type != gjson.Null {
-		issue := int(n.Int())
-		c.FillsIssue = &issue
-	}
-	return c
-}
-
-// newItem builds the item of one document: its place in the tree, its
-// turn and its live lease. child says what the turn needs of each child.
-func newItem(d *store.Doc, r reader, child func(id string) (Child, error), maxRounds int, now time.Time) (*Item, error) {
-	it := &Item{ID: d.ID, Kind: d.Kind, Status: d.Status(), OpenIssues: []int{}, Children: []string{}}
-	kids := func(ids []string) ([]Child, error) {
-		var out []Child
-		for _, id := range ids {
-			c, err := child(id)
+// Subtree reads the rows of one item and everything below it: O(subtree).
+func Subtree(s *store.Store, id string) (*Snapshot, error) {
+	now := s.Now()
+	snap := &Snapshot{Items: map[string]*Item{}, Roots: []string{id}}
+	err := s.View(func(v *store.IndexView) error {
+		queue := []string{id}
+		for len(queue) > 0 {
+			r, err := v.Row(queue[0])
+			queue = queue[1:]
 			if err != nil {
-				return nil, fmt.Errorf("child of %s: %w", d.ID, err)
+				return err
 			}
-			out = append(out, c)
+			if r == nil {
+				continue
+			}
+			snap.Items[r.ID] = itemOf(r, now)
+			queue = append(queue, r.Children...)
 		}
-		return out, nil
-	}
-	var t Turn
-	if d.Kind == model.KindProblem {
-		p, err := d.Problem()
-		if err != nil {
-			return nil, err
-		}
-		if p.Parent != nil {
-			it.Parent = *p.Parent
-		}
-		it.Children = append(append(it.Children, p.Preliminaries...), p.Progresses...)
-		wraps, err := kids(p.Progresses)
-		if err != nil {
-			return nil, err
-		}
-		t = ProblemTurn(p, wraps, maxRounds)
-	} else {
-		st, err := d.Statement()
-		if err != nil {
-			return nil, err
-		}
-		it.Parent, it.Round, it.OpenIssues = st.Context, st.Round, st.OpenIssues()
-		it.Children = append(it.Children, st.SubStatements...)
-		subs, err := kids(st.SubStatements)
-		if err != nil {
-			return nil, err
-		}
-		t = StatementTurn(st, subs, maxRounds)
-	}
-	it.Role, it.Reason, it.Outcome = t.Role, t.Reason, t.Outcome
-	l, err := r.Lease(d.ID)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	if l.Live(now) {
-		it.lease, it.Holder, it.Expires = l, l.Holder, l.ExpiresAt
+	if _, ok := snap.Items[id]; !ok {
+		return nil, store.Errorf(store.CodeNotFound, "no problem or statement %s", id).WithHint("`proofloop status` lists the documents")
 	}
-	return it, nil
-}
-
-// depth counts the parent links up to a root problem, which it returns.
-func depth(snap *Snapshot, id string, n int) (int, string) {
-	it, ok := snap.Items[id]
-	if !ok || it.Parent == "" || n > 10000 {
-		return n, id
-	}
-	return depth(snap, it.Parent, n+1)
+	return snap, nil
 }
 
 // Actionable lists the items some role must act on, for role ("" for any),
@@ -187,4 +124,31 @@ func (snap *Snapshot) Actionable(role model.Role, root string) []*Item {
 		return cmp.Or(cmp.Compare(b.Depth, a.Depth), cmp.Compare(a.ID, b.ID))
 	})
 	return out
+}
+
+// Actionable lists the actionable items for roles (every role when empty)
+// under root ("" for all) from the index's turn keys: O(actionable), not
+// O(store).
+func Actionable(s *store.Store, roles []model.Role, root string) ([]*Item, error) {
+	now := s.Now()
+	var out []*Item
+	err := s.View(func(v *store.IndexView) error {
+		return v.Actionable(roles, func(r *store.Row) (bool, error) {
+			if root == "" || r.Root == root {
+				out = append(out, itemOf(r, now))
+			}
+			return true, nil
+		})
+	})
+	return out, err
+}
+
+// itemIn derives one item's turn inside a transaction, from its document as
+// the transaction holds it now.
+func itemIn(s *store.Store, tx *store.Tx, id string, now time.Time) (*Item, error) {
+	r, err := tx.Row(id)
+	if err != nil {
+		return nil, err
+	}
+	return itemOf(r, now), nil
 }

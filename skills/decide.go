@@ -66,13 +66,13 @@ func extend(tx *store.Tx, s *store.Store, id string, n int) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		spent, budget, extra, exhausted = p.IdleTurns, cfg.MaxRounds+p.ExtraRounds, p.ExtraRounds, loop.ProblemExhausted(p, cfg.MaxRounds)
+		spent, budget, extra, exhausted = p.IdleTurns, cfg.MaxRounds+p.ExtraRounds, p.ExtraRounds, model.ProblemExhausted(p, cfg.MaxRounds)
 	} else {
 		st, err := d.Statement()
 		if err != nil {
 			return nil, err
 		}
-		spent, budget, extra, exhausted = loop.Spent(st), loop.Budget(st, cfg.MaxRounds), st.ExtraRounds, loop.Exhausted(st, cfg.MaxRounds)
+		spent, budget, extra, exhausted = model.Spent(st), model.Budget(st, cfg.MaxRounds), st.ExtraRounds, model.Exhausted(st, cfg.MaxRounds)
 	}
 	if !exhausted {
 		return nil, &model.GuardError{Skill: "decide", Guard: "budget_exhausted",

@@ -53,6 +53,7 @@ type Report struct {
 	Statements int       `json:"statements"`
 	Events     int       `json:"events"`
 	Log        LogReport `json:"log"`
+	Index      string    `json:"index"` // consistent, or rebuilt and why
 	Findings   []Finding `json:"findings"`
 }
 
@@ -110,6 +111,8 @@ func (s *Store) Doctor() (*Report, error) {
 	})
 	r.Log = s.checkLog(docs, bad)
 	r.Events = r.Log.Events
+	r.Index = "consistent"
+	s.checkIndex(r, bad)
 	slices.SortFunc(r.Findings, func(a, b Finding) int {
 		return strings.Compare(a.Path+"\x00"+a.Message, b.Path+"\x00"+b.Message)
 	})

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/proofloop/proofloop/model"
 )
 
@@ -104,7 +106,7 @@ func TestDoctorFindsDamage(t *testing.T) {
 		}, "not_strict_json", prob, 0, 4, `duplicate object member name "status"`},
 		{"trailing data", func(t *testing.T, dir string) {
 			editFile(t, dir, prob, func(s string) string { return s + "{}" })
-		}, "not_strict_json", prob, 0, 4, "data after its value"},
+		}, "schema", prob, 0, 4, "after top-level value"},
 		{"revision lower than the log", func(t *testing.T, dir string) {
 			editFile(t, dir, prob, func(s string) string { return strings.Replace(s, `"revision": 4`, `"revision": 3`, 1) })
 		}, "revision_mismatch", prob, 4, 4, "its revision is 3, but the event log says it reached revision 4"},
@@ -232,4 +234,73 @@ func TestDamagedLayoutIsStoreDamaged(t *testing.T) {
 		_, err = s.List(model.KindStatement)
 		wantCode(t, "List of a symlinked statement/", err, CodeStoreDamaged)
 	})
+}
+
+// TestDoctorFindsIndexTampering: an index row edited, deleted or added by
+// hand, or a turn key planted, is reported as index_mismatch; `Reindex`
+// repairs it (issue 12).
+func TestDoctorFindsIndexTampering(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		tamper  func(btx *bolt.Tx) error
+		message string
+	}{
+		{"row edited", func(btx *bolt.Tx) error {
+			b := btx.Bucket(bucketItems)
+			return b.Put([]byte("stmt_x_wrap"), bytes.Replace(b.Get([]byte("stmt_x_wrap")), []byte(`"has_gap"`), []byte(`"true"`), 1))
+		}, "the row of stmt_x_wrap differs from its documents"},
+		{"row deleted", func(btx *bolt.Tx) error {
+			return btx.Bucket(bucketItems).Delete([]byte("stmt_x_wrap"))
+		}, "the index has no row for stmt_x_wrap"},
+		{"row added", func(btx *bolt.Tx) error {
+			return btx.Bucket(bucketItems).Put([]byte("stmt_ghost"), []byte(`{"id":"stmt_ghost"}`))
+		}, "the index has a row for stmt_ghost, which is not a document"},
+		{"turn key planted", func(btx *bolt.Tx) error {
+			return btx.Bucket(bucketTurn).Put([]byte("check\x009999\x00prob_x"), nil)
+		}, `lists "check 9999 prob_x" as actionable`},
+		{"event offset deleted", func(btx *bolt.Tx) error {
+			return btx.Bucket(bucketEvents).Delete(eventKey("prob_x", 1))
+		}, "1 event offsets of the index differ from the log"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, dir, _ := damageStore(t)
+			db, err := bolt.Open(filepath.Join(dir, IndexFile), 0o644, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Update(c.tamper); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			r, err := s.Doctor()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Findings) != 1 || r.Findings[0].Code != "index_mismatch" || !strings.Contains(r.Findings[0].Message, c.message) {
+				t.Errorf("doctor findings %+v; want one index_mismatch saying %q", r.Findings, c.message)
+			}
+			if _, err := s.Reindex(); err != nil {
+				t.Fatal(err)
+			}
+			doctorClean(t, s)
+		})
+	}
+}
+
+// TestIndexRebuiltWhenMissing: a store without an index (written before it
+// existed, or with index.db deleted) gets one on first use, and the rows
+// agree with the documents.
+func TestIndexRebuiltWhenMissing(t *testing.T) {
+	s, dir, _ := damageStore(t)
+	os.Remove(filepath.Join(dir, IndexFile))
+	var row *Row
+	err := s.View(func(v *IndexView) error {
+		var err error
+		row, err = v.Row("stmt_x_wrap")
+		return err
+	})
+	if err != nil || row == nil || row.Role != model.RoleFix || row.Parent != "prob_x" || row.Depth != 1 || row.Root != "prob_x" {
+		t.Errorf("View after deleting the index: row %+v, %v; want stmt_x_wrap's turn fix, under prob_x at depth 1", row, err)
+	}
+	doctorClean(t, s)
 }

@@ -151,7 +151,11 @@ func (s *Store) tail() (logTail, error) {
 			return logTail{}, damaged(EventsFile, fmt.Errorf("its last line is not an event: %.80q", last))
 		}
 		t.Seq = int(seq.Int())
-		t.Hash, _, _, _ = LineHash(last)
+		var sealed, ok bool
+		t.Hash, _, sealed, ok = LineHash(last)
+		if sealed && !ok {
+			return logTail{}, damaged(EventsFile, fmt.Errorf("its last line (seq %d) does not match its hash: it was edited", t.Seq))
+		}
 		return t, nil
 	}
 }

@@ -24,6 +24,7 @@ type journalWrite struct {
 	Content string `json:"content"`
 	At      *int64 `json:"at,omitempty"`
 	Remove  bool   `json:"remove,omitempty"`
+	KV      []kvOp `json:"kv,omitempty"` // the index's changes (Path is index.db)
 }
 
 // journal is the redo record of one transaction. Once it is durably in
@@ -48,6 +49,9 @@ func (j *journal) sum() string {
 			fmt.Fprintf(h, "%s\x00%d\x00%t\x00", w.Path, at, w.Remove)
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00%s\x00", w.Path, len(w.Content), w.Content)
+		for _, op := range w.KV {
+			fmt.Fprintf(h, "%s\x00%d\x00%s\x00%d\x00%s\x00%t\x00", op.B, len(op.K), op.K, len(op.V), op.V, op.D)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -70,7 +74,8 @@ func crashPoint(name string) {
 //     folder fsynced: the commit point;
 //  2. each write is applied: a document is replaced through a renameio temp
 //     file beside it (written, fsynced, renamed), an append is written at
-//     its offset and fsynced; the folders are fsynced;
+//     its offset and fsynced, the index's changes are made in one bbolt
+//     transaction and fsynced; the folders are fsynced;
 //  3. the event line, the last write, is appended to events.jsonl;
 //  4. the journal is removed.
 //
@@ -148,6 +153,8 @@ func (s *Store) apply(j *journal) error {
 func (s *Store) applyWrite(w journalWrite, dirs map[string]bool) error {
 	dir := path.Dir(w.Path)
 	switch {
+	case w.Path == IndexFile:
+		return s.applyIndex(w.KV)
 	case w.Remove:
 		if err := s.root.Remove(w.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -261,7 +268,7 @@ var derivedPathRe = regexp.MustCompile(`^(\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[
 // and leases with valid ids, config.json, events.jsonl and the derived files
 // of derivedPathRe. A journal naming anything else was not written by us.
 func checkJournalPath(p string) error {
-	if p == ConfigFile || p == EventsFile || derivedPathRe.MatchString(p) {
+	if p == ConfigFile || p == EventsFile || p == IndexFile || derivedPathRe.MatchString(p) {
 		return nil
 	}
 	dir, file := path.Split(p)

@@ -88,7 +88,16 @@ func Init(dir string) (bool, error) {
 	if err := writeAtomic(root, ConfigFile, append(cfg, '\n')); err != nil {
 		return false, Errorf(CodeInternal, "write %s", ConfigFile).Wrap(err)
 	}
-	return true, syncDir(root, ".")
+	if err := syncDir(root, "."); err != nil {
+		return false, Errorf(CodeInternal, "sync %s", dir).Wrap(err)
+	}
+	s, err := Open(dir)
+	if err != nil {
+		return false, err
+	}
+	defer s.Close()
+	_, err = s.Reindex() // an empty index, so that the first write need not build one
+	return true, err
 }
 
 // Wrap sets the underlying error and returns e.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tidwall/pretty"
 
@@ -43,6 +44,7 @@ type Tx struct {
 	dirtyLeases []string
 	files       []journalWrite // derived files: transcripts, kept proof revisions
 	appended    map[string]int64
+	ix          *indexState // the index, once the transaction has opened it
 }
 
 // Commit is what a committed transaction changed.
@@ -72,6 +74,11 @@ func (s *Store) Update(opts TxOptions, fn func(tx *Tx) error) (*Commit, error) {
 		return nil, err
 	}
 	tx := &Tx{s: s, opts: opts, now: Timestamp(s.Now()), docs: map[string]*Doc{}}
+	defer func() {
+		if tx.ix != nil {
+			tx.ix.close()
+		}
+	}()
 	if err := fn(tx); err != nil {
 		return nil, err
 	}
@@ -301,7 +308,21 @@ func (tx *Tx) commit() (*Commit, error) {
 	if err != nil {
 		return nil, Errorf(CodeInternal, "encode event").Wrap(err)
 	}
+	ops, err := tx.indexOps(changed, t, ev.Seq, len(line)+1, ev.IDs)
+	if err != nil {
+		return nil, err
+	}
+	for _, op := range ops {
+		// The journal is JSON: bytes that are not UTF-8 would not survive
+		// the round trip, and the journal would fail its checksum.
+		if !utf8.ValidString(op.K) || !utf8.ValidString(op.V) {
+			return nil, Errorf(CodeInternal, "index key %q of %s is not text; nothing was written", op.K, op.B)
+		}
+	}
 	writes = append(append(writes, leaseWrites...), tx.files...)
+	writes = append(writes, journalWrite{Path: IndexFile, KV: ops})
+	tx.ix.close() // applying the journal opens the index for writing
+	tx.ix = nil
 	if err := tx.s.commit(ev.Seq, line, t.Size, writes); err != nil {
 		return nil, err
 	}

@@ -9,12 +9,23 @@ import (
 )
 
 func (a *app) doctorCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "doctor",
-		Short: "Check every file and cross-reference, finish or discard a leftover journal, sweep temp files",
-		Long:  "doctor schema-checks every file and every cross-reference (parent, context, preliminaries,\nprogresses, sub_statements), finishes or discards a leftover journal and removes stale temp\nfiles. It exits 6 when the store is damaged, listing each finding.",
-		Args:  noArgs,
+	var reindex, quick bool
+	c := &cobra.Command{
+		Use:   "doctor [--quick | --reindex]",
+		Short: "Check every file, the event log's hash chain and the index; finish or discard a leftover journal",
+		Long: "doctor schema-checks every file and every cross-reference (parent, context, preliminaries,\n" +
+			"progresses, sub_statements), verifies the event log's hash chain, replays its patches against\n" +
+			"the documents, checks the derived index against them, finishes or discards a leftover journal\n" +
+			"and removes stale temp files. It exits 6 when the store is damaged, listing each finding with\n" +
+			"its code (--json). --json also gives the last verified event (log.verified_seq and\n" +
+			"log.verified_hash): write them down, and a later doctor proves that nothing up to them changed.\n" +
+			"--quick checks only the journal, the index's stamp and the log's last line. --reindex rebuilds\n" +
+			"the derived index from the documents first.",
+		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
+			if reindex && quick {
+				return store.Errorf(store.CodeUsage, "--quick and --reindex do not go together")
+			}
 			s, err := a.open()
 			if err != nil && store.CodeOf(err) != store.CodeStoreDamaged {
 				return err
@@ -26,24 +37,51 @@ func (a *app) doctorCommand() *cobra.Command {
 				}
 			}
 			defer s.Close()
-			r, err := s.Doctor()
+			var r *store.Report
+			switch {
+			case quick:
+				r, err = s.DoctorQuick()
+			case reindex:
+				if _, err = s.Reindex(); err == nil {
+					r, err = s.Doctor()
+					if r != nil {
+						r.Index = "rebuilt on request"
+					}
+				}
+			default:
+				r, err = s.Doctor()
+			}
 			if err != nil {
 				return err
 			}
 			if len(r.Findings) > 0 {
-				err := store.Errorf(store.CodeStoreDamaged, "the store is damaged: %d finding(s)", len(r.Findings)).
-					WithHint("repair or restore each file listed, then run doctor again")
+				err := store.Errorf(store.CodeStoreDamaged, "the store is damaged: %s", plural(len(r.Findings), "finding", "findings")).
+					WithHint("repair or restore each file listed, then run doctor again; `doctor --reindex` rebuilds a damaged index")
 				return &withReport{err, map[string]any{"report": r}, r}
 			}
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "doctor", "report": r})
 			}
-			fmt.Fprintf(a.stdout, "The store is consistent: %d problems, %d statements, %d events; journal: %s; %d stale temp files removed.\n",
-				r.Problems, r.Statements, r.Events, r.Journal, len(r.Swept))
+			if quick {
+				fmt.Fprintf(a.stdout, "Quick check passed: the log ends at seq %d (hash %s); journal: %s; index: %s.\n",
+					r.Log.VerifiedSeq, short(r.Log.VerifiedHash), r.Journal, r.Index)
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "The store is consistent: %s, %s, %s; journal: %s; index: %s; %s removed.\n",
+				plural(r.Problems, "problem", "problems"), plural(r.Statements, "statement", "statements"), plural(r.Events, "event", "events"),
+				r.Journal, r.Index, plural(len(r.Swept), "stale temp file", "stale temp files"))
+			if r.Log.ChainFrom > 0 {
+				fmt.Fprintf(a.stdout, "The event log is verified from seq %d to seq %d (hash %s).\n", r.Log.ChainFrom, r.Log.VerifiedSeq, r.Log.VerifiedHash)
+			}
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&reindex, "reindex", false, "rebuild the derived index from the documents, then check everything")
+	c.Flags().BoolVar(&quick, "quick", false, "check only the journal, the index's stamp and the event log's last line")
+	return c
 }
+
+func short(hash string) string { return hash[:min(len(hash), 12)] }
 
 // withReport is an error that carries extra fields for the JSON error
 // object and a report to print for a person.

@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,12 +36,15 @@ func (a *app) nextCommand() *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			var roles []model.Role
+			if r != "" {
+				roles = []model.Role{r}
+			}
 			if !claim {
-				snap, err := loop.Load(s)
+				items, err := loop.Actionable(s, roles, problem)
 				if err != nil {
 					return err
 				}
-				items := snap.Actionable(r, problem)
 				if a.json {
 					return a.writeJSON(map[string]any{"ok": true, "command": "next", "items": nonNilItems(items)})
 				}
@@ -57,11 +63,7 @@ func (a *app) nextCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var roles []model.Role
-			if r != "" {
-				roles = []model.Role{r}
-			}
-			cl, err := loop.ClaimNext(s, a.txOptions(cmd, ""), roles, problem, holder, d)
+			cl, busy, err := loop.ClaimNext(s, a.txOptions(cmd, ""), roles, problem, holder, d)
 			if err != nil {
 				return err
 			}
@@ -70,7 +72,16 @@ func (a *app) nextCommand() *cobra.Command {
 				if cl != nil {
 					item = claimedJSON(cl)
 				}
-				return a.writeJSON(map[string]any{"ok": true, "command": "next", "item": item})
+				out := map[string]any{"ok": true, "command": "next", "item": item}
+				if busy != nil {
+					out["busy"] = busy
+				}
+				return a.writeJSON(out)
+			}
+			if cl == nil && busy != nil {
+				fmt.Fprintf(a.stdout, "Nothing is free for %s: %s leased (%s); the first lease, on %s, ends at %s.\n",
+					roleName(r), plural(busy.Leased, "actionable item is", "actionable items are"), holders(busy.Holders), busy.FirstItem, busy.NextFree)
+				return nil
 			}
 			if cl == nil {
 				fmt.Fprintln(a.stdout, "Nothing is actionable for", roleName(r)+".")
@@ -86,6 +97,23 @@ func (a *app) nextCommand() *cobra.Command {
 	c.Flags().DurationVar(&ttl, "ttl", 0, "lease length (default: config.json lease_ttl)")
 	c.Flags().StringVar(&problem, "problem", "", "only items under this root problem")
 	return c
+}
+
+// holders lists lease holders with their counts, by name.
+func holders(h map[string]int) string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(h)) {
+		parts = append(parts, fmt.Sprintf("%s holds %d", name, h[name]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// plural picks the singular or plural form for n: "1 item is", "3 items are".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func nonNilItems(items []*loop.Item) []*loop.Item {

@@ -1,22 +1,18 @@
-// Package loop is the adversarial turn loop over the store: whose turn it
-// is, leases and next/claim, round budgets, and the run orchestrator.
-package loop
+package model
 
 import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/proofloop/proofloop/model"
 )
 
 // Turn says which role must act next on an item, and why. It is derived
 // from status and history, never stored. Role "" means nobody: the item is
 // finished or waits on others.
 type Turn struct {
-	Role    model.Role `json:"role"`
-	Reason  string     `json:"reason"`
-	Outcome string     `json:"outcome,omitempty"` // exhausted when the round budget is spent
+	Role    Role   `json:"role"`
+	Reason  string `json:"reason"`
+	Outcome string `json:"outcome,omitempty"` // exhausted when the round budget is spent
 }
 
 // Outcomes a turn can report besides a role to act.
@@ -32,63 +28,63 @@ const (
 // wrap-up statement.
 type Child struct {
 	ID         string
-	Status     model.Status
+	Status     Status
 	FillsIssue *int // set on gap-filling sub-statements
 }
 
 // Spent is the part of the round budget a statement has used: its rounds
 // plus the turns in which its agent changed nothing.
-func Spent(st *model.Statement) int { return st.Round + st.IdleTurns }
+func Spent(st *Statement) int { return st.Round + st.IdleTurns }
 
 // Budget is the statement's round budget: max_rounds plus what decide
 // --extend granted.
-func Budget(st *model.Statement, maxRounds int) int { return maxRounds + st.ExtraRounds }
+func Budget(st *Statement, maxRounds int) int { return maxRounds + st.ExtraRounds }
 
 // Exhausted reports whether the statement has spent its round budget.
-func Exhausted(st *model.Statement, maxRounds int) bool {
-	return !model.Resolved(st.Status) && st.Status != model.StatementNeedsModification &&
+func Exhausted(st *Statement, maxRounds int) bool {
+	return !Resolved(st.Status) && st.Status != StatementNeedsModification &&
 		Spent(st) > Budget(st, maxRounds)
 }
 
 // ProblemExhausted reports whether a pending problem's solver has spent
 // its budget of idle turns.
-func ProblemExhausted(p *model.Problem, maxRounds int) bool {
-	return p.Status != model.ProblemSolved && p.IdleTurns > maxRounds+p.ExtraRounds
+func ProblemExhausted(p *Problem, maxRounds int) bool {
+	return p.Status != ProblemSolved && p.IdleTurns > maxRounds+p.ExtraRounds
 }
 
 // StatementTurn derives whose turn it is on a statement. subs are its
 // sub-statements, in order.
-func StatementTurn(st *model.Statement, subs []Child, maxRounds int) Turn {
+func StatementTurn(st *Statement, subs []Child, maxRounds int) Turn {
 	switch st.Status {
-	case model.StatementTrue:
+	case StatementTrue:
 		return Turn{Reason: "proved", Outcome: OutcomeTrue}
-	case model.StatementFalse:
+	case StatementFalse:
 		return Turn{Reason: "refuted", Outcome: OutcomeFalse}
-	case model.StatementNeedsModification:
-		return Turn{Role: model.RoleDecide, Reason: "a modification is proposed: accept or reject it"}
+	case StatementNeedsModification:
+		return Turn{Role: RoleDecide, Reason: "a modification is proposed: accept or reject it"}
 	}
 	if Exhausted(st, maxRounds) {
-		return Turn{Role: model.RoleDecide, Outcome: OutcomeExhausted,
+		return Turn{Role: RoleDecide, Outcome: OutcomeExhausted,
 			Reason: fmt.Sprintf("the round budget is spent (%d of %d): extend it or give up", Spent(st), Budget(st, maxRounds))}
 	}
 	switch st.Status {
-	case model.StatementPending:
-		return Turn{Role: model.RoleProve, Reason: "needs a proof, a decomposition, a refutation or a modification"}
-	case model.StatementAwaitingVerification:
-		return Turn{Role: model.RoleCheck, Reason: fmt.Sprintf("proof revision %d awaits verification", st.ProofRevision)}
-	case model.StatementHasGap:
-		return Turn{Role: model.RoleFix, Reason: "open issues " + ints(st.OpenIssues()) + " need answers"}
+	case StatementPending:
+		return Turn{Role: RoleProve, Reason: "needs a proof, a decomposition, a refutation or a modification"}
+	case StatementAwaitingVerification:
+		return Turn{Role: RoleCheck, Reason: fmt.Sprintf("proof revision %d awaits verification", st.ProofRevision)}
+	case StatementHasGap:
+		return Turn{Role: RoleFix, Reason: "open issues " + ints(st.OpenIssues()) + " need answers"}
 	}
 	// awaiting_substatements
 	var open, falseSubs, fixSubs []string
 	openIssues := st.OpenIssues()
 	for _, c := range subs {
 		switch {
-		case !model.Resolved(c.Status):
+		case !Resolved(c.Status):
 			open = append(open, c.ID)
 		case c.FillsIssue != nil && slices.Contains(openIssues, *c.FillsIssue):
 			fixSubs = append(fixSubs, c.ID)
-		case c.FillsIssue == nil && c.Status == model.StatementFalse:
+		case c.FillsIssue == nil && c.Status == StatementFalse:
 			falseSubs = append(falseSubs, c.ID)
 		}
 	}
@@ -96,48 +92,40 @@ func StatementTurn(st *model.Statement, subs []Child, maxRounds int) Turn {
 	case len(open) > 0:
 		return Turn{Reason: "waits on sub-statements " + strings.Join(open, ", "), Outcome: OutcomeWaiting}
 	case len(fixSubs) > 0:
-		return Turn{Role: model.RoleFix, Reason: "gap-filling sub-statements " + strings.Join(fixSubs, ", ") + " are resolved: patch the proof or answer the issue another way"}
+		return Turn{Role: RoleFix, Reason: "gap-filling sub-statements " + strings.Join(fixSubs, ", ") + " are resolved: patch the proof or answer the issue another way"}
 	case len(falseSubs) > 0:
-		return Turn{Role: model.RoleProve, Reason: "sub-statements " + strings.Join(falseSubs, ", ") + " are false: re-plan"}
+		return Turn{Role: RoleProve, Reason: "sub-statements " + strings.Join(falseSubs, ", ") + " are false: re-plan"}
 	default:
-		return Turn{Role: model.RoleProve, Reason: "all sub-statements are resolved: write the proof"}
+		return Turn{Role: RoleProve, Reason: "all sub-statements are resolved: write the proof"}
 	}
 }
 
 // ProblemTurn derives whose turn it is on a problem. wraps are the
 // statements in its progresses.
-func ProblemTurn(p *model.Problem, wraps []Child, maxRounds int) Turn {
-	if p.Status == model.ProblemSolved {
+func ProblemTurn(p *Problem, wraps []Child, maxRounds int) Turn {
+	if p.Status == ProblemSolved {
 		return Turn{Reason: "solved", Outcome: OutcomeSolved}
 	}
 	if ProblemExhausted(p, maxRounds) {
-		return Turn{Role: model.RoleDecide, Outcome: OutcomeExhausted,
+		return Turn{Role: RoleDecide, Outcome: OutcomeExhausted,
 			Reason: fmt.Sprintf("its solver changed nothing in %d turns (budget %d): extend it or give up", p.IdleTurns, maxRounds+p.ExtraRounds)}
 	}
 	var waiting []string
 	allFalse := len(wraps) > 0
 	for _, w := range wraps {
-		if w.Status == model.StatementTrue {
-			return Turn{Role: model.RoleSolve, Reason: w.ID + " is true: finish the problem"}
+		if w.Status == StatementTrue {
+			return Turn{Role: RoleSolve, Reason: w.ID + " is true: finish the problem"}
 		}
-		if w.Status != model.StatementFalse {
+		if w.Status != StatementFalse {
 			allFalse = false
 			waiting = append(waiting, w.ID)
 		}
 	}
 	switch {
 	case len(wraps) == 0:
-		return Turn{Role: model.RoleSolve, Reason: "needs a wrap-up statement"}
+		return Turn{Role: RoleSolve, Reason: "needs a wrap-up statement"}
 	case allFalse:
-		return Turn{Role: model.RoleSolve, Reason: "every wrap-up statement is false: wrap it up another way"}
+		return Turn{Role: RoleSolve, Reason: "every wrap-up statement is false: wrap it up another way"}
 	}
 	return Turn{Reason: "waits on " + strings.Join(waiting, ", "), Outcome: OutcomeWaiting}
-}
-
-func ints(ns []int) string {
-	s := make([]string, len(ns))
-	for i, n := range ns {
-		s[i] = fmt.Sprint(n)
-	}
-	return strings.Join(s, ", ")
 }

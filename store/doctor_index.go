@@ -1,0 +1,182 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// indexStale says why the index must be rebuilt before it can be checked.
+func (s *Store) indexStale() (string, error) {
+	db, err := s.openIndex(false)
+	if isNotExist(err) {
+		return "missing", nil
+	} else if err != nil {
+		return "unreadable (" + err.Error() + ")", nil
+	}
+	defer db.Close()
+	var why string
+	err = db.View(func(btx *bolt.Tx) error {
+		why, err = s.stale(btx)
+		return err
+	})
+	return why, err
+}
+
+// checkIndex compares the derived index with a fresh derivation from the
+// documents and the log: every row, every turn key, every event offset and
+// the stamp. Any difference is damage (a hand edit, or a bug); `doctor
+// --reindex` rebuilds the index.
+//
+// An index that is missing, of another version or behind the log (a store
+// written by an older proofloop) is not damage: it is rebuilt, as its first
+// reader would, and the report says so.
+func (s *Store) checkIndex(r *Report, bad findingFunc) {
+	if why, err := s.indexStale(); err != nil || why != "" {
+		if err == nil {
+			_, err = s.reindex()
+		}
+		if err != nil {
+			bad("index_mismatch", IndexFile, 0, "the index is %s and could not be rebuilt: %v", why, err)
+			return
+		}
+		r.Index = "rebuilt: it was " + why
+	}
+	db, err := s.openIndex(false)
+	if err != nil {
+		bad("index_mismatch", IndexFile, 0, "cannot open the index: %v", err)
+		return
+	}
+	defer db.Close()
+	cfg, err := s.Config()
+	if err != nil {
+		return // reported as config
+	}
+	want, err := s.deriveAll(cfg.MaxRounds)
+	if err != nil {
+		return // the documents are damaged, which is reported already
+	}
+	events, err := s.eventOffsets()
+	if err != nil {
+		return
+	}
+	err = db.View(func(btx *bolt.Tx) error {
+		got := map[string][]byte{}
+		if b := btx.Bucket(bucketItems); b != nil {
+			b.ForEach(func(k, v []byte) error { got[string(k)] = bytes.Clone(v); return nil })
+		}
+		turns := map[string]bool{}
+		reported := map[string]bool{} // a row reported once is not reported again for its turn key
+		for _, id := range slices.Sorted(maps.Keys(want)) {
+			r := want[id]
+			if r.Role != "" {
+				turns[string(turnKey(r))] = true
+			}
+			v, ok := got[id]
+			delete(got, id)
+			if !ok {
+				bad("index_mismatch", IndexFile, 0, "the index has no row for %s", id)
+				reported[id] = true
+				continue
+			}
+			var have Row
+			if err := json.Unmarshal(v, &have); err != nil {
+				bad("index_mismatch", IndexFile, 0, "the row of %s does not parse: %v", id, err)
+				continue
+			}
+			wb, _ := json.Marshal(r)
+			hb, _ := json.Marshal(&have)
+			if !bytes.Equal(wb, hb) {
+				diff, _ := Patch(wb, hb)
+				bad("index_mismatch", IndexFile, 0, "the row of %s differs from its documents: %s", id, summarizePatch(diff))
+				reported[id] = true
+			}
+		}
+		for _, id := range slices.Sorted(maps.Keys(got)) {
+			bad("index_mismatch", IndexFile, 0, "the index has a row for %s, which is not a document", id)
+			reported[id] = true
+		}
+		keyID := func(k []byte) string { return string(k[bytes.LastIndexByte(k, 0)+1:]) }
+		if b := btx.Bucket(bucketTurn); b != nil {
+			b.ForEach(func(k, _ []byte) error {
+				if !turns[string(k)] && !reported[keyID(k)] {
+					bad("index_mismatch", IndexFile, 0, "the index lists %q as actionable; its documents do not", bytes.ReplaceAll(k, []byte{0}, []byte(" ")))
+				}
+				delete(turns, string(k))
+				return nil
+			})
+		}
+		for _, k := range slices.Sorted(maps.Keys(turns)) {
+			if reported[keyID([]byte(k))] {
+				continue
+			}
+			bad("index_mismatch", IndexFile, 0, "the index does not list %q as actionable", bytes.ReplaceAll([]byte(k), []byte{0}, []byte(" ")))
+		}
+		have := map[string]string{}
+		if b := btx.Bucket(bucketEvents); b != nil {
+			b.ForEach(func(k, v []byte) error { have[string(k)] = string(v); return nil })
+		}
+		n := 0
+		for _, e := range events {
+			if v, ok := have[string(e.k)]; !ok || v != string(e.v) {
+				n++
+			}
+			delete(have, string(e.k))
+		}
+		if n+len(have) > 0 {
+			bad("index_mismatch", IndexFile, 0, "%d event offsets of the index differ from the log", n+len(have))
+		}
+		return nil
+	})
+	if err != nil {
+		bad("index_mismatch", IndexFile, 0, "cannot read the index: %v", fmt.Sprint(err))
+	}
+}
+
+// DoctorQuick checks only what a crash can leave behind, in O(1): it
+// finishes or discards a leftover journal, checks the index's stamp
+// against the log (rebuilding a stale index) and checks that the log's last
+// line is whole and its hash matches.
+func (s *Store) DoctorQuick() (*Report, error) {
+	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	rec, err := s.recover()
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Recovery: rec, Journal: "none", Swept: []string{}, Findings: []Finding{}, Index: "consistent"}
+	switch {
+	case rec.Finished:
+		r.Journal = fmt.Sprintf("finished transaction %d", rec.Seq)
+	case rec.Found:
+		r.Journal = "discarded: " + rec.Discarded
+	}
+	bad := func(code, p string, seq int, format string, args ...any) {
+		r.Findings = append(r.Findings, Finding{code, p, fmt.Sprintf(format, args...), seq})
+	}
+	t, err := s.tail()
+	if err != nil {
+		bad("event_invalid", EventsFile, 0, "%v", err)
+		return r, nil
+	}
+	if t.Torn != nil {
+		bad("event_invalid", EventsFile, t.Seq+1, "the log ends in a torn line that no journal covers (%d bytes)", len(t.Torn))
+	}
+	r.Events, r.Log.Events, r.Log.VerifiedSeq, r.Log.VerifiedHash = t.Seq, t.Seq, t.Seq, t.Hash
+	if why, err := s.indexStale(); err != nil {
+		return nil, err
+	} else if why != "" {
+		if _, err := s.reindex(); err != nil {
+			return nil, err
+		}
+		r.Index = "rebuilt: it was " + why
+	}
+	return r, nil
+}

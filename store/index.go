@@ -1,0 +1,550 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/proofloop/proofloop/model"
+)
+
+// IndexFile is the derived index of the store: a bbolt B+tree that lets
+// next, status, list and history read what they need without opening every
+// document. It is derived: the documents and the log stay the truth, doctor
+// checks the index against them, and `doctor --reindex` rebuilds it. Every
+// change of it goes through the same journal as the documents, so a crash
+// leaves both in agreement.
+//
+// Buckets:
+//   - items:  id -> Row (JSON), one per document;
+//   - turn:   role \x00 (9999-depth) \x00 id -> "", one per item some role
+//     must act on, so that next reads O(actionable) keys, deepest first;
+//   - events: id \x00 seq (12 digits) -> offset and length of the event line
+//     in events.jsonl, so that history reads O(events of one document);
+//   - meta:   seq (the last event the index reflects), max_rounds (turns
+//     depend on it), version.
+const IndexFile = "index.db"
+
+// indexVersion changes when the layout or the rows change meaning; an index
+// of another version is rebuilt.
+const indexVersion = "1"
+
+var (
+	bucketItems  = []byte("items")
+	bucketTurn   = []byte("turn")
+	bucketEvents = []byte("events")
+	bucketMeta   = []byte("meta")
+)
+
+// Row is the index entry of one item: its place in the tree and whose turn
+// it is, derived from its document, its children's rows and its lease.
+type Row struct {
+	ID         string       `json:"id"`
+	Kind       model.Kind   `json:"kind"`
+	Status     model.Status `json:"status"`
+	Role       model.Role   `json:"role"`
+	Reason     string       `json:"reason"`
+	Outcome    string       `json:"outcome,omitempty"`
+	Round      int          `json:"round"`
+	OpenIssues []int        `json:"open_issues"`
+	Parent     string       `json:"parent,omitempty"`
+	Children   []string     `json:"children"`
+	Depth      int          `json:"depth"`
+	Root       string       `json:"root"`
+	FillsIssue *int         `json:"fills_issue,omitempty"`
+	Lease      *RowLease    `json:"lease,omitempty"`
+	Revision   int          `json:"revision"`
+}
+
+// RowLease is the lease of a row's item as last written; whether it is live
+// is decided when it is read, so an expired lease is free without a write.
+type RowLease struct {
+	Holder    string `json:"holder"`
+	Role      string `json:"role"`
+	ExpiresAt string `json:"expires_at"`
+	Released  bool   `json:"released,omitempty"`
+}
+
+// Live reports whether the lease holds at now.
+func (l *RowLease) Live(now time.Time) bool {
+	if l == nil || l.Released {
+		return false
+	}
+	exp, err := time.Parse(time.RFC3339Nano, l.ExpiresAt)
+	return err == nil && now.Before(exp)
+}
+
+func rowLease(l *Lease) *RowLease {
+	if l == nil {
+		return nil
+	}
+	return &RowLease{Holder: l.Holder, Role: l.Role, ExpiresAt: l.ExpiresAt, Released: l.ReleasedAt != nil}
+}
+
+func turnKey(r *Row) []byte {
+	return []byte(fmt.Sprintf("%s\x00%04d\x00%s", r.Role, 9999-min(r.Depth, 9999), r.ID))
+}
+
+func eventKey(id string, seq int) []byte { return []byte(fmt.Sprintf("%s\x00%012d", id, seq)) }
+
+// eventLoc is an event-offset value: "offset,length" in decimal. Index
+// values travel through the JSON journal, so they are text.
+func eventLoc(off int64, n int) string { return strconv.FormatInt(off, 10) + "," + strconv.Itoa(n) }
+
+// kvOp is one change of the index, as the journal records it.
+type kvOp struct {
+	B string `json:"b"`           // bucket
+	K string `json:"k"`           // key
+	V string `json:"v,omitempty"` // value
+	D bool   `json:"d,omitempty"` // delete
+}
+
+// openIndex opens the index file through the root. The caller holds the
+// store's lock (exclusive to write, shared to read), so bbolt's own flock
+// never waits.
+func (s *Store) openIndex(write bool) (*bolt.DB, error) {
+	if !write {
+		if _, err := s.root.Lstat(IndexFile); err != nil {
+			return nil, err
+		}
+	}
+	db, err := bolt.Open(IndexFile, 0o644, &bolt.Options{
+		Timeout: s.LockTimeout + time.Second, ReadOnly: !write, NoSync: true, NoFreelistSync: true,
+		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			return s.root.OpenFile(name, flag, perm)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+// applyIndex applies a journal's index changes in one bbolt transaction and
+// makes them durable before the journal may go.
+func (s *Store) applyIndex(ops []kvOp) error {
+	db, err := s.openIndex(true)
+	if err != nil {
+		return damaged(IndexFile, err)
+	}
+	defer db.Close()
+	err = db.Update(func(btx *bolt.Tx) error { return putOps(btx, ops) })
+	if err != nil {
+		return damaged(IndexFile, err)
+	}
+	return db.Sync()
+}
+
+func putOps(btx *bolt.Tx, ops []kvOp) error {
+	for _, op := range ops {
+		b, err := btx.CreateBucketIfNotExists([]byte(op.B))
+		if err != nil {
+			return err
+		}
+		if op.D {
+			err = b.Delete([]byte(op.K))
+		} else {
+			err = b.Put([]byte(op.K), []byte(op.V))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexState is what a transaction reads of the index while it derives the
+// rows of its changes: rows it has computed win over the file's.
+type indexState struct {
+	db   *bolt.DB
+	btx  *bolt.Tx
+	rows map[string]*Row
+	ops  []kvOp
+	// lenient derives rows despite a missing parent or child, for a
+	// rebuild of a store that doctor will report as damaged.
+	lenient bool
+}
+
+func (ix *indexState) row(id string) (*Row, error) {
+	if r, ok := ix.rows[id]; ok {
+		return r, nil
+	}
+	if ix.btx == nil {
+		return nil, nil
+	}
+	b := ix.btx.Bucket(bucketItems)
+	if b == nil {
+		return nil, nil
+	}
+	v := b.Get([]byte(id))
+	if v == nil {
+		return nil, nil
+	}
+	var r Row
+	if err := json.Unmarshal(v, &r); err != nil {
+		return nil, damaged(IndexFile, fmt.Errorf("row %s: %w", id, err))
+	}
+	return &r, nil
+}
+
+func (ix *indexState) close() {
+	if ix.btx != nil {
+		ix.btx.Rollback()
+	}
+	if ix.db != nil {
+		ix.db.Close()
+	}
+}
+
+// put records a row (and its turn key) and returns the ops.
+func (ix *indexState) put(old, r *Row) error {
+	if old != nil && old.Role != "" && (r == nil || !bytes.Equal(turnKey(old), turnKey(r))) {
+		ix.ops = append(ix.ops, kvOp{B: string(bucketTurn), K: string(turnKey(old)), D: true})
+	}
+	if r == nil {
+		ix.ops = append(ix.ops, kvOp{B: string(bucketItems), K: old.ID, D: true})
+		return nil
+	}
+	v, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	ix.rows[r.ID] = r
+	ix.ops = append(ix.ops, kvOp{B: string(bucketItems), K: r.ID, V: string(v)})
+	if r.Role != "" {
+		ix.ops = append(ix.ops, kvOp{B: string(bucketTurn), K: string(turnKey(r))})
+	}
+	return nil
+}
+
+// deriveRow builds the row of a document from the rows of its children
+// and of its parent (nil for a root problem).
+func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
+	r := &Row{ID: d.ID, Kind: d.Kind, Status: d.Status(), OpenIssues: []int{}, Children: []string{}, Revision: d.revision}
+	kids := func(ids []string) ([]model.Child, error) {
+		var out []model.Child
+		for _, id := range ids {
+			c, err := ix.row(id)
+			if err != nil {
+				return nil, err
+			}
+			if c == nil && ix.lenient {
+				continue
+			}
+			if c == nil {
+				return nil, damaged(DocPath(d.Kind, d.ID), fmt.Errorf("child %s is not in the index", id))
+			}
+			out = append(out, model.Child{ID: id, Status: c.Status, FillsIssue: c.FillsIssue})
+		}
+		return out, nil
+	}
+	var t model.Turn
+	switch d.Kind {
+	case model.KindProblem:
+		p, err := d.Problem()
+		if err != nil {
+			return nil, damaged(DocPath(d.Kind, d.ID), err)
+		}
+		if p.Parent != nil {
+			r.Parent = *p.Parent
+		}
+		r.Children = append(append(r.Children, p.Preliminaries...), p.Progresses...)
+		wraps, err := kids(p.Progresses)
+		if err != nil {
+			return nil, err
+		}
+		t = model.ProblemTurn(p, wraps, maxRounds)
+	case model.KindStatement:
+		st, err := d.Statement()
+		if err != nil {
+			return nil, damaged(DocPath(d.Kind, d.ID), err)
+		}
+		r.Parent, r.Round, r.OpenIssues, r.FillsIssue = st.Context, st.Round, st.OpenIssues(), st.FillsIssue
+		r.Children = append(r.Children, st.SubStatements...)
+		subs, err := kids(st.SubStatements)
+		if err != nil {
+			return nil, err
+		}
+		t = model.StatementTurn(st, subs, maxRounds)
+	default:
+		return nil, fmt.Errorf("no index rows for %s documents", d.Kind)
+	}
+	r.Role, r.Reason, r.Outcome = t.Role, t.Reason, t.Outcome
+	r.Root = r.ID
+	if pr, ok := ix.rows[r.ID]; ok && ix.lenient {
+		r.Depth, r.Root = pr.Depth, pr.Root // placed by deriveAll
+	} else if r.Parent != "" {
+		par, err := ix.row(r.Parent)
+		if err != nil {
+			return nil, err
+		}
+		if par == nil {
+			return nil, damaged(DocPath(d.Kind, d.ID), fmt.Errorf("its parent %s is not in the index", r.Parent))
+		}
+		r.Depth, r.Root = par.Depth+1, par.Root
+	}
+	return r, nil
+}
+
+// indexOps derives the index changes of a transaction: the rows of the
+// documents it changed, of their parents when a child's status changed
+// (a parent's turn depends on its children's statuses), the lease of each
+// lease it wrote, and one event-offset key per document of the event. It
+// reads O(changed documents + their children) rows, never the whole index.
+func (tx *Tx) indexOps(changed []*Doc, t logTail, seq int, n int, ids []string) ([]kvOp, error) {
+	cfg, err := tx.Config()
+	if err != nil {
+		return nil, err
+	}
+	ix, err := tx.index()
+	if err != nil {
+		return nil, err
+	}
+	at := t.Size
+	// Children before parents: a parent's turn reads its children's new
+	// rows, so a document is derived once every changed child of it is.
+	var parents []string
+	pending := slices.Clone(changed)
+	for len(pending) > 0 {
+		progress := false
+		for i := 0; i < len(pending); i++ {
+			d := pending[i]
+			if !d.deleted && slices.ContainsFunc(childIDs(d), func(c string) bool {
+				return slices.ContainsFunc(pending, func(p *Doc) bool { return p.ID == c })
+			}) {
+				continue
+			}
+			pending = slices.Delete(pending, i, i+1)
+			i--
+			progress = true
+			if err := tx.indexDoc(d, ix, cfg.MaxRounds, &parents); err != nil {
+				return nil, err
+			}
+		}
+		if !progress {
+			return nil, Errorf(CodeInternal, "the documents of the transaction form a cycle")
+		}
+	}
+	for len(parents) > 0 {
+		id := parents[0]
+		parents = parents[1:]
+		if d, ok := tx.docs[id]; ok && (d.dirty || d.created || d.deleted) {
+			continue // derived above, from its own new document
+		}
+		d, err := tx.Get(id)
+		if err != nil {
+			return nil, err
+		}
+		old, err := ix.row(id)
+		if err != nil {
+			return nil, err
+		}
+		r, err := deriveRow(d, ix, cfg.MaxRounds)
+		if err != nil {
+			return nil, err
+		}
+		if old != nil {
+			r.Lease = old.Lease
+		}
+		if err := ix.put(old, r); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range tx.dirtyLeases {
+		r, err := ix.row(id)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			continue
+		}
+		rr := *r
+		rr.Lease = rowLease(tx.leases[id])
+		if err := ix.put(r, &rr); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range ids {
+		ix.ops = append(ix.ops, kvOp{B: string(bucketEvents), K: string(eventKey(id, seq)), V: eventLoc(at, n)})
+	}
+	ix.ops = append(ix.ops, kvOp{B: string(bucketMeta), K: "seq", V: strconv.Itoa(seq)},
+		kvOp{B: string(bucketMeta), K: "max_rounds", V: strconv.Itoa(cfg.MaxRounds)},
+		kvOp{B: string(bucketMeta), K: "version", V: indexVersion})
+	return ix.ops, nil
+}
+
+// indexDoc derives the row of one changed document and notes its parent
+// for re-derivation when the document's status changed.
+func (tx *Tx) indexDoc(d *Doc, ix *indexState, maxRounds int, parents *[]string) error {
+	old, err := ix.row(d.ID)
+	if err != nil {
+		return err
+	}
+	if d.deleted {
+		if old == nil {
+			return nil
+		}
+		return ix.put(old, nil)
+	}
+	r, err := tx.deriveLater(d, ix, maxRounds)
+	if err != nil {
+		return err
+	}
+	if l, ok := tx.leases[d.ID]; ok {
+		r.Lease = rowLease(l)
+	} else if old != nil {
+		r.Lease = old.Lease
+	}
+	if err := ix.put(old, r); err != nil {
+		return err
+	}
+	if r.Parent != "" && (old == nil || old.Status != r.Status) && !slices.Contains(*parents, r.Parent) {
+		*parents = append(*parents, r.Parent)
+	}
+	return nil
+}
+
+// childIDs lists a document's children: a problem's preliminaries and
+// progresses, a statement's sub-statements.
+func childIDs(d *Doc) []string {
+	var out []string
+	for _, f := range []string{"preliminaries", "progresses", "sub_statements"} {
+		for _, c := range d.Get(f).Array() {
+			out = append(out, c.String())
+		}
+	}
+	return out
+}
+
+// index opens the index for the transaction (once), rebuilding it first
+// when it is missing, of another version or behind the log. The caller holds
+// the lock, so the view stays current until the commit.
+func (tx *Tx) index() (*indexState, error) {
+	if tx.ix != nil {
+		return tx.ix, nil
+	}
+	ix := &indexState{rows: map[string]*Row{}}
+	for attempt := 0; ; attempt++ {
+		var err error
+		if ix.db, err = tx.s.openIndex(true); err != nil {
+			return nil, damaged(IndexFile, err)
+		}
+		if ix.btx, err = ix.db.Begin(false); err != nil {
+			ix.close()
+			return nil, damaged(IndexFile, err)
+		}
+		why, err := tx.s.stale(ix.btx)
+		if err != nil {
+			ix.close()
+			return nil, err
+		}
+		if why == "" {
+			tx.ix = ix
+			return ix, nil
+		}
+		ix.close()
+		ix.btx, ix.db = nil, nil
+		if attempt > 0 {
+			return nil, damaged(IndexFile, fmt.Errorf("it is still %s after a rebuild", why))
+		}
+		fmt.Fprintf(os.Stderr, "proofloop: the index is %s; rebuilding it from the documents\n", why)
+		if _, err := tx.s.reindex(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// Row derives the row of an item as it stands in the transaction now: from
+// its document (read through the transaction), its children (their
+// documents when the transaction holds them, else their index rows) and its
+// lease. It is how a skill sees whose turn it is after its own changes.
+func (tx *Tx) Row(id string) (*Row, error) {
+	ix, err := tx.index()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := tx.Config()
+	if err != nil {
+		return nil, err
+	}
+	d, err := tx.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	view := &indexState{btx: ix.btx, rows: map[string]*Row{}}
+	for _, c := range childIDs(d) {
+		if cd, ok := tx.docs[c]; ok {
+			view.rows[c] = placeholder(cd)
+		}
+	}
+	r, err := deriveRow(d, view, cfg.MaxRounds)
+	if err != nil {
+		return nil, err
+	}
+	l, err := tx.Lease(id)
+	if err != nil {
+		return nil, err
+	}
+	r.Lease = rowLease(l)
+	return r, nil
+}
+
+// placeholder is what a parent's turn needs of a child document.
+func placeholder(d *Doc) *Row {
+	r := &Row{ID: d.ID, Kind: d.Kind, Status: d.Status()}
+	if n := d.Get("fills_issue"); n.Exists() && n.Type == gjson.Number {
+		v := int(n.Int())
+		r.FillsIssue = &v
+	}
+	return r
+}
+
+// Actionable calls fn with the committed rows some role must act on, as
+// IndexView.Actionable does, inside the transaction.
+func (tx *Tx) Actionable(roles []model.Role, fn func(*Row) (bool, error)) error {
+	ix, err := tx.index()
+	if err != nil {
+		return err
+	}
+	return (&IndexView{btx: ix.btx}).Actionable(roles, fn)
+}
+
+// deriveLater derives a changed document's row with the revision it will
+// have once committed.
+func (tx *Tx) deriveLater(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
+	r, err := deriveRow(d, ix, maxRounds)
+	if err != nil {
+		return nil, err
+	}
+	r.Revision = d.revision + 1
+	return r, nil
+}
+
+// indexMeta reads the index's stamp.
+func indexMeta(btx *bolt.Tx) (seq, maxRounds int, version string) {
+	b := btx.Bucket(bucketMeta)
+	if b == nil {
+		return -1, 0, ""
+	}
+	seq, err := strconv.Atoi(string(b.Get([]byte("seq"))))
+	if err != nil {
+		seq = -1
+	}
+	maxRounds, _ = strconv.Atoi(string(b.Get([]byte("max_rounds"))))
+	return seq, maxRounds, string(b.Get([]byte("version")))
+}
+
+// errIndexMissing says the index must be built before it can be read.
+var errIndexMissing = errors.New("the index is missing")
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -1,0 +1,424 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/tidwall/gjson"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/proofloop/proofloop/model"
+)
+
+// IndexView reads the index inside View. Rows are as derived at the last
+// commit; a row's lease is live or not at the time of reading.
+type IndexView struct {
+	btx *bolt.Tx
+}
+
+// Row returns the row of id, or nil when the index has none.
+func (v *IndexView) Row(id string) (*Row, error) {
+	ix := &indexState{btx: v.btx, rows: map[string]*Row{}}
+	return ix.row(id)
+}
+
+// Rows calls fn with every row, in id order.
+func (v *IndexView) Rows(fn func(*Row) error) error {
+	b := v.btx.Bucket(bucketItems)
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(k, val []byte) error {
+		var r Row
+		if err := json.Unmarshal(val, &r); err != nil {
+			return damaged(IndexFile, fmt.Errorf("row %s: %w", k, err))
+		}
+		return fn(&r)
+	})
+}
+
+// Actionable calls fn with the rows some role must act on, for the given
+// roles (every role when empty), deepest first and then by id within a
+// role. It reads O(actionable) keys. fn returns false to stop.
+func (v *IndexView) Actionable(roles []model.Role, fn func(*Row) (bool, error)) error {
+	b := v.btx.Bucket(bucketTurn)
+	if b == nil {
+		return nil
+	}
+	c := b.Cursor()
+	var keys [][]byte
+	if len(roles) == 0 {
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			keys = append(keys, slices.Clone(k))
+		}
+	} else {
+		for _, role := range roles {
+			prefix := []byte(string(role) + "\x00")
+			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+				keys = append(keys, slices.Clone(k))
+			}
+		}
+	}
+	// Across roles: deepest first, then by id (the key after the role).
+	slices.SortStableFunc(keys, func(a, b []byte) int {
+		return bytes.Compare(a[bytes.IndexByte(a, 0)+1:], b[bytes.IndexByte(b, 0)+1:])
+	})
+	for _, k := range keys {
+		id := string(k[bytes.LastIndexByte(k, 0)+1:])
+		r, err := v.Row(id)
+		if err != nil {
+			return err
+		}
+		if r == nil {
+			return damaged(IndexFile, fmt.Errorf("turn key for %s without a row", id))
+		}
+		if more, err := fn(r); err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+// EventLoc is where one event line stands in events.jsonl.
+type EventLoc struct {
+	Seq    int
+	Offset int64
+	Len    int
+}
+
+// Events lists where the events of one document stand in the log, in order.
+func (v *IndexView) Events(id string) ([]EventLoc, error) {
+	b := v.btx.Bucket(bucketEvents)
+	if b == nil {
+		return nil, nil
+	}
+	var out []EventLoc
+	prefix := []byte(id + "\x00")
+	c := b.Cursor()
+	for k, val := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, val = c.Next() {
+		seq, err1 := strconv.Atoi(string(k[len(prefix):]))
+		o, n, _ := strings.Cut(string(val), ",")
+		off, err2 := strconv.ParseInt(o, 10, 64)
+		ln, err3 := strconv.Atoi(n)
+		if err1 != nil || err2 != nil || err3 != nil {
+			return nil, damaged(IndexFile, fmt.Errorf("event key %q: %q", k, val))
+		}
+		out = append(out, EventLoc{seq, off, ln})
+	}
+	return out, nil
+}
+
+// View runs fn on a consistent view of the index. It holds the store's lock
+// shared while it reads, so no commit changes the index meanwhile. An index
+// that is missing, of another version, or behind the log is rebuilt first
+// from the documents, with a line on stderr.
+func (s *Store) View(fn func(v *IndexView) error) error {
+	if err := s.finishJournal(); err != nil {
+		return err
+	}
+	for attempt := 0; ; attempt++ {
+		stale, err := s.view(fn)
+		if err == nil && stale == "" {
+			return nil
+		}
+		if err != nil || attempt > 0 {
+			if err == nil {
+				err = damaged(IndexFile, fmt.Errorf("it is still %s after a rebuild", stale))
+			}
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "proofloop: the index is %s; rebuilding it from the documents\n", stale)
+		if _, err := s.Reindex(); err != nil {
+			return err
+		}
+	}
+}
+
+func (s *Store) view(fn func(v *IndexView) error) (stale string, err error) {
+	unlock, err := rlock(s.root, s.Dir, s.LockTimeout)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	db, err := s.openIndex(false)
+	if isNotExist(err) {
+		return "missing", nil
+	} else if err != nil {
+		return "unreadable (" + err.Error() + ")", nil
+	}
+	defer db.Close()
+	btx, err := db.Begin(false)
+	if err != nil {
+		return "unreadable (" + err.Error() + ")", nil
+	}
+	defer btx.Rollback()
+	if why, err := s.stale(btx); err != nil || why != "" {
+		return why, err
+	}
+	return "", fn(&IndexView{btx})
+}
+
+// stale says why the index does not reflect the store now ("" when it does):
+// another layout version, another max_rounds, or another last event.
+func (s *Store) stale(btx *bolt.Tx) (string, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return "", err
+	}
+	t, err := s.tail()
+	if err != nil {
+		return "", err
+	}
+	seq, maxRounds, version := indexMeta(btx)
+	switch {
+	case version != indexVersion:
+		return "of another version", nil
+	case maxRounds != cfg.MaxRounds:
+		return fmt.Sprintf("derived for max_rounds %d, not %d", maxRounds, cfg.MaxRounds), nil
+	case seq != t.Seq:
+		return fmt.Sprintf("at event %d, not %d", seq, t.Seq), nil
+	}
+	return "", nil
+}
+
+// rlock takes the store's lock shared: readers of the index exclude a
+// commit, not each other.
+func rlock(root *os.Root, dir string, timeout time.Duration) (func(), error) {
+	f, err := root.Open(".")
+	if err != nil {
+		return nil, damaged(".", err)
+	}
+	fd := int(f.Fd())
+	if err := syscall.Flock(fd, syscall.LOCK_SH|syscall.LOCK_NB); err == nil {
+		return func() { syscall.Flock(fd, syscall.LOCK_UN); f.Close() }, nil
+	}
+	done := make(chan error, 1)
+	go func() {
+		for {
+			err := syscall.Flock(fd, syscall.LOCK_SH)
+			if !errors.Is(err, syscall.EINTR) {
+				done <- err
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			f.Close()
+			return nil, Errorf(CodeInternal, "flock").Wrap(err)
+		}
+		return func() { syscall.Flock(fd, syscall.LOCK_UN); f.Close() }, nil
+	case <-time.After(timeout):
+		go func() {
+			if <-done == nil {
+				syscall.Flock(fd, syscall.LOCK_UN)
+			}
+			f.Close()
+		}()
+		return nil, Errorf(CodeLockTimeout, "the store is busy: could not take its lock within %s", timeout).
+			WithHint("retry later")
+	}
+}
+
+// Reindex rebuilds the index from the documents and the log, under the
+// lock, in one bbolt transaction. It is O(store): `doctor --reindex`, and
+// the first use of a store without an index, call it.
+func (s *Store) Reindex() (int, error) {
+	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	if _, err := s.recover(); err != nil {
+		return 0, err
+	}
+	return s.reindex()
+}
+
+func (s *Store) reindex() (int, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return 0, err
+	}
+	rows, err := s.deriveAll(cfg.MaxRounds)
+	if err != nil {
+		return 0, err
+	}
+	t, err := s.tail()
+	if err != nil {
+		return 0, err
+	}
+	events, err := s.eventOffsets()
+	if err != nil {
+		return 0, err
+	}
+	s.root.Remove(IndexFile)
+	db, err := s.openIndex(true)
+	if err != nil {
+		return 0, damaged(IndexFile, err)
+	}
+	defer db.Close()
+	err = db.Update(func(btx *bolt.Tx) error {
+		items, _ := btx.CreateBucket(bucketItems)
+		turn, _ := btx.CreateBucket(bucketTurn)
+		evb, _ := btx.CreateBucket(bucketEvents)
+		meta, _ := btx.CreateBucket(bucketMeta)
+		items.FillPercent, turn.FillPercent, evb.FillPercent = 1, 1, 1 // keys arrive in order
+		ids := make([]string, 0, len(rows))
+		for id := range rows {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		var turns [][]byte
+		for _, id := range ids {
+			v, err := json.Marshal(rows[id])
+			if err != nil {
+				return err
+			}
+			if err := items.Put([]byte(id), v); err != nil {
+				return err
+			}
+			if rows[id].Role != "" {
+				turns = append(turns, turnKey(rows[id]))
+			}
+		}
+		slices.SortFunc(turns, bytes.Compare)
+		for _, k := range turns {
+			if err := turn.Put(k, nil); err != nil {
+				return err
+			}
+		}
+		for _, e := range events {
+			if err := evb.Put(e.k, e.v); err != nil {
+				return err
+			}
+		}
+		meta.Put([]byte("seq"), []byte(strconv.Itoa(t.Seq)))
+		meta.Put([]byte("max_rounds"), []byte(strconv.Itoa(cfg.MaxRounds)))
+		return meta.Put([]byte("version"), []byte(indexVersion))
+	})
+	if err != nil {
+		return 0, damaged(IndexFile, err)
+	}
+	return len(rows), db.Sync()
+}
+
+// deriveAll reads every document, in parallel, and derives every row. Depth
+// and root come first (they follow parent links), then the turns (they read
+// the children's statuses). A missing parent or child, which doctor reports,
+// does not stop it.
+func (s *Store) deriveAll(maxRounds int) (map[string]*Row, error) {
+	var ids []string
+	for _, k := range docDirs {
+		ks, err := s.List(k)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, ks...)
+	}
+	docs := make([]*Doc, len(ids))
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.NumCPU() {
+		wg.Go(func() {
+			for i := range next {
+				docs[i], errs[i] = s.read(ids[i])
+			}
+		})
+	}
+	for i := range ids {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	ix := &indexState{rows: map[string]*Row{}, lenient: true}
+	for _, d := range docs {
+		r := placeholder(d)
+		r.Parent = d.Get("parent").String()
+		if d.Kind == model.KindStatement {
+			r.Parent = d.Get("context").String()
+		}
+		ix.rows[d.ID] = r
+	}
+	var place func(r *Row, hops int)
+	place = func(r *Row, hops int) {
+		if r.Root != "" {
+			return
+		}
+		par, ok := ix.rows[r.Parent]
+		if r.Parent == "" || !ok || hops > 10000 {
+			r.Depth, r.Root = 0, r.ID
+			return
+		}
+		place(par, hops+1)
+		r.Depth, r.Root = par.Depth+1, par.Root
+	}
+	for _, r := range ix.rows {
+		place(r, 0)
+	}
+	out := map[string]*Row{}
+	for _, d := range docs {
+		r, err := deriveRow(d, ix, maxRounds)
+		if err != nil {
+			return nil, err
+		}
+		l, err := s.ReadLease(d.ID)
+		if err != nil {
+			return nil, err
+		}
+		r.Lease = rowLease(l)
+		out[d.ID] = r
+	}
+	return out, nil
+}
+
+type kv struct{ k, v []byte }
+
+// eventOffsets scans the log for the event-offset keys of every document.
+func (s *Store) eventOffsets() ([]kv, error) {
+	f, err := s.root.Open(EventsFile)
+	if err != nil {
+		return nil, damaged(EventsFile, err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	var out []kv
+	var off int64
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) == 0 && errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, damaged(EventsFile, err)
+		}
+		if line[len(line)-1] != '\n' {
+			break // a torn tail: not an event
+		}
+		seq := int(gjson.GetBytes(line, "seq").Int())
+		loc := []byte(eventLoc(off, len(line)))
+		for _, id := range gjson.GetBytes(line, "ids").Array() {
+			out = append(out, kv{eventKey(id.String(), seq), loc})
+		}
+		off += int64(len(line))
+	}
+	slices.SortFunc(out, func(a, b kv) int { return bytes.Compare(a.k, b.k) })
+	return out, nil
+}
