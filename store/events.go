@@ -66,9 +66,10 @@ func Patch(before, after []byte) (json.RawMessage, error) {
 // hashSuffix is how every sealed line ends: ,"hash":"<64 hex digits>"}
 const hashSuffixLen = len(`,"hash":""}`) + 64
 
-// seal encodes ev as one line of the log, chained to prev: hash is the
-// SHA-256 of the line without its hash field.
-func seal(ev Event, prev string) ([]byte, string, error) {
+// Seal encodes ev as one line of the log, chained to prev (the hash of the
+// line before it): hash is the SHA-256 of the line without its hash field.
+// It returns the line and its hash.
+func Seal(ev Event, prev string) ([]byte, string, error) {
 	ev.Prev, ev.Hash = prev, ""
 	body, err := Marshal(ev)
 	if err != nil {

@@ -33,7 +33,7 @@ func journalFor(t *testing.T, s *Store, seq int, h string) *journal {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line, _, err := seal(ev, tl.Hash)
+	line, _, err := Seal(ev, tl.Hash)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -304,7 +304,7 @@ func (tx *Tx) commit() (*Commit, error) {
 		fmt.Fprintf(os.Stderr, "proofloop: warning: %s ended in a torn line that no journal covered; it was moved to %s (run `proofloop doctor`)\n", EventsFile, QuarantineFile)
 	}
 	ev.Seq = t.Seq + 1
-	line, _, err := seal(ev, t.Hash)
+	line, _, err := Seal(ev, t.Hash)
 	if err != nil {
 		return nil, Errorf(CodeInternal, "encode event").Wrap(err)
 	}
