@@ -151,19 +151,27 @@ func Refresh(s *store.Store, opts store.TxOptions, id, token string, ttl time.Du
 	return out, err
 }
 
-// Release ends a live lease; the token must be its own.
-func Release(s *store.Store, opts store.TxOptions, id, token string) (*store.Lease, error) {
+// Release ends a live lease; the token must be its own. With force, a
+// person or an orchestrator ends another's lease without its token; the
+// event records the actor who forced it and the holder it took it from.
+func Release(s *store.Store, opts store.TxOptions, id, token string, force bool) (*store.Lease, error) {
 	var out *store.Lease
 	opts.Target = id
 	_, err := s.Update(opts, func(tx *store.Tx) error {
-		l, err := ownLease(tx, id, token, s.Now())
+		var l *store.Lease
+		var err error
+		if force {
+			l, err = liveLease(tx, id, s.Now())
+		} else {
+			l, err = ownLease(tx, id, token, s.Now())
+		}
 		if err != nil {
 			return err
 		}
 		at := store.Timestamp(s.Now())
 		l.ReleasedAt = &at
 		tx.PutLease(l)
-		tx.Detail("release", map[string]any{"holder": l.Holder})
+		tx.Detail("release", map[string]any{"holder": l.Holder, "forced": force})
 		out = l
 		return nil
 	})
@@ -171,6 +179,18 @@ func Release(s *store.Store, opts store.TxOptions, id, token string) (*store.Lea
 }
 
 func ownLease(tx *store.Tx, id, token string, now time.Time) (*store.Lease, error) {
+	l, err := liveLease(tx, id, now)
+	if err != nil {
+		return nil, err
+	}
+	if l.Token != token {
+		return nil, store.HeldError(l)
+	}
+	return l, nil
+}
+
+// liveLease is the item's live lease, or a conflict when it has none.
+func liveLease(tx *store.Tx, id string, now time.Time) (*store.Lease, error) {
 	if _, err := tx.Get(id); err != nil {
 		return nil, err
 	}
@@ -181,9 +201,6 @@ func ownLease(tx *store.Tx, id, token string, now time.Time) (*store.Lease, erro
 	if !l.Live(now) {
 		return nil, store.Errorf(store.CodeConflict, "%s has no live lease (it expired or was released)", id).
 			WithHint("claim it again with `proofloop claim` or `proofloop next --claim`")
-	}
-	if l.Token != token {
-		return nil, store.HeldError(l)
 	}
 	return l, nil
 }

@@ -312,7 +312,7 @@ func (r *runner) turn(ctx context.Context, w, n int, c *Claimed) error {
 	// Release the lease whatever the agent did. A skill that ended the turn
 	// has released it already (conflict: not live), and another worker may
 	// hold a new lease on the item by now (lease_held): neither is ours.
-	if _, err := Release(r.s, store.TxOptions{Command: "release", Actor: actor}, id, c.Lease.Token); err != nil &&
+	if _, err := Release(r.s, store.TxOptions{Command: "release", Actor: actor}, id, c.Lease.Token, false); err != nil &&
 		store.CodeOf(err) != store.CodeConflict && store.CodeOf(err) != store.CodeLeaseHeld {
 		return err
 	}

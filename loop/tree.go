@@ -152,3 +152,35 @@ func itemIn(s *store.Store, tx *store.Tx, id string, now time.Time) (*Item, erro
 	}
 	return itemOf(r, now), nil
 }
+
+// List returns the items that match every filter given ("" for none): a
+// kind, a status, and the role whose turn it is. With a role it reads only
+// that role's actionable keys.
+func List(s *store.Store, kind model.Kind, status model.Status, role model.Role) ([]*Item, error) {
+	keep := func(it *Item) bool {
+		return (kind == "" || it.Kind == kind) && (status == "" || it.Status == status)
+	}
+	var out []*Item
+	if role != "" {
+		items, err := Actionable(s, []model.Role{role}, "")
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			if keep(it) {
+				out = append(out, it)
+			}
+		}
+		return out, nil
+	}
+	now := s.Now()
+	err := s.View(func(v *store.IndexView) error {
+		return v.Rows(func(r *store.Row) error {
+			if it := itemOf(r, now); keep(it) {
+				out = append(out, it)
+			}
+			return nil
+		})
+	})
+	return out, err
+}

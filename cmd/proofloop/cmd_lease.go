@@ -84,23 +84,42 @@ func (a *app) refreshCommand() *cobra.Command {
 }
 
 func (a *app) releaseCommand() *cobra.Command {
+	var force bool
 	c := &cobra.Command{
-		Use:   "release ID [--lease TOKEN]",
-		Short: "End a live lease",
-		Args:  oneID,
+		Use:   "release ID [--lease TOKEN | --force]",
+		Short: "End a live lease (with its token, or --force as a person or orchestrator)",
+		Long: "release ends the live lease on an item. The holder passes the lease's token (--lease or\n" +
+			"PROOFLOOP_LEASE). --force ends someone else's lease without the token, for a person or an\n" +
+			"orchestrator clearing a stuck agent; the event records who forced it (--actor) and from whom.",
+		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, id, err := a.leaseTarget(args[0])
+			if force {
+				a.lease = ""
+			} else if a.lease == "" {
+				return store.Errorf(store.CodeUsage, "give the lease token with --lease or PROOFLOOP_LEASE, or --force").
+					WithHint("--force ends another's lease and records you as the one who did")
+			}
+			s, err := a.open()
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			l, err := loop.Release(s, a.txOptions(cmd, id), id, a.lease)
+			id, _, err := s.ParseRef(args[0])
 			if err != nil {
 				return err
 			}
-			return a.leaseOut(l, fmt.Sprintf("Released the lease on %s.", id))
+			l, err := loop.Release(s, a.txOptions(cmd, id), id, a.lease, force)
+			if err != nil {
+				return err
+			}
+			text := fmt.Sprintf("Released the lease on %s.", id)
+			if force {
+				text = fmt.Sprintf("Released %s's lease on %s by force; the event log records it.", l.Holder, id)
+			}
+			return a.leaseOut(l, text)
 		},
 	}
+	c.Flags().BoolVar(&force, "force", false, "end another's lease without its token (recorded with your --actor)")
 	addExpectRevision(c)
 	return c
 }
