@@ -23,6 +23,7 @@ type Doc struct {
 	Raw  []byte
 
 	orig         []byte // the bytes as read (or {} when created): the patch's base
+	decoded      any    // the last Problem or Statement decoded from Raw; nil once Raw changes
 	created      bool
 	dirty        bool
 	deleted      bool
@@ -78,25 +79,35 @@ func (d *Doc) SetRaw(path string, raw []byte) error {
 	if err != nil {
 		return fmt.Errorf("set %s %s: %w", d.ID, path, err)
 	}
-	d.Raw, d.dirty = out, true
+	d.Raw, d.dirty, d.decoded = out, true, nil
 	return nil
 }
 
-// Problem decodes the document as a problem.
+// Problem decodes the document as a problem. The result is shared until
+// the document changes: callers must not modify it.
 func (d *Doc) Problem() (*model.Problem, error) {
+	if p, ok := d.decoded.(*model.Problem); ok {
+		return p, nil
+	}
 	var p model.Problem
 	if err := decode(d.Raw, &p); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", d.ID, err)
 	}
+	d.decoded = &p
 	return &p, nil
 }
 
-// Statement decodes the document as a statement.
+// Statement decodes the document as a statement. The result is shared
+// until the document changes: callers must not modify it.
 func (d *Doc) Statement() (*model.Statement, error) {
+	if st, ok := d.decoded.(*model.Statement); ok {
+		return st, nil
+	}
 	var s model.Statement
 	if err := decode(d.Raw, &s); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", d.ID, err)
 	}
+	d.decoded = &s
 	return &s, nil
 }
 

@@ -51,9 +51,14 @@ type Change struct {
 	Deleted  bool            `json:"deleted,omitempty"`
 }
 
-// Patch is the RFC 6902 patch from before to after, computed with jsondiff.
+// Patch is the RFC 6902 patch from before to after (two JSON objects),
+// computed with jsondiff. Only the top-level fields whose bytes differ are
+// handed to it: a transaction changes a few fields of a document, and a
+// large field it left alone (a 100 KB proof) need not be decoded and
+// compared. The patch is the same as jsondiff's over the whole documents.
 func Patch(before, after []byte) (json.RawMessage, error) {
-	p, err := jsondiff.CompareJSON(before, after)
+	b, a := changedFields(before, after)
+	p, err := jsondiff.CompareJSON(b, a)
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +66,44 @@ func Patch(before, after []byte) (json.RawMessage, error) {
 		return json.RawMessage("[]"), nil
 	}
 	return Marshal(p)
+}
+
+// changedFields returns two JSON objects holding only the top-level fields
+// of before and after whose raw bytes differ (or that only one of them has).
+func changedFields(before, after []byte) ([]byte, []byte) {
+	old := map[string]string{}
+	gjson.ParseBytes(before).ForEach(func(k, v gjson.Result) bool {
+		old[k.Str] = v.Raw
+		return true
+	})
+	var b, a bytes.Buffer
+	b.WriteByte('{')
+	a.WriteByte('{')
+	field := func(buf *bytes.Buffer, k, raw string) {
+		if buf.Len() > 1 {
+			buf.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		buf.Write(kb)
+		buf.WriteByte(':')
+		buf.WriteString(raw)
+	}
+	gjson.ParseBytes(after).ForEach(func(k, v gjson.Result) bool {
+		if o, ok := old[k.Str]; !ok || o != v.Raw {
+			if ok {
+				field(&b, k.Str, o)
+			}
+			field(&a, k.Str, v.Raw)
+		}
+		delete(old, k.Str)
+		return true
+	})
+	for k, raw := range old {
+		field(&b, k, raw)
+	}
+	b.WriteByte('}')
+	a.WriteByte('}')
+	return b.Bytes(), a.Bytes()
 }
 
 // hashSuffix is how every sealed line ends: ,"hash":"<64 hex digits>"}

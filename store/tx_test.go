@@ -1,6 +1,8 @@
 package store
 
 import (
+	jsonpatch "github.com/evanphx/json-patch/v5"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -484,4 +486,33 @@ func TestLockRootReplaced(t *testing.T) {
 		return nil
 	})
 	wantCode(t, "Update on a replaced root", err, CodeConflict)
+}
+
+// TestPatchEqualsWholeDiff: the patch computed from the changed top-level
+// fields replays to the same document as jsondiff over the whole
+// documents would give: added, removed and changed fields, nested too.
+func TestPatchEqualsWholeDiff(t *testing.T) {
+	for _, c := range []struct{ before, after string }{
+		{`{}`, `{"a":1,"b":{"c":[1,2]}}`},
+		{`{"a":1,"b":2,"big":"x"}`, `{"a":1,"b":3,"big":"x"}`},
+		{`{"a":1,"gone":[1]}`, `{"a":1}`},
+		{`{"v":{"issues":[{"n":1}],"r":[]},"p":"long proof"}`, `{"v":{"issues":[{"n":1},{"n":2}],"r":[]},"p":"long proof"}`},
+		{`{"a":"x\"y"}`, `{"a":"x\"z","new key":null}`},
+	} {
+		p, err := Patch([]byte(c.before), []byte(c.after))
+		if err != nil {
+			t.Fatalf("Patch(%s, %s): %v", c.before, c.after, err)
+		}
+		dec, err := jsonpatch.DecodePatch(p)
+		if err != nil {
+			t.Fatalf("Patch(%s, %s) = %s, which does not decode: %v", c.before, c.after, p, err)
+		}
+		got, err := dec.Apply([]byte(c.before))
+		if err != nil || !jsonpatch.Equal(got, []byte(c.after)) {
+			t.Errorf("applying Patch(%s, %s) = %s gives %s, %v; want %s", c.before, c.after, p, got, err, c.after)
+		}
+		if strings.Contains(c.before, "big") && strings.Contains(string(p), "big") {
+			t.Errorf("Patch(%s, %s) = %s mentions a field that did not change", c.before, c.after, p)
+		}
+	}
 }
