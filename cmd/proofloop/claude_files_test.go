@@ -257,9 +257,9 @@ type skillDoc struct {
 	Name      string
 	Setup     []string // the lines that set the example up, from `proofloop init`
 	Command   string   // the flag form: "proofloop <skill> ..."
-	InputCmd  string // the --input form's command line, before the heredoc
-	InputJSON string // the heredoc's body
-	Output    string // the --json output of the example
+	InputCmd  string   // the --input form's command line, before the heredoc
+	InputJSON string   // the heredoc's body
+	Output    string   // the --json output of the example
 }
 
 // parseSkillDoc reads the example blocks of a SKILL.md: the three sh
