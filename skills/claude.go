@@ -398,7 +398,7 @@ type agentsRole struct {
 	Role    model.Role
 	Agent   string
 	WorksOn string
-	Skills  []string // each as `name`, or `name --source R` for a skill whose statuses depend on its caller
+	Skills  []string // each as `name`, or `name` with `--source R` for a skill whose statuses depend on its caller
 }
 
 // agentsWorksOn says which items each role works on, for AGENTS.md; which
@@ -442,13 +442,13 @@ func agentsMDFile(entries []Entry) ([]byte, error) {
 			if !slices.Contains(e.Roles, r) {
 				continue
 			}
-			s := e.Name
+			s := "`" + e.Name + "`"
 			for _, f := range e.ActsOn {
 				if string(f.Source) == string(r) {
-					s += " --source " + string(f.Source)
+					s += " with `--source " + string(f.Source) + "`"
 				}
 			}
-			row.Skills = append(row.Skills, "`"+s+"`")
+			row.Skills = append(row.Skills, s)
 		}
 		d.Roles = append(d.Roles, row)
 	}

@@ -378,21 +378,22 @@ func TestAgentsMDSkillSentences(t *testing.T) {
 			continue
 		}
 		for _, sk := range ForRole(r) {
-			name := "`" + sk.Name
 			withSource := false
 			for _, f := range sk.Rule().From {
 				withSource = withSource || string(f.Source) == string(r)
 			}
-			want := name + "`"
+			want := "`" + sk.Name + "`"
 			if withSource {
-				want = name + " --source " + string(r) + "`"
+				want += " with `--source " + string(r) + "`"
+			} else if strings.Contains(row, want+" with `--source") {
+				t.Errorf("AGENTS.md's %s row gives %s a --source it does not take: %s", r, sk.Name, row)
 			}
 			if !strings.Contains(row, want) {
 				t.Errorf("AGENTS.md's %s row lacks %s: %s", r, want, row)
 			}
 		}
 	}
-	if strings.Contains(doc, "state-setup-substatement --source") || strings.Contains(doc, "state-setup-substatement`, `state-mark-false`, `state-propose-modification` with `--source fix`") {
+	if strings.Contains(doc, "`state-setup-substatement` with `--source") || strings.Contains(doc, "state-setup-substatement`, `state-mark-false`, `state-propose-modification` with `--source fix`") {
 		t.Errorf("AGENTS.md gives state-setup-substatement a --source, which it does not take")
 	}
 	for _, c := range ErrorCodes {
