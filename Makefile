@@ -8,12 +8,18 @@ GO ?= go
 BIN := bin/proofloop
 GOFILES := $(shell find . -name '*.go' -not -path './.demo/*')
 
-.PHONY: build test demo bench soak deps clean
+.PHONY: build install test demo bench soak deps clean
 
 $(BIN): go.mod go.sum $(GOFILES)
 	$(GO) build -o $(BIN) ./cmd/proofloop
 
 build: deps $(BIN)
+
+# go install: proofloop into $(go env GOBIN), else $(go env GOPATH)/bin.
+install: deps
+	$(GO) install ./cmd/proofloop
+	@dir=$$($(GO) env GOBIN); [ -n "$$dir" ] || dir=$$($(GO) env GOPATH)/bin; \
+	echo "Installed $$dir/proofloop. If \`command -v proofloop\` finds nothing, add $$dir to your PATH."
 
 deps:
 	$(GO) mod download
@@ -24,7 +30,9 @@ test: build
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
 
-# A short scripted session through the CLI on a fresh copy of contents/.
+# The example project, fresh from the binary in the scratch root
+# .demo/contents, driven to solved by the scripted agents; it never touches
+# a tracked file.
 demo: build
 	./scripts/demo.sh
 

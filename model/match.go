@@ -13,7 +13,7 @@ import (
 func MatchSentence(proof string, n int, quote string) error {
 	sents := Sentences(proof)
 	if n < 1 || n > len(sents) {
-		return fmt.Errorf("sentence %d is out of range: the proof has %d sentences (1-%d)", n, len(sents), len(sents))
+		return fmt.Errorf("sentence %d is out of range: %s", n, ProofHas(len(sents)))
 	}
 	q := squash(strings.Trim(strings.TrimSpace(quote), "\"“”'‘’"))
 	if q == "" {

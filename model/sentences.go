@@ -96,14 +96,7 @@ func (e *sentenceRangeError) Error() string {
 	case e.last < e.first:
 		why = "the first sentence must not come after the last; "
 	}
-	has := fmt.Sprintf("the proof has %d sentences (1-%d)", e.count, e.count)
-	switch e.count {
-	case 0:
-		has = "the proof has no sentences"
-	case 1:
-		has = "the proof has 1 sentence (1)"
-	}
-	return asked + " out of range: " + why + has
+	return asked + " out of range: " + why + ProofHas(e.count)
 }
 
 func (e *sentenceRangeError) Unwrap() error { return ErrSentenceRange }

@@ -190,7 +190,7 @@ var Table = []Rule{
 			func(f *Facts) error {
 				n := len(SplitSentences(f.Proof))
 				if f.Sentence < 1 || f.Sentence > n {
-					return fmt.Errorf("sentence %d is out of range: the proof has %d sentences (1-%d)", f.Sentence, n, n)
+					return fmt.Errorf("sentence %d is out of range: %s", f.Sentence, ProofHas(n))
 				}
 				return nil
 			}}, {"sentence_text_found", "sentence_text found in that sentence",
@@ -203,7 +203,7 @@ var Table = []Rule{
 				func(f *Facts) error {
 					n := len(SplitSentences(f.Proof))
 					if f.First < 1 || f.Last < f.First || f.Last > n {
-						return fmt.Errorf("sentence range %d-%d is out of bounds: the proof has %d sentences (1-%d)", f.First, f.Last, n, n)
+						return fmt.Errorf("sentence range %d-%d is out of bounds: %s", f.First, f.Last, ProofHas(n))
 					}
 					return nil
 				}}}},

@@ -264,12 +264,14 @@ func writeKey(b *strings.Builder, key string) {
 // Patterns the schemas use, described for people.
 var patternNames = map[string]string{
 	`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z$`: "must be a UTC timestamp such as 2026-11-22T10:04:05Z",
-	`^prob_[a-z0-9_]+$`:        "must be a problem id: prob_ followed by a-z, 0-9 and _",
-	`^stmt_[a-z0-9_]+$`:        "must be a statement id: stmt_ followed by a-z, 0-9 and _",
-	`^(prob|stmt)_[a-z0-9_]+$`: "must be a problem or statement id: prob_ or stmt_ followed by a-z, 0-9 and _",
-	`^[0-9]+(ms|s|m|h)$`:       "must be a duration: a whole number followed by ms, s, m or h, such as 15m",
-	`^[0-9a-f]{64}$`:           "must be 64 lowercase hex digits (a SHA-256)",
-	`^(problem|statement|leases)/[a-z0-9_]+\.json$|^config\.json$`: "must be problem/<id>.json, statement/<id>.json, leases/<id>.json or config.json",
+	`^prob_[a-z0-9_]+$`:            "must be a problem id: prob_ followed by a-z, 0-9 and _",
+	`^stmt_[a-z0-9_]+$`:            "must be a statement id: stmt_ followed by a-z, 0-9 and _",
+	`^(prob|stmt)_[a-z0-9_]+$`:     "must be a problem or statement id: prob_ or stmt_ followed by a-z, 0-9 and _",
+	`^(prob|stmt|deb)_[a-z0-9_]+$`: "must be a problem, statement or debate id: prob_, stmt_ or deb_ followed by a-z, 0-9 and _",
+	`^([0-9a-f]{64})?$`:            "must be empty or 64 lowercase hex digits (a SHA-256)",
+	`^[0-9]+(ms|s|m|h)$`:           "must be a duration: a whole number followed by ms, s, m or h, such as 15m",
+	`^[0-9a-f]{64}$`:               "must be 64 lowercase hex digits (a SHA-256)",
+	`^(problem|statement|debate|leases)/[a-z0-9_]+\.json$|^config\.json$|^events\.jsonl$|^\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9_-]{1,80}\.md$|^proofs/[a-z0-9_]{1,128}\.jsonl$|^index\.db$`: "must be problem/<id>.json, statement/<id>.json, debate/<id>.json, leases/<id>.json, config.json, events.jsonl, .debates/<date>-<slug>.md, proofs/<id>.jsonl or index.db",
 }
 
 var typeNames = map[string]string{

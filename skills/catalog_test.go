@@ -289,3 +289,54 @@ func TestCatalogExitOf(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogExampleSetup: every example's set-up starts from an empty
+// folder (init, then the example problem), runs its chain's examples in
+// order, each as an actor of its own role, so that no proof is checked by
+// its author, and every line is one a shell and ParseInput accept.
+func TestCatalogExampleSetup(t *testing.T) {
+	for _, sk := range Registry {
+		lines, err := ExampleSetup(sk)
+		if err != nil {
+			t.Fatalf("ExampleSetup(%s): %v", sk.Name, err)
+		}
+		chain, _ := ExampleChain(sk)
+		if len(lines) != 2+len(chain) || lines[0] != "proofloop init" || lines[1] != "proofloop "+ExampleProblem {
+			t.Errorf("ExampleSetup(%s) = %q; want init, new-problem and %d examples", sk.Name, lines, len(chain))
+			continue
+		}
+		actors := map[model.Role]string{}
+		for i, prev := range chain {
+			args, err := SplitArgs(lines[2+i])
+			if err != nil {
+				t.Errorf("%s set-up line %q: %v", sk.Name, lines[2+i], err)
+				continue
+			}
+			n := len(args)
+			if n < 4 || args[0] != "proofloop" || args[1] != prev.Name || args[n-2] != "--actor" {
+				t.Errorf("%s set-up line %q is not `proofloop %s ... --actor NAME`", sk.Name, lines[2+i], prev.Name)
+				continue
+			}
+			role := prev.Rule().Roles[0]
+			if a, ok := actors[role]; ok && a != args[n-1] {
+				t.Errorf("%s set-up: role %s acts as %s and %s", sk.Name, role, a, args[n-1])
+			}
+			actors[role] = args[n-1]
+			if !strings.HasPrefix(lines[2+i], "proofloop "+prev.Name+" "+prev.Example+" ") {
+				t.Errorf("%s set-up line %q is not %s's own example", sk.Name, lines[2+i], prev.Name)
+			}
+		}
+		seen := map[string]model.Role{}
+		for r, a := range actors {
+			if other, dup := seen[a]; dup {
+				t.Errorf("%s set-up: roles %s and %s both act as %s", sk.Name, r, other, a)
+			}
+			seen[a] = r
+		}
+	}
+	confirm, _ := Find("check-confirm-proof")
+	lines, _ := ExampleSetup(confirm)
+	if last := lines[len(lines)-1]; !strings.Contains(last, "state-complete-proof") || !strings.HasSuffix(last, " --actor prover") {
+		t.Errorf("check-confirm-proof's set-up ends %q; want the proof written by the actor prover", last)
+	}
+}

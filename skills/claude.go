@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,8 +54,8 @@ func CheckFrontMatter(name, description string) error {
 	return nil
 }
 
-// ClaudeFiles returns every generated file, skills first, in registry and
-// role order.
+// ClaudeFiles returns every generated file: the skills, in registry order,
+// the agents, in role order, and AGENTS.md.
 func ClaudeFiles() ([]File, error) {
 	entries, err := Catalog()
 	if err != nil {
@@ -74,28 +76,70 @@ func ClaudeFiles() ([]File, error) {
 		}
 		files = append(files, File{".claude/agents/agent-" + string(r) + ".md", data})
 	}
-	return files, nil
+	data, err := agentsMDFile(entries)
+	if err != nil {
+		return nil, fmt.Errorf("generate %s: %w", AgentsMDPath, err)
+	}
+	return append(files, File{AgentsMDPath, data}), nil
 }
 
-// WriteClaude writes the generated files under dir and returns their paths.
-// It leaves any other file under dir/.claude alone.
-func WriteClaude(dir string) ([]string, error) {
+// WriteReport says what WriteClaude did, by path under its directory.
+type WriteReport struct {
+	Written []string // generated files written
+	Kept    []string // an AGENTS.md that gen-claude did not write, left alone
+	// Settings is the settings file; SettingsChanged says whether
+	// proofloop's entries had to be added to it.
+	Settings        string
+	SettingsChanged bool
+}
+
+// WriteClaude writes the generated files under dir, and merges proofloop's
+// permissions and hook into dir/.claude/settings.json (MergeSettings). It
+// leaves any other file under dir/.claude alone, and an AGENTS.md that does
+// not start with AgentsMDMarker. A settings file it cannot merge into is
+// reported before anything is written.
+func WriteClaude(dir string) (*WriteReport, error) {
 	files, err := ClaudeFiles()
 	if err != nil {
 		return nil, err
 	}
-	var paths []string
+	rep := &WriteReport{Settings: filepath.Join(dir, filepath.FromSlash(SettingsPath))}
+	old, err := os.ReadFile(rep.Settings)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	settings, changed, err := MergeSettings(old)
+	if err != nil {
+		return nil, store.Errorf(store.CodeInvalidInput, "cannot add proofloop's entries to %s", rep.Settings).Wrap(err).
+			WithHint("fix the file by hand (it must be a JSON object) and run gen-claude again")
+	}
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		if f.Path == AgentsMDPath {
+			if b, err := os.ReadFile(p); err == nil && !bytes.HasPrefix(b, []byte(AgentsMDMarker)) {
+				rep.Kept = append(rep.Kept, p)
+				continue
+			}
+		}
+		if err := writeFile(p, f.Data); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			return nil, err
-		}
-		paths = append(paths, p)
+		rep.Written = append(rep.Written, p)
 	}
-	return paths, nil
+	if changed {
+		if err := writeFile(rep.Settings, settings); err != nil {
+			return nil, err
+		}
+		rep.SettingsChanged = true
+	}
+	return rep, nil
+}
+
+func writeFile(p string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, data, 0o644)
 }
 
 var funcs = template.FuncMap{
@@ -130,7 +174,32 @@ type skillData struct {
 	Description   string
 	RawExample    string // the arguments after the skill name
 	ExampleAfter  []string
+	Setup         []string // the command lines that set the example up
 	ExampleOutput string
+}
+
+// exampleActors name the actor a role's step of an example chain runs as,
+// so that a proof's author is never its checker.
+var exampleActors = map[model.Role]string{model.RoleSolve: "solver", model.RoleProve: "prover",
+	model.RoleCheck: "checker", model.RoleFix: "fixer"}
+
+// ExampleSetup returns the command lines that set up, in an empty folder,
+// what the skill's example acts on: a contents root, the example problem,
+// then the examples of its chain, each as an actor of its role.
+func ExampleSetup(sk *Skill) ([]string, error) {
+	chain, err := ExampleChain(sk)
+	if err != nil {
+		return nil, err
+	}
+	lines := []string{"proofloop init", "proofloop " + ExampleProblem}
+	for _, c := range chain {
+		actor := exampleActors[c.roles()[0]]
+		if actor == "" {
+			return nil, fmt.Errorf("no example actor for role %s", c.roles()[0])
+		}
+		lines = append(lines, "proofloop "+c.Name+" "+c.Example+" --actor "+actor)
+	}
+	return lines, nil
 }
 
 func skillFile(sk *Skill, e Entry) ([]byte, error) {
@@ -145,6 +214,9 @@ func skillFile(sk *Skill, e Entry) ([]byte, error) {
 	}
 	for _, c := range chain {
 		d.ExampleAfter = append(d.ExampleAfter, c.Name)
+	}
+	if d.Setup, err = ExampleSetup(sk); err != nil {
+		return nil, err
 	}
 	if strings.TrimSpace(sk.ExampleOutput) == "" {
 		return nil, fmt.Errorf("the registry has no ExampleOutput for %s", sk.Name)

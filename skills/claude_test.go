@@ -3,8 +3,10 @@ package skills
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,7 +41,10 @@ func TestClaudeFilesPaths(t *testing.T) {
 			t.Errorf("no agent file for %s", r)
 		}
 	}
-	if want := len(Registry) + 4; len(files) != want {
+	if _, ok := files[AgentsMDPath]; !ok {
+		t.Errorf("no %s", AgentsMDPath)
+	}
+	if want := len(Registry) + 4 + 1; len(files) != want {
 		t.Errorf("ClaudeFiles made %d files; want %d", len(files), want)
 	}
 }
@@ -216,18 +221,23 @@ func TestClaudeLeavesMarksStatuses(t *testing.T) {
 	}
 }
 
+// TestClaudeWrite: WriteClaude writes every generated file, leaves other
+// files under .claude alone, merges into settings.json, and writes over an
+// AGENTS.md only when it wrote it.
 func TestClaudeWrite(t *testing.T) {
 	dir := t.TempDir()
-	keep := filepath.Join(dir, ".claude", "settings.json")
-	os.MkdirAll(filepath.Dir(keep), 0o755)
-	os.WriteFile(keep, []byte("{}"), 0o644)
-	paths, err := WriteClaude(dir)
+	other := filepath.Join(dir, ".claude", "commands", "mine.md")
+	os.MkdirAll(filepath.Dir(other), 0o755)
+	os.WriteFile(other, []byte("mine"), 0o644)
+	settings := filepath.Join(dir, ".claude", "settings.json")
+	os.WriteFile(settings, []byte(`{"model": "x"}`), 0o644)
+	rep, err := WriteClaude(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	files := generated(t)
-	if len(paths) != len(files) {
-		t.Errorf("WriteClaude wrote %d files; want %d", len(paths), len(files))
+	if len(rep.Written) != len(files) || len(rep.Kept) != 0 {
+		t.Errorf("WriteClaude wrote %d files and kept %v; want %d and none", len(rep.Written), rep.Kept, len(files))
 	}
 	for p, want := range files {
 		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
@@ -235,7 +245,160 @@ func TestClaudeWrite(t *testing.T) {
 			t.Errorf("%s on disk differs from ClaudeFiles (%v)", p, err)
 		}
 	}
-	if b, err := os.ReadFile(keep); err != nil || string(b) != "{}" {
-		t.Errorf("WriteClaude touched .claude/settings.json: %q, %v", b, err)
+	if b, err := os.ReadFile(other); err != nil || string(b) != "mine" {
+		t.Errorf("WriteClaude touched .claude/commands/mine.md: %q, %v", b, err)
+	}
+	b, _ := os.ReadFile(settings)
+	if !rep.SettingsChanged || !strings.Contains(string(b), `"model": "x"`) || !strings.Contains(string(b), "Bash(proofloop:*)") {
+		t.Errorf("settings.json after WriteClaude (changed %v):\n%s\nwant model kept and proofloop's entries added", rep.SettingsChanged, b)
+	}
+
+	// Again: the generated AGENTS.md is written over, settings.json is
+	// left as it is.
+	rep, err = WriteClaude(dir)
+	if err != nil || rep.SettingsChanged || len(rep.Kept) != 0 {
+		t.Errorf("WriteClaude again: %+v, %v; want settings unchanged and nothing kept", rep, err)
+	}
+	if b2, _ := os.ReadFile(settings); string(b2) != string(b) {
+		t.Errorf("a second WriteClaude changed settings.json:\n%s", b2)
+	}
+
+	// An AGENTS.md someone wrote is kept.
+	agents := filepath.Join(dir, AgentsMDPath)
+	os.WriteFile(agents, []byte("# our own rules\n"), 0o644)
+	rep, err = WriteClaude(dir)
+	if err != nil || len(rep.Kept) != 1 || rep.Kept[0] != agents || len(rep.Written) != len(files)-1 {
+		t.Errorf("WriteClaude over a hand-written AGENTS.md: %+v, %v; want it kept and the rest written", rep, err)
+	}
+	if b, _ := os.ReadFile(agents); string(b) != "# our own rules\n" {
+		t.Errorf("WriteClaude changed a hand-written AGENTS.md: %q", b)
+	}
+
+	// A settings file it cannot merge into: refused before anything is
+	// written.
+	bad := t.TempDir()
+	os.MkdirAll(filepath.Join(bad, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(bad, SettingsPath), []byte(`{"permissions": []}`), 0o644)
+	if _, err := WriteClaude(bad); err == nil || !strings.Contains(err.Error(), "permissions is an array, not an object") {
+		t.Errorf("WriteClaude with permissions: [] = %v; want a refusal naming permissions", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(bad, ".claude")); len(entries) != 1 {
+		t.Errorf("the refused WriteClaude left %d entries in .claude; want only settings.json", len(entries))
+	}
+}
+
+// TestMergeSettings: proofloop's permissions and hook are added once,
+// after what is there, and nothing else changes.
+func TestMergeSettings(t *testing.T) {
+	type settings struct {
+		Model       string `json:"model"`
+		Permissions struct {
+			Allow []string `json:"allow"`
+			Deny  []string `json:"deny"`
+		} `json:"permissions"`
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct{ Type, Command string }
+		} `json:"hooks"`
+	}
+	parse := func(b []byte) settings {
+		var s settings
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatalf("merged settings are not JSON: %v\n%s", err, b)
+		}
+		return s
+	}
+	// None yet.
+	out, changed, err := MergeSettings(nil)
+	if err != nil || !changed {
+		t.Fatalf("MergeSettings(nil) = %v, %v", changed, err)
+	}
+	s := parse(out)
+	if !slices.Equal(s.Permissions.Allow, SettingsAllow) || len(s.Hooks["SessionStart"]) != 1 ||
+		s.Hooks["SessionStart"][0].Hooks[0].Command != PrimeHook || s.Hooks["SessionStart"][0].Hooks[0].Type != "command" {
+		t.Errorf("MergeSettings(nil) =\n%s\nwant the two rules and the prime hook", out)
+	}
+
+	// A file with its own keys, permissions and hooks, one of our rules
+	// already among them.
+	old := []byte(`{"model": "opus", "permissions": {"allow": ["Read", "Bash(proofloop:*)"], "deny": ["Bash(rm:*)"]},
+ "hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo hi"}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "echo bye"}]}]}}`)
+	out, changed, err = MergeSettings(old)
+	if err != nil || !changed {
+		t.Fatalf("MergeSettings(existing) = %v, %v", changed, err)
+	}
+	s = parse(out)
+	if want := []string{"Read", "Bash(proofloop:*)", "Bash(bin/proofloop:*)"}; s.Model != "opus" || !slices.Equal(s.Permissions.Allow, want) ||
+		!slices.Equal(s.Permissions.Deny, []string{"Bash(rm:*)"}) {
+		t.Errorf("merged model %q allow %v deny %v; want opus, %v, [Bash(rm:*)]", s.Model, s.Permissions.Allow, s.Permissions.Deny, want)
+	}
+	ss := s.Hooks["SessionStart"]
+	if len(ss) != 2 || ss[0].Matcher != "startup" || ss[0].Hooks[0].Command != "echo hi" || ss[1].Hooks[0].Command != PrimeHook {
+		t.Errorf("merged SessionStart = %+v; want the old group, then the prime hook", ss)
+	}
+	if st := s.Hooks["Stop"]; len(st) != 1 || st[0].Hooks[0].Command != "echo bye" {
+		t.Errorf("merged Stop hooks = %+v; want them kept", st)
+	}
+
+	// Again: nothing to add, the content is returned as it was.
+	again, changed, err := MergeSettings(out)
+	if err != nil || changed || string(again) != string(out) {
+		t.Errorf("MergeSettings(merged) changed %v, %v:\n%s", changed, err, again)
+	}
+
+	for _, bad := range []string{`[]`, `not json`, `{"permissions": "all"}`, `{"permissions": {"allow": "Bash"}}`,
+		`{"hooks": []}`, `{"hooks": {"SessionStart": {}}}`} {
+		if out, _, err := MergeSettings([]byte(bad)); err == nil {
+			t.Errorf("MergeSettings(%s) = %s; want a refusal", bad, out)
+		}
+	}
+}
+
+// TestAgentsMDSkillSentences: AGENTS.md's role table lists each role's
+// skills from the registry, with --source exactly where the transition
+// table gives the skill a source for that role.
+func TestAgentsMDSkillSentences(t *testing.T) {
+	doc := generated(t)[AgentsMDPath]
+	if !strings.HasPrefix(doc, AgentsMDMarker+"\n") {
+		t.Errorf("AGENTS.md does not start with the generated marker")
+	}
+	if !strings.Contains(doc, "(or `bin/proofloop` in a\nproofloop checkout") {
+		t.Errorf("AGENTS.md does not say once that bin/proofloop works in a checkout")
+	}
+	for _, r := range Roles() {
+		var row string
+		for _, l := range strings.Split(doc, "\n") {
+			if strings.HasPrefix(l, "| "+string(r)+" | `agent-"+string(r)+"` |") {
+				row = l
+			}
+		}
+		if row == "" {
+			t.Errorf("AGENTS.md has no row for role %s", r)
+			continue
+		}
+		for _, sk := range ForRole(r) {
+			withSource := false
+			for _, f := range sk.Rule().From {
+				withSource = withSource || string(f.Source) == string(r)
+			}
+			want := "`" + sk.Name + "`"
+			if withSource {
+				want += " with `--source " + string(r) + "`"
+			} else if strings.Contains(row, want+" with `--source") {
+				t.Errorf("AGENTS.md's %s row gives %s a --source it does not take: %s", r, sk.Name, row)
+			}
+			if !strings.Contains(row, want) {
+				t.Errorf("AGENTS.md's %s row lacks %s: %s", r, want, row)
+			}
+		}
+	}
+	if strings.Contains(doc, "`state-setup-substatement` with `--source") || strings.Contains(doc, "state-setup-substatement`, `state-mark-false`, `state-propose-modification` with `--source fix`") {
+		t.Errorf("AGENTS.md gives state-setup-substatement a --source, which it does not take")
+	}
+	for _, c := range ErrorCodes {
+		if !strings.Contains(doc, fmt.Sprintf("| %d | `%s` |", c.Exit, c.Code)) {
+			t.Errorf("AGENTS.md's exit table lacks %s (exit %d)", c.Code, c.Exit)
+		}
 	}
 }

@@ -76,14 +76,14 @@ func extend(tx *store.Tx, s *store.Store, id string, n int) (*Result, error) {
 	}
 	if !exhausted {
 		return nil, &model.GuardError{Skill: "decide", Guard: "budget_exhausted",
-			Reason: fmt.Errorf("%s has used %d of its %d rounds; --extend is for a spent budget", id, spent, budget)}
+			Reason: fmt.Errorf("%s has used %d of its %s; --extend is for a spent budget", id, spent, model.Count(budget, "round"))}
 	}
 	if err := d.Set("extra_rounds", extra+n); err != nil {
 		return nil, err
 	}
 	return &Result{ID: id, Status: d.Status(), Revision: d.Revision() + 1,
 		Extra: map[string]any{"decision": "extended", "budget": budget + n},
-		Text:  fmt.Sprintf("Granted %s %d more rounds (budget %d, spent %d).", id, n, budget+n, spent)}, nil
+		Text:  fmt.Sprintf("Granted %s %s (budget %d, spent %d).", id, model.Count(n, "more round"), budget+n, spent)}, nil
 }
 
 func decideModification(tx *store.Tx, d *store.Doc, st *model.Statement, p DecideParams) (*Result, error) {

@@ -52,7 +52,7 @@ func runFixCreateSubstatement(tx *store.Tx, in *Input) (*Result, error) {
 		gap = st.Validate.Issues[issue-1].Sentence
 	}
 	if n := len(model.SplitSentences(f.Proof)); gap > n {
-		return nil, store.Errorf(store.CodeInvalidInput, "gap_location %d is out of range: the proof has %d sentences (1-%d)", gap, n, n)
+		return nil, store.Errorf(store.CodeInvalidInput, "gap_location %d is out of range: %s", gap, model.ProofHas(n))
 	}
 	child, err := addSubStatement(tx, d, model.FixStatementID, in.Text("sub_claim"), in.Texts("sub_premises"), in.OptText("purpose"))
 	if err != nil {

@@ -3,6 +3,7 @@ package skills
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
@@ -73,9 +74,16 @@ func runFixPatchProof(tx *store.Tx, in *Input) (*Result, error) {
 	if err := set(d, "proof", proof, "proof_revision", rev, "proof_author", actor(tx), "status", status); err != nil {
 		return nil, err
 	}
-	text := fmt.Sprintf("Patched sentences %d-%d of %s (proof revision %d, response %d); it awaits verification.", r.Start, r.End, id, rev, n)
-	if len(open) > 0 {
-		text = fmt.Sprintf("Patched sentences %d-%d of %s (proof revision %d, response %d); issues %v are still open.", r.Start, r.End, id, rev, n, open)
+	span := fmt.Sprintf("sentences %d-%d", r.Start, r.End)
+	if r.Start == r.End {
+		span = fmt.Sprintf("sentence %d", r.Start)
+	}
+	text := fmt.Sprintf("Patched %s of %s (proof revision %d, response %d); it awaits verification.", span, id, rev, n)
+	switch {
+	case len(open) == 1:
+		text = fmt.Sprintf("Patched %s of %s (proof revision %d, response %d); issue %d is still open.", span, id, rev, n, open[0])
+	case len(open) > 1:
+		text = fmt.Sprintf("Patched %s of %s (proof revision %d, response %d); issues %s are still open.", span, id, rev, n, strings.Trim(fmt.Sprint(open), "[]"))
 	}
 	return &Result{ID: id, Status: status, Revision: d.Revision() + 1,
 		Extra: map[string]any{"response_number": n, "proof_revision": rev, "open_issues": nonNilInts(open)},

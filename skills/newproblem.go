@@ -2,6 +2,7 @@ package skills
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/proofloop/proofloop/model"
@@ -29,9 +30,18 @@ func NewProblem(s *store.Store, opts store.TxOptions, p NewProblemParams) (*Resu
 		return nil, store.Errorf(store.CodeInvalidInput, "--objective is required and must not be empty").WithHint("state what the problem asks to show")
 	}
 	id := model.RootProblemID(p.Name)
+	path := store.DocPath(model.KindProblem, id)
 	opts.Target = id
 	var doc *store.Doc
 	_, err := s.Update(opts, func(tx *store.Tx) error {
+		// A name that is taken stays taken (ids are never reused), so this
+		// is a refusal (exit 4), not a conflict that a retry could get past.
+		if ok, err := tx.Exists(id); err != nil {
+			return err
+		} else if ok {
+			return store.Errorf(store.CodeGuardFailed, "problem %s already exists: %s", id, filepath.Join(s.Dir, path)).
+				WithHint(fmt.Sprintf("choose another --name; `proofloop show %s` shows the existing problem", id))
+		}
 		var err error
 		doc, err = tx.Create(id, newProblem(p.Objective, nonNil(p.Hypothesis), nil, nil))
 		return err
@@ -39,7 +49,6 @@ func NewProblem(s *store.Store, opts store.TxOptions, p NewProblemParams) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	path := store.DocPath(model.KindProblem, id)
 	return &Result{ID: id, Status: model.ProblemPending, Revision: doc.Revision(),
 		Created: []Created{{id, path}},
 		Text:    fmt.Sprintf("Created problem %s (pending) at %s.", id, path)}, nil

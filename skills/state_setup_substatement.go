@@ -60,5 +60,5 @@ func runStateSetupSubstatement(tx *store.Tx, in *Input) (*Result, error) {
 	}
 	return &Result{ID: parent, Status: model.StatementAwaitingSubstatement, Revision: d.Revision() + 1, Created: made,
 		Extra: map[string]any{"sub_statements": ids},
-		Text:  fmt.Sprintf("Created %d sub-statements of %s: %s. It awaits them.", len(ids), parent, strings.Join(ids, ", "))}, nil
+		Text:  fmt.Sprintf("Created %s of %s: %s. It awaits them.", model.Count(len(ids), "sub-statement"), parent, strings.Join(ids, ", "))}, nil
 }

@@ -302,6 +302,9 @@ func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 // lease it wrote, and one event-offset key per document of the event. It
 // reads O(changed documents + their children) rows, never the whole index.
 func (tx *Tx) indexOps(changed []*Doc, t logTail, seq int, n int, ids []string) ([]kvOp, error) {
+	if len(changed) == 0 && len(tx.dirtyLeases) == 0 {
+		return tx.stampOnly(t, seq)
+	}
 	cfg, err := tx.Config()
 	if err != nil {
 		return nil, err
@@ -381,6 +384,26 @@ func (tx *Tx) indexOps(changed []*Doc, t logTail, seq int, n int, ids []string) 
 		kvOp{B: string(bucketMeta), K: "max_rounds", V: strconv.Itoa(cfg.MaxRounds)},
 		kvOp{B: string(bucketMeta), K: "version", V: indexVersion})
 	return ix.ops, nil
+}
+
+// stampOnly is the index change of a transaction that changes no document
+// and no lease (config set): only the stamp moves on, and only when the
+// index was current, so that a stale index still looks stale. It reads no
+// config: it also runs when config.json is being repaired.
+func (tx *Tx) stampOnly(t logTail, seq int) ([]kvOp, error) {
+	db, err := tx.s.openIndex(true)
+	if err != nil {
+		return nil, damaged(IndexFile, err)
+	}
+	defer db.Close()
+	var was int
+	if err := db.View(func(btx *bolt.Tx) error { was, _, _ = indexMeta(btx); return nil }); err != nil {
+		return nil, damaged(IndexFile, err)
+	}
+	if was != t.Seq {
+		return nil, nil
+	}
+	return []kvOp{{B: string(bucketMeta), K: "seq", V: strconv.Itoa(seq)}}, nil
 }
 
 // indexDoc derives the row of one changed document and notes its parent

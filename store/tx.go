@@ -320,9 +320,13 @@ func (tx *Tx) commit() (*Commit, error) {
 		}
 	}
 	writes = append(append(writes, leaseWrites...), tx.files...)
-	writes = append(writes, journalWrite{Path: IndexFile, KV: ops})
-	tx.ix.close() // applying the journal opens the index for writing
-	tx.ix = nil
+	if len(ops) > 0 {
+		writes = append(writes, journalWrite{Path: IndexFile, KV: ops})
+	}
+	if tx.ix != nil {
+		tx.ix.close() // applying the journal opens the index for writing
+		tx.ix = nil
+	}
 	if err := tx.s.commit(ev.Seq, line, t.Size, writes); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,7 +19,7 @@ import (
 // app carries the global flags and the streams of one run.
 type app struct {
 	root, actor, lease string
-	json               bool
+	json, version      bool
 	stdin              io.Reader
 	stdout, stderr     io.Writer
 	command            string
@@ -41,7 +42,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// Parsing failed before the command ran: find the command and
 		// --json by hand, so the error still comes in the asked-for shape.
 		if c, _, ferr := rootCmd.Find(args); ferr == nil && c != rootCmd {
-			a.command = c.Name()
+			a.command = commandName(c)
 		}
 		for _, arg := range args {
 			if arg == "--" {
@@ -61,24 +62,52 @@ func (a *app) rootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
-			a.command, a.ran = cmd.Name(), true
+			a.command, a.ran = commandName(cmd), true
+		},
+		// The root runs only for --version; without it, it prints the help
+		// as cobra does for a root that cannot run.
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if a.version {
+				a.command = "version"
+				return a.printVersion()
+			}
+			return cmd.Help()
 		},
 	}
+	c.Flags().BoolVar(&a.version, "version", false, "print the version and the VCS revision it was built from (with --json: one object)")
 	pf := c.PersistentFlags()
 	pf.StringVar(&a.root, "root", envOr("PROOFLOOP_ROOT", "contents"), "contents root `DIR` (default $PROOFLOOP_ROOT, else ./contents)")
 	pf.BoolVar(&a.json, "json", false, "print exactly one JSON object on stdout, for success and failure")
 	pf.StringVar(&a.actor, "actor", os.Getenv("PROOFLOOP_ACTOR"), "who is acting, recorded in the history (default $PROOFLOOP_ACTOR)")
 	pf.StringVar(&a.lease, "lease", os.Getenv("PROOFLOOP_LEASE"), "lease `TOKEN` for the item (default $PROOFLOOP_LEASE)")
+	// The defaults come from the environment; the usage text already says
+	// so, and pflag would repeat the value it resolved to ("(default
+	// "contents")") after it.
+	for _, name := range []string{"root", "actor", "lease"} {
+		pf.Lookup(name).DefValue = ""
+	}
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: "see --help for the flags"}
 	})
 	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.decideCommand(),
 		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.runCommand(), a.primeCommand(), a.listCommand())
-	c.AddCommand(a.skillsCommand(), a.genClaudeCommand())
+	c.AddCommand(a.skillsCommand(), a.genClaudeCommand(), a.versionCommand(), a.configCommand())
 	for _, s := range skills.Registry {
 		c.AddCommand(a.skillCommand(s))
 	}
+	groupCommands(c)
+	a.registerCompletions(c)
 	return c
+}
+
+// commandName names a command as the JSON "command" field and the error
+// prefix do: its path below the root ("show", "config set"), or "" for the
+// root itself.
+func commandName(c *cobra.Command) string {
+	if !c.HasParent() {
+		return ""
+	}
+	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
 }
 
 func envOr(key, def string) string {
@@ -182,7 +211,11 @@ func (a *app) fail(err error) int {
 	} else if hasReport {
 		wr.printText(a)
 	}
-	fmt.Fprintf(a.stderr, "proofloop %s: %s\n", a.command, msg)
+	prefix := "proofloop"
+	if a.command != "" {
+		prefix += " " + a.command
+	}
+	fmt.Fprintf(a.stderr, "%s: %s\n", prefix, msg)
 	if hint != "" {
 		fmt.Fprintf(a.stderr, "hint: %s\n", hint)
 	}

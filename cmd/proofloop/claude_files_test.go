@@ -16,18 +16,26 @@ import (
 	"github.com/proofloop/proofloop/skills"
 )
 
-// The committed .claude/ files are generated from the skill registry. These
-// tests check that they are up to date, that their front matter follows the
-// Agent Skills rules, and that every example in every SKILL.md runs.
+// The committed .claude/ files and AGENTS.md are generated from the skill
+// registry. These tests check that they are up to date, that their front
+// matter follows the Agent Skills rules, and that every example in every
+// SKILL.md runs, pasted in order into an empty folder.
 
-const repoClaude = "../../.claude"
+const (
+	repoTop    = "../.."
+	repoClaude = repoTop + "/.claude"
+)
 
 // generatedDirs are the folders of .claude/ the generator owns.
 var generatedDirs = []string{"skills", "agents"}
 
+// generatedFiles are the files outside those folders that it writes.
+var generatedFiles = []string{"AGENTS.md", ".claude/settings.json"}
+
 // TestClaudeFilesInSync generates the files through the real command into
-// a temporary directory and compares them, byte for byte, with the
-// committed ones. Run `go run ./cmd/proofloop gen-claude` to refresh them.
+// an empty directory and compares them, byte for byte, with the committed
+// ones: the skills and agents, AGENTS.md and .claude/settings.json. Run
+// `go run ./cmd/proofloop gen-claude` to refresh them.
 func TestClaudeFilesInSync(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := runCLI(t, "", "gen-claude", "--dir", dir, "--json")
@@ -35,15 +43,23 @@ func TestClaudeFilesInSync(t *testing.T) {
 		t.Fatalf("gen-claude exit %d; stderr: %s", code, errOut)
 	}
 	var res struct {
-		OK    bool     `json:"ok"`
-		Files []string `json:"files"`
+		OK       bool     `json:"ok"`
+		Files    []string `json:"files"`
+		Kept     []string `json:"kept"`
+		Settings struct {
+			Path    string `json:"path"`
+			Changed bool   `json:"changed"`
+		} `json:"settings"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.OK {
 		t.Fatalf("gen-claude --json printed %q (%v); want {\"ok\":true,...}", out, err)
 	}
-	want := len(skills.Registry) + len(skills.Roles())
+	want := len(skills.Registry) + len(skills.Roles()) + 1
 	if len(res.Files) != want {
-		t.Errorf("gen-claude wrote %d files; want %d (one per skill and one per role)", len(res.Files), want)
+		t.Errorf("gen-claude wrote %d files; want %d (one per skill, one per role, AGENTS.md)", len(res.Files), want)
+	}
+	if res.Kept == nil || len(res.Kept) != 0 || !res.Settings.Changed || res.Settings.Path != filepath.ToSlash(filepath.Join(dir, ".claude/settings.json")) {
+		t.Errorf("gen-claude into an empty folder: kept %v, settings %+v; want kept [] and settings.json written", res.Kept, res.Settings)
 	}
 	gen := readTree(t, filepath.Join(dir, ".claude"))
 	committed := readTree(t, repoClaude)
@@ -59,6 +75,15 @@ func TestClaudeFilesInSync(t *testing.T) {
 	for p := range committed {
 		if _, ok := gen[p]; !ok {
 			t.Errorf(".claude/%s is committed but not generated from the registry; remove it", p)
+		}
+	}
+	for _, p := range generatedFiles {
+		got, err1 := os.ReadFile(filepath.Join(repoTop, p))
+		data, err2 := os.ReadFile(filepath.Join(dir, p))
+		if err1 != nil || err2 != nil {
+			t.Errorf("%s: committed %v, generated %v", p, err1, err2)
+		} else if !bytes.Equal(got, data) {
+			t.Errorf("%s differs from what the generator writes now (%s); run `go run ./cmd/proofloop gen-claude`", p, firstDiff(got, data))
 		}
 	}
 }
@@ -230,28 +255,31 @@ func TestClaudeFrontMatterParser(t *testing.T) {
 // skillDoc is what a SKILL.md says about its example.
 type skillDoc struct {
 	Name      string
-	Command   string // the flag form: "proofloop <skill> ..."
-	InputCmd  string // the --input form's command line, before the heredoc
-	InputJSON string // the heredoc's body
-	Output    string // the --json output of the example
+	Setup     []string // the lines that set the example up, from `proofloop init`
+	Command   string   // the flag form: "proofloop <skill> ..."
+	InputCmd  string   // the --input form's command line, before the heredoc
+	InputJSON string   // the heredoc's body
+	Output    string   // the --json output of the example
 }
 
-// parseSkillDoc reads the example blocks of a SKILL.md: the first two sh
-// blocks of "## Example" and the json block of "## Output".
+// parseSkillDoc reads the example blocks of a SKILL.md: the three sh
+// blocks of "## Example" (the set-up, the example, its --input form) and
+// the json block of "## Output".
 func parseSkillDoc(name string, data []byte) (*skillDoc, error) {
 	d := &skillDoc{Name: name}
 	ex := section(string(data), "## Example")
 	blocks := fenced(ex, "sh")
-	if len(blocks) != 2 {
-		return nil, fmt.Errorf("## Example has %d sh blocks; want 2", len(blocks))
+	if len(blocks) != 3 {
+		return nil, fmt.Errorf("## Example has %d sh blocks; want 3 (set-up, example, --input form)", len(blocks))
 	}
-	d.Command = strings.TrimSpace(blocks[0])
+	d.Setup = strings.Split(strings.TrimSpace(blocks[0]), "\n")
+	d.Command = strings.TrimSpace(blocks[1])
 	if strings.Contains(d.Command, "\n") {
 		return nil, fmt.Errorf("the example command spans lines: %q", d.Command)
 	}
-	lines := strings.Split(strings.TrimSpace(blocks[1]), "\n")
+	lines := strings.Split(strings.TrimSpace(blocks[2]), "\n")
 	if len(lines) < 3 || lines[len(lines)-1] != "EOF" || !strings.HasSuffix(lines[0], " <<'EOF'") {
-		return nil, fmt.Errorf("the --input example is not `proofloop ... <<'EOF'`, JSON, `EOF`: %q", blocks[1])
+		return nil, fmt.Errorf("the --input example is not `proofloop ... <<'EOF'`, JSON, `EOF`: %q", blocks[2])
 	}
 	d.InputCmd = strings.TrimSuffix(lines[0], " <<'EOF'")
 	d.InputJSON = strings.Join(lines[1:len(lines)-1], "\n")
@@ -325,20 +353,18 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-// cli is a fresh contents root holding the example problem.
+// cli is a contents root that starts as an empty folder's ./contents.
 type cli struct {
 	t    *testing.T
 	root string
 }
 
-func freshRoot(t *testing.T) *cli {
-	c := &cli{t, filepath.Join(t.TempDir(), "contents")}
-	c.must("", "setup", "init")
-	c.must("", "setup", shellWords(t, skills.ExampleProblem)...)
-	return c
+func emptyFolder(t *testing.T) *cli {
+	return &cli{t, filepath.Join(t.TempDir(), "contents")}
 }
 
-// do runs one command as actor on the root.
+// do runs one command as actor on the root. The command's own --actor, if
+// it has one, comes later on the line and wins.
 func (c *cli) do(stdin, actor string, args ...string) (int, string, string) {
 	c.t.Helper()
 	full := append([]string{"--root", c.root, "--lease=", "--actor", actor}, args...)
@@ -354,10 +380,11 @@ func (c *cli) must(stdin, actor string, args ...string) string {
 	return out
 }
 
-// TestClaudeSkillExamples runs the example of every SKILL.md, in both its
-// flag form and its --input form, on a fresh root where the examples it
-// builds on (ExampleAfter) have run first, and compares the --json output
-// with the one the file shows.
+// TestClaudeSkillExamples runs the example of every SKILL.md as a new user
+// pastes it into an empty folder: its set-up lines in order, from
+// `proofloop init` on, then the example, in both its flag form and its
+// --input form, and compares the --json output with the one the file
+// shows.
 func TestClaudeSkillExamples(t *testing.T) {
 	docs := map[string]*skillDoc{}
 	for _, sk := range skills.Registry {
@@ -383,14 +410,31 @@ func TestClaudeSkillExamples(t *testing.T) {
 			if !slices.Equal(inWords, []string{"proofloop", sk.Name, "--input", "-"}) {
 				t.Fatalf("--input example starts %q; want `proofloop %s --input -`", d.InputCmd, sk.Name)
 			}
+			if len(d.Setup) < 2 || d.Setup[0] != "proofloop init" || d.Setup[1] != "proofloop "+skills.ExampleProblem {
+				t.Fatalf("the set-up starts %q; want `proofloop init`, then the example problem", d.Setup)
+			}
+			// Each later line is an earlier skill's example, as its own
+			// SKILL.md shows it, run as an actor of that skill's role.
 			chain, err := skills.ExampleChain(sk)
 			if err != nil {
 				t.Fatal(err)
 			}
+			if len(d.Setup) != 2+len(chain) {
+				t.Fatalf("the set-up has %d lines; want init, new-problem and %d examples", len(d.Setup), len(chain))
+			}
+			for i, prev := range chain {
+				if line := d.Setup[2+i]; !strings.HasPrefix(line, docs[prev.Name].Command+" --actor ") {
+					t.Errorf("set-up line %q is not the example of %s/SKILL.md run --actor someone", line, prev.Name)
+				}
+			}
 			setup := func() *cli {
-				c := freshRoot(t)
-				for _, prev := range chain {
-					c.must("", "setup-"+prev.Name, shellWords(t, docs[prev.Name].Command)[1:]...)
+				c := emptyFolder(t)
+				for _, line := range d.Setup {
+					words := shellWords(t, line)
+					if words[0] != "proofloop" {
+						t.Fatalf("set-up line %q is not a proofloop command", line)
+					}
+					c.must("", "setup-user", words[1:]...)
 				}
 				return c
 			}

@@ -13,25 +13,44 @@ func (a *app) genClaudeCommand() *cobra.Command {
 	var dir string
 	c := &cobra.Command{
 		Use:   "gen-claude [--dir DIR]",
-		Short: "Write the Claude Code skill and agent files (.claude/) generated from the skill registry",
-		Long:  "gen-claude writes DIR/.claude/skills/<skill>/SKILL.md for each skill and\nDIR/.claude/agents/agent-<role>.md for each role, from the skill registry and the transition\ntable, so that they never drift from the CLI. It overwrites those files and leaves any other\nfile under DIR/.claude alone.",
-		Args:  noArgs,
+		Short: "Write the Claude Code skill and agent files (.claude/), settings and AGENTS.md from the skill registry",
+		Long: "gen-claude writes DIR/.claude/skills/<skill>/SKILL.md for each skill,\n" +
+			"DIR/.claude/agents/agent-<role>.md for each role and DIR/AGENTS.md, from the skill registry and\n" +
+			"the transition table, so that they never drift from the CLI. It overwrites those files, except an\n" +
+			"AGENTS.md that it did not write, and leaves any other file under DIR/.claude alone.\n\n" +
+			"It also merges into DIR/.claude/settings.json the permissions Bash(proofloop:*) and\n" +
+			"Bash(bin/proofloop:*), so that agents call proofloop without asking, and a SessionStart hook that\n" +
+			"runs `proofloop prime` for the role of a session `proofloop run` started. Every other key,\n" +
+			"permission and hook there stays, and running it again adds nothing twice.",
+		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			paths, err := skills.WriteClaude(dir)
+			rep, err := skills.WriteClaude(dir)
 			if err != nil {
 				return err
 			}
-			files := make([]string, len(paths))
-			for i, p := range paths {
-				files[i] = filepath.ToSlash(p)
+			slash := func(ps []string) []string {
+				out := make([]string, len(ps))
+				for i, p := range ps {
+					out[i] = filepath.ToSlash(p)
+				}
+				return out
 			}
 			if a.json {
-				return a.writeJSON(map[string]any{"ok": true, "command": "gen-claude", "dir": dir, "files": files})
+				return a.writeJSON(map[string]any{"ok": true, "command": "gen-claude", "dir": dir, "files": slash(rep.Written),
+					"kept": slash(rep.Kept), "settings": map[string]any{"path": filepath.ToSlash(rep.Settings), "changed": rep.SettingsChanged}})
 			}
-			fmt.Fprintf(a.stdout, "Wrote %d files under %s.\n", len(files), filepath.Join(dir, ".claude"))
+			fmt.Fprintf(a.stdout, "Wrote %d files under %s.\n", len(rep.Written), dir)
+			for _, k := range rep.Kept {
+				fmt.Fprintf(a.stdout, "Kept %s: proofloop did not write it, so it is left as it is.\n", k)
+			}
+			if rep.SettingsChanged {
+				fmt.Fprintf(a.stdout, "Added proofloop's permissions and SessionStart hook to %s.\n", rep.Settings)
+			} else {
+				fmt.Fprintf(a.stdout, "%s already has proofloop's permissions and SessionStart hook.\n", rep.Settings)
+			}
 			return nil
 		},
 	}
-	c.Flags().StringVar(&dir, "dir", ".", "write DIR/.claude/... (default: the current directory)")
+	c.Flags().StringVar(&dir, "dir", ".", "write DIR/.claude/... and DIR/AGENTS.md (default: the current directory)")
 	return c
 }

@@ -1,18 +1,33 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 
+	"github.com/proofloop/proofloop/examples"
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
 )
 
 func (a *app) initCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "init",
-		Short: "Create a contents root with problem/, statement/ and config.json",
-		Args:  noArgs,
+	var example string
+	c := &cobra.Command{
+		Use:   "init [--example DIR]",
+		Short: "Create a contents root with problem/, statement/ and config.json, or a copy of the example project",
+		Long: "init creates an empty contents root at --root; on an existing root it changes nothing.\n\n" +
+			"init --example DIR writes a fresh copy of the example project into DIR, which must be new or\n" +
+			"empty: the problem prob_odd_squares, and a config.json whose agents are the scripted agents of\n" +
+			"examples/agents/ (named from the top of a proofloop checkout, where `proofloop run --root DIR`\n" +
+			"then drives it to solved). The copy comes from the binary, so it is the same every time.",
+		Example: "  proofloop init\n  proofloop init --example /tmp/odd-squares",
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if example != "" {
+				return a.initExample(cmd, example)
+			}
 			made, err := store.Init(a.root)
 			if err != nil {
 				return err
@@ -25,6 +40,33 @@ func (a *app) initCommand() *cobra.Command {
 			return a.ok(r)
 		},
 	}
+	c.Flags().StringVar(&example, "example", "", "write a fresh copy of the example project into `DIR` (new or empty) instead")
+	return c
+}
+
+func (a *app) initExample(cmd *cobra.Command, dir string) error {
+	if cmd.Flags().Changed("root") && a.root != dir {
+		return store.Errorf(store.CodeUsage, "init --example %s with --root %s: give the folder once", dir, a.root).
+			WithHint("init --example DIR writes the example into DIR")
+	}
+	files, err := examples.WriteProject(dir)
+	if err != nil {
+		return err
+	}
+	r := &skills.Result{Created: []skills.Created{}}
+	for _, f := range files {
+		if kind, file, ok := strings.Cut(f, "/"); ok && (kind == "problem" || kind == "statement") {
+			r.Created = append(r.Created, skills.Created{ID: strings.TrimSuffix(file, ".json"), Path: f})
+		}
+	}
+	var ids []string
+	for _, c := range r.Created {
+		ids = append(ids, c.ID)
+	}
+	r.Text = fmt.Sprintf("Wrote the example project to %s (%s). From the top of a proofloop checkout, `proofloop run --root %s` drives it to solved with the scripted agents of examples/agents/.",
+		dir, strings.Join(ids, ", "), dir)
+	r.Extra = map[string]any{"root": dir, "initialized": true, "example": true, "files": files}
+	return a.ok(r)
 }
 
 // noArgs refuses positional arguments with a usage error.
@@ -38,7 +80,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 // oneID asks for exactly one document id.
 func oneID(cmd *cobra.Command, args []string) error {
 	if len(args) != 1 {
-		return store.Errorf(store.CodeUsage, "%s takes one document id, got %d arguments", cmd.Name(), len(args)).
+		return store.Errorf(store.CodeUsage, "%s takes one document id, got %s", cmd.Name(), model.Count(len(args), "argument")).
 			WithHint("e.g. proofloop " + cmd.Name() + " stmt_example_wrap")
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/proofloop/proofloop/loop"
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 )
 
@@ -52,7 +53,7 @@ func (a *app) primeCommand() *cobra.Command {
 			w := a.stdout
 			fmt.Fprintf(w, "You are the %s agent of a proofloop project (root %s).\n\n", r, a.root)
 			fmt.Fprintf(w, "State: %d root problems (%s); %s.\n", len(snap.Roots), strings.Join(snap.Roots, ", "), strings.Join(state, ", "))
-			fmt.Fprintf(w, "\nNext for %s (%d item(s), deepest first):\n", r, len(next))
+			fmt.Fprintf(w, "\nNext for %s (%s, deepest first):\n", r, model.Count(len(next), "item"))
 			for i, it := range next {
 				if i == 5 {
 					fmt.Fprintf(w, "  ... and %d more (`proofloop next --role %s`)\n", len(next)-5, r)

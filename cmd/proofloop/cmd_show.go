@@ -58,6 +58,12 @@ func (a *app) showCommand() *cobra.Command {
 				fmt.Fprintln(a.stdout, buf.String())
 				return nil
 			}
+			if d.Kind == model.KindProblem {
+				// A problem has an objective, not a proof: the statements
+				// in its progresses carry the proofs.
+				fmt.Fprintf(a.stdout, "problem %s (%s, revision %d) has no proof: --sentences numbers a statement's proof, such as one in its progresses.\n", id, d.Status(), d.Revision())
+				return nil
+			}
 			fmt.Fprintf(a.stdout, "%s %s (%s, revision %d, proof revision %d)\n", d.Kind, id, d.Status(), d.Revision(), d.Get("proof_revision").Int())
 			for _, sn := range numbered(proof) {
 				fmt.Fprintf(a.stdout, "[%d] %s\n", sn.Number, sn.Text)

@@ -10,34 +10,134 @@ import (
 	"github.com/proofloop/proofloop/model"
 )
 
+// tableWidth is the width the default table fits in.
+const tableWidth = 100
+
 func (a *app) transitionsCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "transitions",
+	var wide bool
+	c := &cobra.Command{
+		Use:   "transitions [--wide]",
 		Short: "Print the transition table: what each skill acts on, leaves and needs",
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "transitions", "transitions": transitionRows()})
 			}
-			w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "SKILL\tROLES\tACTS ON\tLEAVES\tGUARDS")
-			for _, r := range transitionRows() {
-				var from, guards []string
-				for _, f := range r.ActsOn {
-					s := strings.Join(f.Statuses, ", ")
-					if f.Source != "" {
-						s = f.Source + ": " + s
-					}
-					from = append(from, s)
-				}
-				for _, g := range r.Guards {
-					guards = append(guards, g.Text)
-				}
-				fmt.Fprintf(w, "%s\t%s\t%s %s\t%s\t%s\n", r.Skill, strings.Join(r.Roles, ", "), r.Kind, strings.Join(from, "; "), r.Leaves, strings.Join(guards, "; "))
+			if wide {
+				return a.wideTransitions()
 			}
-			return w.Flush()
+			a.narrowTransitions()
+			return nil
 		},
 	}
+	c.Flags().BoolVar(&wide, "wide", false, "one line per skill, guards included, however wide it gets")
+	return c
+}
+
+// actsOnText is a row's ACTS ON cell: the kind, then the statuses of each
+// source of the call.
+func actsOnText(r transitionRow) []string {
+	var from []string
+	for _, f := range r.ActsOn {
+		s := strings.Join(f.Statuses, ", ")
+		if f.Source != "" {
+			s = f.Source + ": " + s
+		}
+		from = append(from, s)
+	}
+	return from
+}
+
+func (a *app) wideTransitions() error {
+	w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "SKILL\tROLES\tACTS ON\tLEAVES\tGUARDS")
+	for _, r := range transitionRows() {
+		var guards []string
+		for _, g := range r.Guards {
+			guards = append(guards, g.Text)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s %s\t%s\t%s\n", r.Skill, strings.Join(r.Roles, ", "), r.Kind, strings.Join(actsOnText(r), "; "), r.Leaves, strings.Join(guards, "; "))
+	}
+	return w.Flush()
+}
+
+// narrowTransitions prints the table within tableWidth columns: the ACTS
+// ON and LEAVES cells wrap inside their columns, and each guard gets a line
+// of its own under its skill.
+func (a *app) narrowTransitions() {
+	rows := transitionRows()
+	skillW, rolesW := len("SKILL"), len("ROLES")
+	for _, r := range rows {
+		skillW = max(skillW, len(r.Skill))
+		rolesW = max(rolesW, len(strings.Join(r.Roles, ", ")))
+	}
+	rest := tableWidth - skillW - rolesW - 3*2
+	actsW := rest * 11 / 20
+	widths := []int{skillW, rolesW, actsW, rest - actsW}
+	a.printCells(widths, [][]string{{"SKILL"}, {"ROLES"}, {"ACTS ON"}, {"LEAVES"}})
+	for _, r := range rows {
+		// "statement pending, ..."; a skill whose statuses depend on who
+		// calls it gets the kind alone, then a line per source.
+		var acts []string
+		if from := actsOnText(r); len(r.ActsOn) == 1 && r.ActsOn[0].Source == "" {
+			acts = wrap(string(r.Kind)+" "+from[0], widths[2], "  ")
+		} else {
+			acts = []string{string(r.Kind)}
+			for _, f := range from {
+				acts = append(acts, wrap(f, widths[2], "  ")...)
+			}
+		}
+		a.printCells(widths, [][]string{{r.Skill}, {strings.Join(r.Roles, ", ")}, acts, wrap(r.Leaves, widths[3], "")})
+		for _, g := range r.Guards {
+			for _, l := range wrap("guard: "+g.Text, tableWidth-2, "       ") {
+				fmt.Fprintln(a.stdout, "  "+l)
+			}
+		}
+	}
+}
+
+// printCells prints one row whose cells may span several lines.
+func (a *app) printCells(widths []int, cells [][]string) {
+	lines := 0
+	for _, c := range cells {
+		lines = max(lines, len(c))
+	}
+	for i := range lines {
+		var b strings.Builder
+		for j, c := range cells {
+			s := ""
+			if i < len(c) {
+				s = c[i]
+			}
+			if j < len(cells)-1 {
+				s += strings.Repeat(" ", widths[j]-len(s)+2)
+			}
+			b.WriteString(s)
+		}
+		fmt.Fprintln(a.stdout, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// wrap breaks text at blanks into lines of at most width bytes (a longer
+// word gets a line of its own); lines after the first start with indent.
+func wrap(text string, width int, indent string) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = w
+			if len(lines) > 0 {
+				line = indent + w
+			}
+		case len(line)+1+len(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = indent + w
+		}
+	}
+	return append(lines, line)
 }
 
 type fromRow struct {

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMakeDemoTwiceInAClone runs `make demo` twice in a fresh clone of the
+// checkout and checks that each run tells the whole story, that both tell
+// the same one, and that neither changes a tracked file (git status stays
+// empty). The clone holds the working tree as it is now (tracked files and
+// new ones git does not ignore, committed in the clone), so the test checks
+// the code under test, not the last commit.
+func TestMakeDemoTwiceInAClone(t *testing.T) {
+	for _, tool := range []string{"bash", "git", "make", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: %v", tool, err)
+		}
+	}
+	top, err := filepath.Abs(repoTop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=demo-test", "-c", "user.email=demo-test@example.com"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	git(top, "clone", "--quiet", "--no-hardlinks", top, clone)
+	// Lay the working tree over the clone: remove what it tracks, copy the
+	// checkout's files in, and commit that as the clone's state.
+	for _, rel := range strings.Split(strings.TrimSpace(git(clone, "ls-files")), "\n") {
+		os.Remove(filepath.Join(clone, rel))
+	}
+	src := scratchCheckout(t)
+	err = filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(clone, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, fi.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	git(clone, "add", "--all")
+	git(clone, "commit", "--quiet", "--allow-empty", "--message", "the working tree under test")
+
+	var trees []string
+	for run := 1; run <= 2; run++ {
+		cmd := exec.Command("make", "demo")
+		cmd.Dir = clone
+		cmd.Env = demoEnv()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("make demo (run %d): %v\n%s", run, err, out)
+		}
+		story := string(out)
+		for _, want := range []string{
+			"== a fresh copy of the example project, in the scratch root .demo/contents",
+			"Wrote the example project to .demo/contents (prob_odd_squares).",
+			"\nprob_odd_squares [solved] (solved)\n",
+			"\n  stmt_odd_squares_wrap [true] (proved)\n",
+			"\n      stmt_odd_squares_wrap_sub2_fix1 [true] (proved)\n",
+			"\n    stmt_odd_squares_wrap_sub3 [false] (refuted)\n",
+			" state-propose-modification: stmt_odd_squares_wrap_sub2 pending->needs_modification",
+			" decide: stmt_odd_squares_wrap_sub2 needs_modification->pending",
+			" check-reject-proof: stmt_odd_squares_wrap_sub2 awaiting_verification->has_gap",
+			" fix-create-substatement: stmt_odd_squares_wrap_sub2 has_gap->awaiting_substatements",
+			" fix-patch-proof: stmt_odd_squares_wrap_sub2 awaiting_substatements->awaiting_verification",
+			" check-confirm-proof: stmt_odd_squares_wrap_sub2 awaiting_verification->true",
+			"The store is consistent: 2 problems, 6 statements,",
+		} {
+			if !strings.Contains(story, want) {
+				t.Errorf("make demo (run %d) does not show %q; it printed:\n%s", run, want, story)
+			}
+		}
+		if st := git(clone, "status", "--porcelain"); st != "" {
+			t.Errorf("after make demo (run %d), git status --porcelain is not empty:\n%s", run, st)
+		}
+		_, tree, _ := strings.Cut(story, "== the final tree\n")
+		tree, _, _ = strings.Cut(tree, "\n== ")
+		trees = append(trees, tree)
+	}
+	if trees[0] != trees[1] {
+		t.Errorf("the two demos end with different trees:\n%s\nand\n%s", trees[0], trees[1])
+	}
+}
+
+// demoEnv is this run's environment without PROOFLOOP_* variables, which
+// would point the demo elsewhere.
+func demoEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PROOFLOOP_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}

@@ -1,0 +1,100 @@
+package examples
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/proofloop/proofloop/store"
+)
+
+// TestContentsMatchesEmbeddedExample: the committed contents/ (the example
+// to browse, and the default root in a checkout) holds exactly the
+// embedded example's files. It fails when a command run on the default
+// root changed contents/; `git checkout contents` restores it.
+func TestContentsMatchesEmbeddedExample(t *testing.T) {
+	want := map[string][]byte{}
+	fs.WalkDir(Project(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			want[p], _ = fs.ReadFile(Project(), p)
+		}
+		return err
+	})
+	if len(want) < 3 {
+		t.Fatalf("the embedded example has %d files; want config.json, events.jsonl and a problem", len(want))
+	}
+	contents := filepath.Join("..", "contents")
+	got := map[string][]byte{}
+	for _, pattern := range []string{"config.json", "events.jsonl", "problem/*.json", "statement/*.json"} {
+		matches, _ := filepath.Glob(filepath.Join(contents, pattern))
+		for _, m := range matches {
+			rel, _ := filepath.Rel(contents, m)
+			got[filepath.ToSlash(rel)], _ = os.ReadFile(m)
+		}
+	}
+	for p, w := range want {
+		if g, ok := got[p]; !ok {
+			t.Errorf("contents/%s is missing; the embedded example (examples/%s/%s) has it", p, ProjectDir, p)
+		} else if !bytes.Equal(g, w) {
+			t.Errorf("contents/%s differs from examples/%s/%s; `git checkout contents` restores it if a command changed it", p, ProjectDir, p)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			t.Errorf("contents/%s is not part of the embedded example; a command run on the default root left it", p)
+		}
+	}
+}
+
+// TestWriteProject: the copy is a consistent contents root holding the
+// example, and it is written only into a new or empty folder.
+func TestWriteProject(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	files, err := WriteProject(dir)
+	if err != nil {
+		t.Fatalf("WriteProject(new folder): %v", err)
+	}
+	if files[len(files)-1] != store.ConfigFile {
+		t.Errorf("WriteProject wrote %v; want config.json last", files)
+	}
+	for _, want := range []string{"events.jsonl", "problem/prob_odd_squares.json"} {
+		if !slices.Contains(files, want) {
+			t.Errorf("WriteProject wrote %v; want %s among them", files, want)
+		}
+	}
+	s, err := store.Open(dir)
+	if err != nil {
+		t.Fatalf("the copy is not a contents root: %v", err)
+	}
+	defer s.Close()
+	r, err := s.Doctor()
+	if err != nil || len(r.Findings) > 0 || r.Problems != 1 || r.Events != 1 {
+		t.Errorf("doctor on the copy: %+v, %v; want 1 problem, 1 event, no findings", r, err)
+	}
+	for _, d := range []string{"problem", "statement", "leases"} {
+		if fi, err := os.Stat(filepath.Join(dir, d)); err != nil || !fi.IsDir() {
+			t.Errorf("the copy has no folder %s/ (%v)", d, err)
+		}
+	}
+
+	// An empty folder is fine too.
+	empty := t.TempDir()
+	if _, err := WriteProject(empty); err != nil {
+		t.Errorf("WriteProject(empty folder): %v", err)
+	}
+
+	// A folder with anything in it is refused, and left as it was.
+	busy := t.TempDir()
+	os.WriteFile(filepath.Join(busy, "notes.txt"), []byte("mine"), 0o644)
+	_, err = WriteProject(busy)
+	if store.CodeOf(err) != store.CodeGuardFailed {
+		t.Errorf("WriteProject(non-empty folder) = %v; want guard_failed", err)
+	}
+	entries, _ := os.ReadDir(busy)
+	if len(entries) != 1 {
+		t.Errorf("the refused folder now holds %d entries; want only notes.txt", len(entries))
+	}
+}
