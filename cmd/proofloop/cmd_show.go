@@ -15,58 +15,61 @@ func (a *app) showCommand() *cobra.Command {
 	var sentences bool
 	var field string
 	c := &cobra.Command{
-		Use:   "show ID [--sentences] [--field PATH]",
-		Short: "Print a problem or statement; --sentences numbers the proof as checkers cite it",
-		Args:  oneID,
+		Use:   "show ID... [--sentences] [--field PATH]",
+		Short: "Print problems or statements; --sentences numbers the proof as checkers cite it",
+		Long: `Print problems or statements.
+
+With several ids, every one is read before anything is printed, so a missing
+id fails the whole command (exit 3) without partial output. Plain output
+separates the documents with a blank line; --json prints
+{"ok":true,"command":"show","items":[...]}, one object per id in the order
+given, each shaped like the single-id output without "ok" and "command".`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return store.Errorf(store.CodeUsage, "show takes at least one document id").
+					WithHint("e.g. proofloop show stmt_example_wrap prob_example")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.open()
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			id, _, err := s.ParseRef(args[0])
-			if err != nil {
-				return err
-			}
-			d, err := s.Read(id)
-			if err != nil {
-				return err
-			}
-			if field != "" {
-				v := d.Get(field)
-				if !v.Exists() {
-					return store.Errorf(store.CodeNotFound, "%s has no field %s", id, field)
+			items := make([]shown, 0, len(args))
+			for _, arg := range args {
+				id, _, err := s.ParseRef(arg)
+				if err != nil {
+					return err
 				}
-				if a.json {
-					return a.writeJSON(map[string]any{"ok": true, "command": "show", "id": id, "field": field, "value": json.RawMessage(v.Raw)})
+				d, err := s.Read(id)
+				if err != nil {
+					return err
 				}
-				fmt.Fprintln(a.stdout, v.String())
-				return nil
+				it, err := showDoc(id, d, sentences, field)
+				if err != nil {
+					return err
+				}
+				items = append(items, it)
 			}
-			proof := d.Get("proof").String()
 			if a.json {
-				out := map[string]any{"ok": true, "command": "show", "id": id, "kind": d.Kind,
-					"status": d.Status(), "revision": d.Revision(), "document": json.RawMessage(d.Raw)}
-				if sentences {
-					out["sentences"] = numbered(proof)
+				if len(items) == 1 {
+					out := items[0].obj
+					out["ok"], out["command"] = true, "show"
+					return a.writeJSON(out)
 				}
-				return a.writeJSON(out)
+				objs := make([]map[string]any, len(items))
+				for i, it := range items {
+					objs[i] = it.obj
+				}
+				return a.writeJSON(map[string]any{"ok": true, "command": "show", "items": objs})
 			}
-			if !sentences {
-				var buf bytes.Buffer
-				json.Indent(&buf, d.Raw, "", "  ")
-				fmt.Fprintln(a.stdout, buf.String())
-				return nil
-			}
-			if d.Kind == model.KindProblem {
-				// A problem has an objective, not a proof: the statements
-				// in its progresses carry the proofs.
-				fmt.Fprintf(a.stdout, "problem %s (%s, revision %d) has no proof: --sentences numbers a statement's proof, such as one in its progresses.\n", id, d.Status(), d.Revision())
-				return nil
-			}
-			fmt.Fprintf(a.stdout, "%s %s (%s, revision %d, proof revision %d)\n", d.Kind, id, d.Status(), d.Revision(), d.Get("proof_revision").Int())
-			for _, sn := range numbered(proof) {
-				fmt.Fprintf(a.stdout, "[%d] %s\n", sn.Number, sn.Text)
+			for i, it := range items {
+				if i > 0 {
+					fmt.Fprintln(a.stdout)
+				}
+				fmt.Fprint(a.stdout, it.text)
 			}
 			return nil
 		},
@@ -74,6 +77,43 @@ func (a *app) showCommand() *cobra.Command {
 	c.Flags().BoolVar(&sentences, "sentences", false, "number the proof's sentences, as checkers cite them")
 	c.Flags().StringVar(&field, "field", "", "print one field, e.g. status or validate.issues.0.sentence (a gjson path; # counts a list: validate.issues.#)")
 	return c
+}
+
+// shown is one document as show prints it: obj for --json, text otherwise.
+type shown struct {
+	obj  map[string]any
+	text string
+}
+
+func showDoc(id string, d *store.Doc, sentences bool, field string) (shown, error) {
+	if field != "" {
+		v := d.Get(field)
+		if !v.Exists() {
+			return shown{}, store.Errorf(store.CodeNotFound, "%s has no field %s", id, field)
+		}
+		return shown{map[string]any{"id": id, "field": field, "value": json.RawMessage(v.Raw)}, v.String() + "\n"}, nil
+	}
+	proof := d.Get("proof").String()
+	obj := map[string]any{"id": id, "kind": d.Kind, "status": d.Status(), "revision": d.Revision(), "document": json.RawMessage(d.Raw)}
+	if sentences {
+		obj["sentences"] = numbered(proof)
+	}
+	var buf bytes.Buffer
+	switch {
+	case !sentences:
+		json.Indent(&buf, bytes.TrimSpace(d.Raw), "", "  ")
+		buf.WriteByte('\n')
+	case d.Kind == model.KindProblem:
+		// A problem has an objective, not a proof: the statements in its
+		// progresses carry the proofs.
+		fmt.Fprintf(&buf, "problem %s (%s, revision %d) has no proof: --sentences numbers a statement's proof, such as one in its progresses.\n", id, d.Status(), d.Revision())
+	default:
+		fmt.Fprintf(&buf, "%s %s (%s, revision %d, proof revision %d)\n", d.Kind, id, d.Status(), d.Revision(), d.Get("proof_revision").Int())
+		for _, sn := range numbered(proof) {
+			fmt.Fprintf(&buf, "[%d] %s\n", sn.Number, sn.Text)
+		}
+	}
+	return shown{obj, buf.String()}, nil
 }
 
 type sentence struct {
