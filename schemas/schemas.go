@@ -12,9 +12,11 @@ package schemas
 import (
 	"bytes"
 	"embed"
+
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tidwall/gjson"
 	"regexp"
 	"slices"
 	"strconv"
@@ -399,4 +401,19 @@ func digits(s string) int {
 		i++
 	}
 	return i
+}
+
+// PropertyOrder lists the top-level properties of kind k in the order its
+// schema declares them, which is the order documents are written in.
+func PropertyOrder(k Kind) []string {
+	b, err := files.ReadFile(k.FileName())
+	if err != nil {
+		return nil
+	}
+	var keys []string
+	gjson.GetBytes(b, "properties").ForEach(func(key, _ gjson.Result) bool {
+		keys = append(keys, key.String())
+		return true
+	})
+	return keys
 }

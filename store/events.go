@@ -65,7 +65,20 @@ func Patch(before, after []byte) (json.RawMessage, error) {
 	if p == nil {
 		return json.RawMessage("[]"), nil
 	}
-	return Marshal(p)
+	// jsondiff's operations marshal themselves with HTML escaping ("n
+	// \u003e= 1"); decode and encode again without it, so the log reads
+	// as the documents do.
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var ops []map[string]any
+	if err := dec.Decode(&ops); err != nil {
+		return nil, err
+	}
+	return Marshal(ops)
 }
 
 // changedFields returns two JSON objects holding only the top-level fields

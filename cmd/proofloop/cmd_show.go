@@ -13,9 +13,9 @@ import (
 
 func (a *app) showCommand() *cobra.Command {
 	var sentences bool
-	var field string
+	var field, at string
 	c := &cobra.Command{
-		Use:   "show ID... [--sentences] [--field PATH]",
+		Use:   "show ID... [--sentences] [--field PATH] [--at SEQ|TIME]",
 		Short: "Print problems or statements; --sentences numbers the proof as checkers cite it",
 		Long: `Print problems or statements.
 
@@ -23,7 +23,11 @@ With several ids, every one is read before anything is printed, so a missing
 id fails the whole command (exit 3) without partial output. Plain output
 separates the documents with a blank line; --json prints
 {"ok":true,"command":"show","items":[...]}, one object per id in the order
-given, each shaped like the single-id output without "ok" and "command".`,
+given, each shaped like the single-id output without "ok" and "command".
+
+--at SEQ|TIME shows a document as it was then (after event SEQ, or at an RFC
+3339 time, or at the end of a date), rebuilt from the patches of the event
+log; --json adds "at" and "seq" (the event of its last change by then).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return store.Errorf(store.CodeUsage, "show takes at least one document id").
@@ -37,19 +41,39 @@ given, each shaped like the single-id output without "ok" and "command".`,
 				return err
 			}
 			defer s.Close()
+			var point *store.Point
+			if at != "" {
+				p, err := store.ParsePoint(at)
+				if err != nil {
+					return err
+				}
+				point = &p
+			}
 			items := make([]shown, 0, len(args))
 			for _, arg := range args {
 				id, _, err := s.ParseRef(arg)
 				if err != nil {
 					return err
 				}
-				d, err := s.Read(id)
+				var d *store.Doc
+				var step *store.Step
+				if point != nil {
+					d, step, err = s.At(id, *point)
+				} else {
+					d, err = s.Read(id)
+				}
 				if err != nil {
 					return err
 				}
 				it, err := showDoc(id, d, sentences, field)
 				if err != nil {
 					return err
+				}
+				if step != nil {
+					it.obj["at"], it.obj["seq"] = point.String(), step.Event.Seq
+				}
+				if step != nil && field == "" {
+					it.text = fmt.Sprintf("%s as of %s (its last change by then: seq %d at %s, revision %d)\n", id, point, step.Event.Seq, step.Event.Time, step.Change.Revision) + it.text
 				}
 				items = append(items, it)
 			}
@@ -75,6 +99,7 @@ given, each shaped like the single-id output without "ok" and "command".`,
 		},
 	}
 	c.Flags().BoolVar(&sentences, "sentences", false, "number the proof's sentences, as checkers cite them")
+	c.Flags().StringVar(&at, "at", "", "show the document as it was at `SEQ|TIME`, rebuilt from the event log")
 	c.Flags().StringVar(&field, "field", "", "print one field, e.g. status or validate.issues.0.sentence (a gjson path; # counts a list: validate.issues.#)")
 	return c
 }
