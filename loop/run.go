@@ -141,6 +141,11 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 	if err != nil {
 		return nil, err
 	}
+	if opts.Problem != "" {
+		if err := checkRootProblem(s, opts.Problem); err != nil {
+			return nil, err
+		}
+	}
 	r := &runner{s: s, opts: opts, agents: map[model.Role]string{}, maxFails: cfg.MaxAgentFailures, failures: map[model.Role]int{}}
 	r.changed = sync.NewCond(&r.mu)
 	for _, role := range []model.Role{model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide} {
@@ -152,11 +157,6 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 	if len(r.roles) == 0 {
 		return nil, store.Errorf(store.CodeInvalidInput, "config.json sets no agents").
 			WithHint(`set "agents": {"solve": CMD, "prove": CMD, "check": CMD, "fix": CMD} in config.json`)
-	}
-	if opts.Problem != "" {
-		if err := checkRootProblem(s, opts.Problem); err != nil {
-			return nil, err
-		}
 	}
 	if r.ttl, err = LeaseTTL(s, 0); err != nil {
 		return nil, err
