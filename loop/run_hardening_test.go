@@ -283,18 +283,20 @@ func TestRunGivesUpOnBrokenAgent(t *testing.T) {
 // stderr is not a terminal, and a summary on stdout: turns by outcome,
 // time, logs, and what is left.
 func TestRunProgressText(t *testing.T) {
-	prove := testAgent("prove")
-	root := newRoot(t, map[string]any{"agents": map[string]string{"prove": prove}})
-	newOdd(t, root)
+	solve, prove := testAgent("solve"), testAgent("prove")
+	root := newRoot(t, map[string]any{"agents": map[string]string{"solve": solve, "prove": prove}})
+	must(t, root, "new-problem", "--name", "odd", "--objective", "The sum of the first n odd numbers is n^2.")
 	r := pl(t, root, nil, "run", "--turn-timeout", "1m")
 	if r.code != 7 {
 		t.Fatalf("%v\nwant exit 7 (nobody checks the proof)", r)
 	}
 	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
 	want := []*regexp.Regexp{
-		regexp.MustCompile(`^turn 1: prove on stmt_odd_wrap started: ` + regexp.QuoteMeta(prove) + `$`),
-		regexp.MustCompile(`^turn 1: prove on stmt_odd_wrap ended: exit 0 after [0-9.]+s; pending -> awaiting_verification$`),
-		regexp.MustCompile(`^proofloop run: stuck after 1 turn: nothing left that the agents of config.json can do$`),
+		regexp.MustCompile(`^turn 1: solve on prob_odd started: ` + regexp.QuoteMeta(solve) + `$`),
+		regexp.MustCompile(`^turn 1: solve on prob_odd ended: exit 0 after [0-9.]+s; still pending, revision 1 -> 2$`),
+		regexp.MustCompile(`^turn 2: prove on stmt_odd_wrap started: ` + regexp.QuoteMeta(prove) + `$`),
+		regexp.MustCompile(`^turn 2: prove on stmt_odd_wrap ended: exit 0 after [0-9.]+s; pending -> awaiting_verification$`),
+		regexp.MustCompile(`^proofloop run: stuck after 2 turns: nothing left that the agents of config.json can do$`),
 	}
 	if len(lines) < len(want) {
 		t.Fatalf("stderr %q; want at least %d lines", r.stderr, len(want))
@@ -307,14 +309,14 @@ func TestRunProgressText(t *testing.T) {
 	if strings.ContainsAny(r.stderr, "\r\x1b") {
 		t.Errorf("stderr %q holds a live line; want none when stderr is not a terminal", r.stderr)
 	}
-	sum := regexp.MustCompile(`^Run ([0-9]{8}T[0-9]{9}Z): stuck after 1 turn in [0-9.]+m?s \(1 ok; 0 idle\); logs in .*/contents/runs/([0-9]{8}T[0-9]{9}Z)\.\nLeft:\n(  .*\n)*  stmt_odd_wrap \(check\): .*\(no agent for check in config.json\)\n`)
+	sum := regexp.MustCompile(`^Run ([0-9]{8}T[0-9]{9}Z): stuck after 2 turns in [0-9.]+m?s \(2 ok; 0 idle\); logs in .*/contents/runs/([0-9]{8}T[0-9]{9}Z)\.\nLeft:\n(  .*\n)*  stmt_odd_wrap \(check\): .*\(no agent for check in config.json\)\n`)
 	m := sum.FindStringSubmatch(r.stdout)
 	if m == nil || m[1] != m[2] {
 		t.Errorf("stdout %q; want the summary %s", r.stdout, sum)
 	}
 	if m != nil {
-		log := readFile(t, filepath.Join(root, "runs", m[1], "0001-prove-stmt_odd_wrap.log"))
-		if !regexp.MustCompile(`\n# turn 1 ended: ok, exit 0, [0-9.]+(ms|s|µs)\n$`).MatchString(log) {
+		log := readFile(t, filepath.Join(root, "runs", m[1], "0002-prove-stmt_odd_wrap.log"))
+		if !regexp.MustCompile(`\n# turn 2 ended: ok, exit 0, [0-9.]+(ms|s|µs)\n$`).MatchString(log) {
 			t.Errorf("turn log %q; want it to end with the exit code and duration", log)
 		}
 	}

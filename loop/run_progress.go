@@ -146,6 +146,8 @@ func (p *reporter) turnEnded(t *turnRecord) {
 		change = "changed nothing (counts against its budget)"
 	case !e.Changed:
 		change = "changed nothing"
+	case e.StatusBefore == e.StatusAfter:
+		change = fmt.Sprintf("still %s, revision %d -> %d", e.StatusAfter, t.Before.Revision(), t.After.Revision())
 	default:
 		change = e.StatusBefore + " -> " + e.StatusAfter
 	}
