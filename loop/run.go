@@ -2,31 +2,53 @@ package loop
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
 
+// The error codes of a run that ended without solving its problem. Each
+// is the summary's outcome too; skills.ErrorCodes gives their exit codes.
+const (
+	CodeStuck       store.Code = "stuck"        // work is left that no agent of config.json can do
+	CodeMaxTurns    store.Code = "max_turns"    // --max-turns was reached
+	CodeBudgetSpent store.Code = "budget_spent" // what is left has spent its round budget
+	CodeInterrupted store.Code = "interrupted"  // SIGINT or SIGTERM
+)
+
 // RunOptions configure the orchestrator.
 type RunOptions struct {
 	Problem     string        // the root problem to drive; "" for every root
-	Jobs        int           // workers running turns at once
+	Jobs        int           // workers running turns at once, at least 1
 	MaxTurns    int           // stop after this many turns (0: no limit)
-	TurnTimeout time.Duration // kill an agent that runs longer
-	Progress    io.Writer     // one line per turn; nil for none
+	TurnTimeout time.Duration // kill an agent that runs longer; must be positive
+	Progress    io.Writer     // a line per turn start and end, for a person; nil for none
+	LiveWidth   int           // Progress is a terminal this wide: keep a live status line on it (0: none)
+	Events      io.Writer     // one JSON object per line per turn event, for programs; nil for none
 	Self        string        // the proofloop binary, put first on the agents' PATH
+}
+
+// Check refuses option values whose meaning would be a surprise.
+func (o RunOptions) Check() error {
+	switch {
+	case o.Jobs < 1:
+		return store.Errorf(store.CodeUsage, "-j must be at least 1, got %d", o.Jobs).
+			WithHint("-j N runs N turns at once; the default is 1")
+	case o.TurnTimeout <= 0:
+		// 0 used to mean "no limit"; a lease must outlive its turn, so a
+		// turn without a limit could outlive its lease.
+		return store.Errorf(store.CodeUsage, "--turn-timeout must be positive, got %s", o.TurnTimeout).
+			WithHint("give the longest time an agent may take on one turn, e.g. --turn-timeout 10m")
+	case o.MaxTurns < 0:
+		return store.Errorf(store.CodeUsage, "--max-turns must be 0 (no limit) or more, got %d", o.MaxTurns)
+	}
+	return nil
 }
 
 // Stuck is an item nobody can move, and why.
@@ -34,54 +56,97 @@ type Stuck struct {
 	ID     string     `json:"id"`
 	Role   model.Role `json:"role"`
 	Reason string     `json:"reason"`
+
+	exhausted bool
+}
+
+// Leased is an actionable item that another holder than this run leases.
+type Leased struct {
+	ID        string     `json:"id"`
+	Role      model.Role `json:"role"`
+	Holder    string     `json:"holder"`
+	ExpiresAt string     `json:"expires_at"`
+}
+
+// GivenUp is a role whose agent the run stopped starting, and why.
+type GivenUp struct {
+	Role         model.Role `json:"role"`
+	Agent        string     `json:"agent"`
+	Failures     int        `json:"failures"` // in a row
+	LastOutcome  string     `json:"last_outcome"`
+	LastExitCode *int       `json:"last_exit_code"`
+	StderrTail   []string   `json:"stderr_tail"`
 }
 
 // RunSummary is what a run did.
 type RunSummary struct {
-	RunID    string         `json:"run_id"`
-	Outcome  string         `json:"outcome"` // solved, max_turns, stuck, interrupted
-	Turns    int            `json:"turns"`
-	ByRole   map[string]int `json:"by_role"`
-	Idle     int            `json:"idle"`      // turns that changed nothing
-	Failed   int            `json:"failed"`    // agents that exited non-zero
-	TimedOut int            `json:"timed_out"` // agents killed at the turn timeout
-	Stuck    []Stuck        `json:"stuck"`
-	Logs     string         `json:"logs"` // runs/<run-id>/ under the root
+	RunID     string         `json:"run_id"`
+	Outcome   string         `json:"outcome"` // solved, or the error code: stuck, max_turns, budget_spent, lease_held, interrupted, ...
+	Turns     int            `json:"turns"`
+	ByRole    map[string]int `json:"by_role"`
+	ByOutcome map[string]int `json:"by_outcome"` // ok, failed, timeout, interrupted, not_started
+	Idle      int            `json:"idle"`       // turns that changed nothing
+	Failed    int            `json:"failed"`     // agents that exited non-zero or did not start
+	TimedOut  int            `json:"timed_out"`  // agents killed at the turn timeout
+	ElapsedMS int64          `json:"elapsed_ms"`
+	Stuck     []Stuck        `json:"stuck"` // what is left, and why
+	Leased    []Leased       `json:"leased"`
+	GivenUp   []GivenUp      `json:"given_up"`
+	Logs      string         `json:"logs"` // runs/<run-id>/ under the root; "" when no turn ran
 }
 
 // runner is the shared state of one run's workers.
 type runner struct {
-	s      *store.Store
-	opts   RunOptions
-	agents map[model.Role]string
-	roles  []model.Role
-	ttl    time.Duration
-	dir    string // runs/<run-id>
+	s        *store.Store
+	opts     RunOptions
+	agents   map[model.Role]string
+	ttl      time.Duration
+	maxFails int
+	dir      string // runs/<run-id>
+	rep      *reporter
+	abort    context.CancelFunc // kills the running agents when a worker fails
 
 	mu       sync.Mutex
 	changed  *sync.Cond // signalled whenever a turn ends
+	roles    []model.Role
 	running  int
 	turns    int
 	gen      int    // counts ended turns, so a worker knows whether the store moved while it looked
 	numbered int    // turns that claimed an item, numbering the log files
-	done     string // the outcome, once decided
+	done     string // why the workers stopped, once decided
+	failures map[model.Role]int
 	sum      RunSummary
 }
 
 // Run drives the store with the agent commands of config.json until the
 // problem is solved, the turn limit is reached, or nothing is actionable
 // while nothing is running. Each turn claims an item, runs its role's
-// agent with sh -c (PROOFLOOP_ROOT, _ROLE, _ID, _LEASE and _ACTOR set),
-// waits at most TurnTimeout, releases the lease and keeps the agent's
-// output under runs/<run-id>/. A turn that changed nothing counts against
-// the item's budget. When ctx ends (SIGINT, SIGTERM), running agents are
-// killed and their leases released before Run returns.
+// agent with sh -c (PROOFLOOP_ROOT, _ROLE, _ID, _LEASE and _ACTOR set) in
+// a process group of its own, waits at most TurnTimeout, kills whatever is
+// left of the group, releases the lease and keeps the agent's output under
+// runs/<run-id>/. A turn that changed nothing counts against the item's
+// budget. A role whose agent fails max_agent_failures times in a row is
+// given up. When ctx ends (SIGINT, SIGTERM), running agents are killed and
+// their leases released before Run returns.
+//
+// A run that ends unsolved returns its summary with an error whose code
+// names the outcome (CodeStuck, CodeMaxTurns, CodeBudgetSpent,
+// CodeInterrupted, or store.CodeLeaseHeld when everything left is leased by
+// others). Other errors come with the summary so far once turns ran.
 func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, error) {
+	if err := opts.Check(); err != nil {
+		return nil, err
+	}
 	cfg, err := s.Config()
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{s: s, opts: opts, agents: map[model.Role]string{}}
+	if opts.Problem != "" {
+		if err := checkRootProblem(s, opts.Problem); err != nil {
+			return nil, err
+		}
+	}
+	r := &runner{s: s, opts: opts, agents: map[model.Role]string{}, maxFails: cfg.MaxAgentFailures, failures: map[model.Role]int{}}
 	r.changed = sync.NewCond(&r.mu)
 	for _, role := range []model.Role{model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide} {
 		if c := strings.TrimSpace(cfg.Agents[string(role)]); c != "" {
@@ -93,91 +158,106 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 		return nil, store.Errorf(store.CodeInvalidInput, "config.json sets no agents").
 			WithHint(`set "agents": {"solve": CMD, "prove": CMD, "check": CMD, "fix": CMD} in config.json`)
 	}
-	if opts.Problem != "" {
-		if _, err := s.Read(opts.Problem); err != nil {
-			return nil, err
-		}
-	}
 	if r.ttl, err = LeaseTTL(s, 0); err != nil {
 		return nil, err
 	}
-	if opts.TurnTimeout > 0 && r.ttl < opts.TurnTimeout+time.Minute {
-		r.ttl = opts.TurnTimeout + time.Minute // a lease outlives the turn it covers
+	r.ttl = max(r.ttl, opts.TurnTimeout+time.Minute) // a lease outlives the turn it covers
+	start := time.Now()
+	if r.sum.RunID, r.dir, err = newRunDir(s, start, cfg.KeepRuns); err != nil {
+		return nil, err
 	}
-	r.sum = RunSummary{RunID: time.Now().UTC().Format("20060102T150405.000Z"), ByRole: map[string]int{}, Stuck: []Stuck{}}
-	r.sum.RunID = strings.ReplaceAll(r.sum.RunID, ".", "")
-	if err := s.Root().MkdirAll("runs", 0o755); err != nil {
-		return nil, store.Errorf(store.CodeInternal, "create runs/").Wrap(err)
-	}
-	// Two runs started in the same millisecond get distinct folders.
-	base := r.sum.RunID
-	for i := 2; ; i++ {
-		r.dir = "runs/" + r.sum.RunID
-		err := s.Root().Mkdir(r.dir, 0o755)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, fs.ErrExist) || i > 100 {
-			return nil, store.Errorf(store.CodeInternal, "create %s", r.dir).Wrap(err)
-		}
-		r.sum.RunID = fmt.Sprintf("%s-%d", base, i)
-	}
-	r.sum.Logs = r.dir
-	jobs := max(opts.Jobs, 1)
+	r.sum.ByRole, r.sum.ByOutcome = map[string]int{}, map[string]int{}
+	r.sum.Stuck, r.sum.Leased, r.sum.GivenUp = []Stuck{}, []Leased{}, []GivenUp{}
+	r.rep = newReporter(opts, r.sum.RunID, start)
+	defer r.rep.close()
+
+	ctx, r.abort = context.WithCancel(ctx)
+	defer r.abort()
 	var wg sync.WaitGroup
-	errs := make(chan error, jobs)
-	for w := 1; w <= jobs; w++ {
+	errs := make(chan error, opts.Jobs)
+	for w := 1; w <= opts.Jobs; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			if err := r.worker(ctx, w); err != nil {
 				errs <- err
 				r.finish("error")
+				r.abort() // the other turns are cut off: their leases go back
 			}
 		}()
 	}
-	stop := context.AfterFunc(ctx, func() { r.finish("interrupted") })
-	defer stop()
+	stop := context.AfterFunc(ctx, func() { r.finish(string(CodeInterrupted)) })
 	wg.Wait()
+	stop()
 	close(errs)
-	if err := <-errs; err != nil {
-		return nil, err
-	}
-	r.sum.Outcome, r.sum.Turns = r.done, r.turns
-	if r.done == "stuck" || r.done == "max_turns" || r.done == "interrupted" {
-		r.sum.Stuck, err = r.stuck()
-		if err != nil {
-			return nil, err
+	r.sum.Turns, r.sum.ElapsedMS = r.turns, time.Since(start).Milliseconds()
+	r.sum.Logs = r.dir
+	if r.numbered == 0 {
+		// A run that took no turn leaves no folder behind.
+		if err := s.Root().Remove(r.dir); err == nil {
+			r.sum.Logs = ""
 		}
 	}
-	return &r.sum, nil
+	if err := <-errs; err != nil {
+		r.sum.Outcome = cmpOr(string(store.CodeOf(err)), string(store.CodeInternal))
+		return &r.sum, err
+	}
+	if err := r.settle(); err != nil {
+		return &r.sum, err
+	}
+	return &r.sum, r.outcomeError()
 }
 
-// finish records the run's outcome once and wakes every waiting worker.
+// checkRootProblem refuses a --problem that is not a root problem: the run
+// drives whole trees, and an item of a tree belongs to its root.
+func checkRootProblem(s *store.Store, id string) error {
+	d, err := s.Read(id)
+	if err != nil {
+		return err
+	}
+	if d.Kind == model.KindProblem && (!d.Get("parent").Exists() || d.Get("parent").Type == 0) {
+		return nil
+	}
+	what := "a statement"
+	if d.Kind == model.KindProblem {
+		what = "a subproblem of " + d.Get("parent").String()
+	}
+	e := store.Errorf(store.CodeInvalidInput, "--problem must name a root problem; %s is %s", id, what)
+	if snap, err := Load(s); err == nil && snap.Items[id] != nil {
+		root := snap.Items[id].Root
+		e.WithHint(fmt.Sprintf("%s belongs to the root problem %s: run `proofloop run --problem %s`", id, root, root))
+	}
+	return e
+}
+
+// finish records why the workers stop, once, and wakes every waiting worker.
 func (r *runner) finish(outcome string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.done == "" {
-		r.done = outcome
-	}
+	r.done = cmpOr(r.done, outcome)
 	r.changed.Broadcast()
 }
 
 // worker claims and runs turns until the run is done.
 func (r *runner) worker(ctx context.Context, w int) error {
+	holder := fmt.Sprintf("run-%s-w%d", r.sum.RunID, w)
 	for {
 		r.mu.Lock()
 		if r.done == "" && r.opts.MaxTurns > 0 && r.turns >= r.opts.MaxTurns {
-			r.done = "max_turns"
+			r.done = string(CodeMaxTurns)
+			r.changed.Broadcast()
+		}
+		if r.done == "" && len(r.roles) == 0 {
+			r.done = "idle" // every agent was given up
 			r.changed.Broadcast()
 		}
 		if r.done != "" {
 			r.mu.Unlock()
 			return nil
 		}
-		r.running++ // counts as running while it claims, so no other worker calls the run stuck meanwhile
+		r.running++ // counts as running while it claims, so no other worker calls the run over meanwhile
 		r.turns++   // reserved now so that -j workers never pass MaxTurns
-		gen := r.gen
+		gen, roles := r.gen, slices.Clone(r.roles)
 		r.mu.Unlock()
 
 		solved, err := r.solved()
@@ -186,8 +266,7 @@ func (r *runner) worker(ctx context.Context, w int) error {
 		}
 		var c *Claimed
 		if !solved {
-			holder := fmt.Sprintf("run-%s-w%d", r.sum.RunID, w)
-			c, _, err = ClaimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, r.roles, r.opts.Problem, holder, r.ttl)
+			c, _, err = ClaimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, roles, r.opts.Problem, holder, r.ttl)
 			if store.CodeOf(err) == store.CodeLockTimeout {
 				// The store is busy, not empty: look again.
 				r.mu.Lock()
@@ -201,11 +280,23 @@ func (r *runner) worker(ctx context.Context, w int) error {
 			}
 		}
 		if c != nil {
+			var t *turnRecord
 			r.mu.Lock()
-			r.numbered++
-			turn := r.numbered
+			if r.done == "" && slices.Contains(r.roles, c.Item.Role) {
+				// Numbered and reported under the lock: the start lines
+				// come in the order of their numbers.
+				r.numbered++
+				t = r.newTurn(w, r.numbered, c)
+				r.rep.turnStarted(t)
+			}
 			r.mu.Unlock()
-			err = r.turn(ctx, w, turn, c)
+			if t != nil {
+				err = r.turn(ctx, t, c)
+			} else if err = release(r.s, c.Item.ID, c.Lease.Token, holder); err == nil {
+				// The run ended, or the role was given up, while we claimed:
+				// the claim goes back untouched.
+				c = nil
+			}
 		}
 		r.mu.Lock()
 		r.running--
@@ -219,8 +310,8 @@ func (r *runner) worker(ctx context.Context, w int) error {
 			case r.gen != gen:
 				// A turn ended while we looked: look again.
 			case r.running == 0:
-				r.done = cmpOr(r.done, "stuck")
-			default:
+				r.done = cmpOr(r.done, "idle")
+			case r.done == "":
 				r.changed.Wait() // until another worker's turn ends
 			}
 		}
@@ -278,128 +369,53 @@ func (r *runner) rootProblems() ([]string, error) {
 	return roots, nil
 }
 
-// turn runs one agent on a claimed item and settles the turn.
-func (r *runner) turn(ctx context.Context, w, n int, c *Claimed) error {
-	id, role := c.Item.ID, c.Item.Role
-	actor := fmt.Sprintf("%s-%d", role, w)
-	before, err := r.s.Read(id)
-	if err != nil {
-		return err
-	}
-	log := fmt.Sprintf("%s/%04d-%s-%s.log", r.dir, n, role, id)
-	f, err := r.s.Root().OpenFile(log, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
-		return store.Errorf(store.CodeInternal, "create %s", log).Wrap(err)
-	}
-	defer f.Close()
-	root, _ := filepath.Abs(r.s.Dir)
-	cmd := exec.Command("sh", "-c", r.agents[role])
-	cmd.Stdout, cmd.Stderr = f, f
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Env = append(os.Environ(), "PROOFLOOP_ROOT="+root, "PROOFLOOP_ROLE="+string(role), "PROOFLOOP_ID="+id,
-		"PROOFLOOP_KIND="+string(c.Item.Kind), "PROOFLOOP_LEASE="+c.Lease.Token, "PROOFLOOP_ACTOR="+actor,
-		"PROOFLOOP_RUN_ID="+r.sum.RunID)
-	if r.opts.Self != "" {
-		cmd.Env = append(cmd.Env, "PATH="+filepath.Dir(r.opts.Self)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	}
-	fmt.Fprintf(f, "# turn %d: %s on %s (%s) as %s\n", n, role, id, c.Item.Reason, actor)
-	outcome := "ok"
-	if err := cmd.Start(); err != nil {
-		outcome = "failed to start: " + err.Error()
-	} else {
-		outcome = r.wait(ctx, cmd)
-	}
-	// Release the lease whatever the agent did. A skill that ended the turn
-	// has released it already (conflict: not live), and another worker may
-	// hold a new lease on the item by now (lease_held): neither is ours.
-	if _, err := Release(r.s, store.TxOptions{Command: "release", Actor: actor}, id, c.Lease.Token, false); err != nil &&
-		store.CodeOf(err) != store.CodeConflict && store.CodeOf(err) != store.CodeLeaseHeld {
-		return err
-	}
-	after, err := r.s.Read(id)
-	if err != nil {
-		return err
-	}
-	// An interrupted turn is the run's doing, not the agent's: it is not
-	// charged to the item's budget.
-	idle := after.Revision() == before.Revision() && outcome != "interrupted"
-	if idle {
-		if err := r.idle(id, actor); err != nil {
-			return err
-		}
-	}
-	r.mu.Lock()
-	r.sum.ByRole[string(role)]++
-	switch outcome {
-	case "ok", "interrupted":
-	case "timeout":
-		r.sum.TimedOut++
+// settle decides the outcome of a run whose workers stopped without an
+// error, and lists what is left.
+func (r *runner) settle() error {
+	switch r.done {
+	case "solved":
+		r.sum.Outcome = r.done
+		return nil
+	case "idle":
+		r.sum.Outcome = string(CodeStuck)
 	default:
-		r.sum.Failed++
+		r.sum.Outcome = r.done
 	}
-	if idle {
-		r.sum.Idle++
+	snap, err := Load(r.s)
+	if err != nil {
+		return err
 	}
-	r.mu.Unlock()
-	if r.opts.Progress != nil {
-		note := fmt.Sprintf("%s -> %s", before.Status(), after.Status())
-		if idle {
-			note = "changed nothing (counts against its budget)"
+	r.sum.Stuck = r.left(snap)
+	if r.done != "idle" {
+		return nil
+	}
+	// Nothing was actionable while nothing of ours ran. If another holder
+	// leases work our agents could do, the run is not stuck: it may retry.
+	for _, it := range snap.Actionable("", r.opts.Problem) {
+		if it.leased && slices.Contains(r.roles, it.Role) {
+			r.sum.Leased = append(r.sum.Leased, Leased{it.ID, it.Role, it.Holder, it.Expires})
 		}
-		fmt.Fprintf(r.opts.Progress, "turn %d  %-6s %-40s %s [%s]\n", n, role, id, note, outcome)
+	}
+	slices.SortFunc(r.sum.Leased, func(a, b Leased) int { return strings.Compare(a.ExpiresAt, b.ExpiresAt) })
+	exhausted := len(r.sum.Stuck) > 0 && len(r.sum.GivenUp) == 0
+	for _, st := range r.sum.Stuck {
+		exhausted = exhausted && st.exhausted
+	}
+	switch {
+	case len(r.sum.Leased) > 0:
+		r.sum.Outcome = string(store.CodeLeaseHeld)
+	case exhausted:
+		r.sum.Outcome = string(CodeBudgetSpent)
 	}
 	return nil
 }
 
-// wait waits for the agent, killing its process group at the turn timeout
-// or when the run is interrupted.
-func (r *runner) wait(ctx context.Context, cmd *exec.Cmd) string {
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var timeout <-chan time.Time
-	if r.opts.TurnTimeout > 0 {
-		t := time.NewTimer(r.opts.TurnTimeout)
-		defer t.Stop()
-		timeout = t.C
-	}
-	kill := func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	select {
-	case err := <-done:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return fmt.Sprintf("exit %d", ee.ExitCode())
-		} else if err != nil {
-			return err.Error()
-		}
-		return "ok"
-	case <-timeout:
-		kill()
-		<-done
-		return "timeout"
-	case <-ctx.Done():
-		kill()
-		<-done
-		return "interrupted"
-	}
-}
-
-// idle charges a turn that changed nothing to the item's budget.
-func (r *runner) idle(id, actor string) error {
-	_, err := r.s.Update(store.TxOptions{Command: "run-idle", Actor: actor, Target: id}, func(tx *store.Tx) error {
-		d, err := tx.Get(id)
-		if err != nil {
-			return err
-		}
-		return d.Set("idle_turns", d.Get("idle_turns").Int()+1)
-	})
-	return err
-}
-
-// stuck lists what keeps the run from going on.
-func (r *runner) stuck() ([]Stuck, error) {
-	snap, err := Load(r.s)
-	if err != nil {
-		return nil, err
+// left lists what keeps the run from going on: every item some role must
+// act on, and every item whose budget is spent.
+func (r *runner) left(snap *Snapshot) []Stuck {
+	given := map[model.Role]bool{}
+	for _, g := range r.sum.GivenUp {
+		given[g.Role] = true
 	}
 	out := []Stuck{}
 	ids := make([]string, 0, len(snap.Items))
@@ -412,14 +428,73 @@ func (r *runner) stuck() ([]Stuck, error) {
 		if r.opts.Problem != "" && it.Root != r.opts.Problem {
 			continue
 		}
+		st := Stuck{ID: id, Role: it.Role, Reason: it.Reason, exhausted: it.Outcome == model.OutcomeExhausted}
 		switch {
+		case it.Role != "" && given[it.Role]:
+			st.Reason += fmt.Sprintf(" (the %s agent was given up after %d failures in a row)", it.Role, r.maxFails)
 		case it.Role != "" && r.agents[it.Role] == "":
-			out = append(out, Stuck{id, it.Role, it.Reason + " (no agent for " + string(it.Role) + " in config.json)"})
+			st.Reason += " (no agent for " + string(it.Role) + " in config.json)"
 		case it.Role != "":
-			out = append(out, Stuck{id, it.Role, it.Reason})
-		case it.Outcome == model.OutcomeExhausted:
-			out = append(out, Stuck{id, it.Role, it.Reason})
+		case st.exhausted:
+		default:
+			continue
 		}
+		out = append(out, st)
 	}
-	return out, nil
+	return out
+}
+
+// outcomeError is the error of an unsolved run, nil for a solved one.
+func (r *runner) outcomeError() error {
+	sum := &r.sum
+	turns := plural(sum.Turns, "turn")
+	switch store.Code(sum.Outcome) {
+	case CodeInterrupted:
+		return store.Errorf(CodeInterrupted, "interrupted after %s; the running agents were killed and their leases released", turns).
+			WithHint("run it again to go on")
+	case CodeMaxTurns:
+		return store.Errorf(CodeMaxTurns, "out of turns: stopped at --max-turns %d with %s left", r.opts.MaxTurns, plural(len(sum.Stuck), "item")).
+			WithHint("run it again to go on, or raise --max-turns")
+	case CodeBudgetSpent:
+		ids := make([]string, len(sum.Stuck))
+		for i, st := range sum.Stuck {
+			ids[i] = st.ID
+		}
+		return store.Errorf(CodeBudgetSpent, "out of budget after %s: %s spent its round budget", turns, strings.Join(ids, ", ")).
+			WithHint("`proofloop decide ID --extend N` grants N more rounds; or set a decide agent in config.json")
+	case store.CodeLeaseHeld:
+		var held []string
+		for _, l := range sum.Leased {
+			held = append(held, fmt.Sprintf("%s (%s) to %s until %s", l.ID, l.Role, l.Holder, l.ExpiresAt))
+		}
+		return store.Errorf(store.CodeLeaseHeld, "everything left to do is leased by others: %s", strings.Join(held, "; ")).
+			WithHint("retry when those leases are released or expire (the first at " + sum.Leased[0].ExpiresAt + ")")
+	case CodeStuck:
+		msg := fmt.Sprintf("stuck after %s: nothing left that the agents of config.json can do", turns)
+		for _, g := range sum.GivenUp {
+			msg += fmt.Sprintf("; gave up on the %s agent after %s in a row (%s)", g.Role, plural(g.Failures, "failure"), lastWords(g))
+		}
+		return store.Errorf(CodeStuck, "%s", msg).
+			WithHint("the summary lists each item left and why; `proofloop status` shows the tree")
+	}
+	return nil
+}
+
+// lastWords is how a given-up agent last failed, for one line.
+func lastWords(g GivenUp) string {
+	s := g.LastOutcome
+	if g.LastExitCode != nil {
+		s = fmt.Sprintf("exit %d", *g.LastExitCode)
+	}
+	if n := len(g.StderrTail); n > 0 {
+		s += ": " + g.StderrTail[n-1]
+	}
+	return s
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
@@ -86,6 +87,11 @@ var ErrorCodes = []ErrorCode{
 	{store.CodeLeaseHeld, 5, "retry later: another holder has a live lease on the item"},
 	{store.CodeLockTimeout, 5, "retry later: the store stayed locked longer than the lock timeout"},
 	{store.CodeStoreDamaged, 6, "the store is damaged: a file does not parse or fails its schema"},
+	// The outcomes of an unsolved `proofloop run`; no skill call ends so.
+	{loop.CodeStuck, 7, "run only: stopped with work left that no agent of config.json can do (a role without an agent, or an agent given up after max_agent_failures failures in a row); the summary lists what is left"},
+	{loop.CodeMaxTurns, 8, "run only: out of turns: stopped at --max-turns with work left"},
+	{loop.CodeBudgetSpent, 8, "run only: out of budget: what is left has spent its round budget (`proofloop decide ID --extend N` grants more)"},
+	{loop.CodeInterrupted, 130, "run only: interrupted by SIGINT or SIGTERM; the running agents were killed and their leases released"},
 }
 
 // ExitOf returns the exit code of an error code (1 when unknown).

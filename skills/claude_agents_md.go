@@ -5,6 +5,7 @@ import (
 	"slices"
 	"text/template"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
@@ -50,6 +51,11 @@ var agentsDo = map[store.Code]string{
 	store.CodeInternal:    "Report the message and stop.",
 	store.CodeUsage:       "Correct the call (`proofloop <command> --help`) and make it again.",
 	store.CodeGuardFailed: "The skill's SKILL.md says what to do for each guard.",
+	// The outcomes of `proofloop run`, for whoever runs it.
+	loop.CodeStuck:       "Read the summary: it lists each item left and why. Configure the missing agent in config.json (`proofloop config set agents.ROLE CMD`), or fix the agent command that was given up (its last stderr lines are in the summary), and run again.",
+	loop.CodeMaxTurns:    "Run again to continue: the store keeps every turn taken; raise --max-turns for a longer run.",
+	loop.CodeBudgetSpent: "A person decides what happens next: `proofloop decide ID --extend N` grants N more rounds (`proofloop decide --help` lists the other decisions).",
+	loop.CodeInterrupted: "Nothing is half done: run again to continue.",
 }
 
 // agentsMDFile renders AGENTS.md: the role table's skills, and the exit

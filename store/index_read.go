@@ -183,6 +183,8 @@ func (s *Store) stale(btx *bolt.Tx) (string, error) {
 	}
 	seq, maxRounds, version := indexMeta(btx)
 	switch {
+	case version == "":
+		return "missing", nil
 	case version != indexVersion:
 		return "of another version", nil
 	case maxRounds != cfg.MaxRounds:

@@ -51,6 +51,6 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().StringVar(&dir, "dir", ".", "write DIR/.claude/... and DIR/AGENTS.md (default: the current directory)")
+	c.Flags().StringVar(&dir, "dir", ".", "write `DIR`/.claude/... and DIR/AGENTS.md")
 	return c
 }

@@ -1,0 +1,331 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+// Outcomes of one agent's turn.
+const (
+	TurnOK          = "ok"          // exited 0
+	TurnFailed      = "failed"      // exited non-zero, or died of a signal of its own
+	TurnTimeout     = "timeout"     // killed at --turn-timeout
+	TurnInterrupted = "interrupted" // killed because the run ended (SIGINT, SIGTERM, another worker's error)
+	TurnNotStarted  = "not_started" // sh could not be started
+)
+
+// turnRecord is one turn as the progress reports see it.
+type turnRecord struct {
+	N      int
+	Role   model.Role
+	ID     string
+	Kind   model.Kind
+	Reason string
+	Agent  string
+	Actor  string
+	Log    string // root-relative
+	Start  time.Time
+
+	// Known once it ended.
+	Outcome       string
+	ExitCode      *int
+	Duration      time.Duration
+	Before, After *store.Doc // After is nil when the item could not be read back
+	Idle          bool
+	StderrTail    []string
+	ErrText       string // what went wrong besides the agent, if anything
+}
+
+// newTurn is the record of turn n, which worker w starts on c.
+func (r *runner) newTurn(w, n int, c *Claimed) *turnRecord {
+	t := &turnRecord{N: n, Role: c.Item.Role, ID: c.Item.ID, Kind: c.Item.Kind, Reason: c.Item.Reason,
+		Agent: r.agents[c.Item.Role], Actor: fmt.Sprintf("%s-%d", c.Item.Role, w), Start: time.Now(),
+		Outcome: TurnNotStarted} // until the agent ran
+	t.Log = fmt.Sprintf("%s/%04d-%s-%s.log", r.dir, n, t.Role, t.ID)
+	return t
+}
+
+// turn runs one agent on a claimed item and settles the turn. The lease
+// goes back on every path out of it: the agent succeeded, failed, timed
+// out, was interrupted, or the turn met a damaged store.
+func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error) {
+	released := false
+	defer func() {
+		if !released {
+			if rerr := release(r.s, t.ID, c.Lease.Token, t.Actor); err == nil {
+				err = rerr
+			}
+		}
+		if err != nil {
+			t.ErrText = err.Error()
+		}
+		r.rep.turnEnded(t)
+		r.count(t)
+	}()
+	if t.Before, err = r.s.Read(t.ID); err != nil {
+		return err
+	}
+	f, err := r.s.Root().OpenFile(t.Log, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return store.Errorf(store.CodeInternal, "create %s", t.Log).Wrap(err)
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "# turn %d: %s on %s (%s) as %s\n", t.N, t.Role, t.ID, t.Reason, t.Actor)
+
+	r.runAgent(ctx, t, f, c.Lease.Token)
+	fmt.Fprintf(f, "\n# turn %d ended: %s, %s, %s\n", t.N, t.Outcome, exitText(t), t.Duration.Round(time.Millisecond))
+
+	released = true
+	if err := release(r.s, t.ID, c.Lease.Token, t.Actor); err != nil {
+		return err
+	}
+	if t.After, err = r.s.Read(t.ID); err != nil {
+		return err
+	}
+	// An interrupted turn is the run's doing, not the agent's: it is not
+	// charged to the item's budget.
+	t.Idle = t.After.Revision() == t.Before.Revision() && t.Outcome != TurnInterrupted
+	if t.Idle {
+		if err := r.idle(t.ID, t.Actor); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// count adds an ended turn to the summary and gives up on a role whose
+// agent failed max_agent_failures times in a row.
+func (r *runner) count(t *turnRecord) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sum.ByRole[string(t.Role)]++
+	r.sum.ByOutcome[t.Outcome]++
+	switch t.Outcome {
+	case TurnTimeout:
+		r.sum.TimedOut++
+	case TurnFailed, TurnNotStarted:
+		r.sum.Failed++
+	}
+	if t.Idle {
+		r.sum.Idle++
+	}
+	switch t.Outcome {
+	case TurnOK:
+		r.failures[t.Role] = 0
+	case TurnInterrupted:
+	default:
+		r.failures[t.Role]++
+		if r.failures[t.Role] >= r.maxFails && slices.Contains(r.roles, t.Role) {
+			r.roles = slices.DeleteFunc(r.roles, func(x model.Role) bool { return x == t.Role })
+			g := GivenUp{Role: t.Role, Agent: t.Agent, Failures: r.failures[t.Role], LastOutcome: t.Outcome,
+				LastExitCode: t.ExitCode, StderrTail: t.StderrTail}
+			if g.StderrTail == nil {
+				g.StderrTail = []string{}
+			}
+			r.sum.GivenUp = append(r.sum.GivenUp, g)
+			r.rep.givenUp(g)
+		}
+	}
+}
+
+// runAgent runs the role's agent for one turn and fills in how it ended.
+// The agent leads a process group of its own; whatever is left of the group
+// when the turn ends (background children included) is killed, so that
+// nothing of the turn writes to the store after it.
+func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, token string) {
+	root, _ := filepath.Abs(r.s.Dir)
+	cmd := exec.Command("sh", "-c", t.Agent)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Env = append(os.Environ(), "PROOFLOOP_ROOT="+root, "PROOFLOOP_ROLE="+string(t.Role), "PROOFLOOP_ID="+t.ID,
+		"PROOFLOOP_KIND="+string(t.Kind), "PROOFLOOP_LEASE="+token, "PROOFLOOP_ACTOR="+t.Actor,
+		"PROOFLOOP_RUN_ID="+r.sum.RunID)
+	if r.opts.Self != "" {
+		cmd.Env = append(cmd.Env, "PATH="+filepath.Dir(r.opts.Self)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}
+	// Stdout goes to the log directly. Stderr goes through a pipe of ours
+	// into the log and a tail buffer, for the give-up message. The pipe's
+	// write end is an *os.File, so cmd.Wait does not wait on the copying:
+	// a background child holding stderr cannot hold up the turn.
+	cmd.Stdout = log
+	tail := &tailWriter{}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Outcome, t.StderrTail = TurnNotStarted, []string{err.Error()}
+		return
+	}
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(io.MultiWriter(log, tail), pr)
+		close(copied)
+	}()
+	cmd.Stderr = pw
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		fmt.Fprintf(tail, "cannot start the agent: %v\n", err)
+		t.Outcome = TurnNotStarted
+	} else {
+		t.Outcome, t.ExitCode = r.wait(ctx, cmd)
+	}
+	t.Duration = time.Since(t.Start)
+	// Every process of the group is dead now, and a dead process holds no
+	// pipe: the copy ends. One that left the group on purpose (setsid) may
+	// hold it longer; the turn does not wait on it for ever.
+	select {
+	case <-copied:
+	case <-time.After(10 * time.Second):
+		pr.Close()
+		<-copied
+	}
+	pr.Close()
+	t.StderrTail = tail.lines(5)
+}
+
+// wait waits for the agent to end, or for the turn timeout or the run's
+// end, and kills the agent's process group in every case. The group is
+// killed while its leader is still unreaped (waitid with WNOWAIT), so its
+// process group id cannot have been reused by then.
+func (r *runner) wait(ctx context.Context, cmd *exec.Cmd) (string, *int) {
+	pid := cmd.Process.Pid
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		var info unix.Siginfo
+		for {
+			err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+			if !errors.Is(err, unix.EINTR) {
+				return
+			}
+		}
+	}()
+	killGroup := func() { syscall.Kill(-pid, syscall.SIGKILL) }
+	timer := time.NewTimer(r.opts.TurnTimeout)
+	defer timer.Stop()
+	outcome := ""
+	select {
+	case <-exited:
+	case <-timer.C:
+		outcome = TurnTimeout
+	case <-ctx.Done():
+		outcome = TurnInterrupted
+	}
+	killGroup()
+	<-exited
+	err := cmd.Wait()
+	if outcome != "" {
+		return outcome, nil
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		code := 0
+		return TurnOK, &code
+	case errors.As(err, &ee) && ee.Exited():
+		code := ee.ExitCode()
+		return TurnFailed, &code
+	}
+	return TurnFailed, nil // killed by a signal it did not get from us
+}
+
+// exitText says how the agent's process ended, for logs and progress.
+func exitText(t *turnRecord) string {
+	switch {
+	case t.ExitCode != nil:
+		return fmt.Sprintf("exit %d", *t.ExitCode)
+	case t.Outcome == TurnNotStarted:
+		return "not started"
+	case t.Outcome == TurnFailed:
+		return "killed by a signal"
+	}
+	return "killed"
+}
+
+// release ends the turn's lease. It reads the lease file only, never the
+// item: a turn whose agent damaged the item must still give its lease
+// back. A lease that a skill already released, that expired, or that
+// another holder took since is not ours to end.
+func release(s *store.Store, id, token, actor string) error {
+	for try := 1; ; try++ {
+		_, err := s.Update(store.TxOptions{Command: "release", Actor: actor, Target: id}, func(tx *store.Tx) error {
+			l, err := tx.Lease(id)
+			if err != nil || !l.Live(s.Now()) || l.Token != token {
+				return err
+			}
+			at := store.Timestamp(s.Now())
+			l.ReleasedAt = &at
+			tx.PutLease(l)
+			tx.Detail("release", map[string]any{"holder": l.Holder})
+			return nil
+		})
+		if store.CodeOf(err) == store.CodeLockTimeout && try < 3 {
+			continue // the store is busy, and a lease left behind blocks the item until it expires
+		}
+		return err
+	}
+}
+
+// idle charges a turn that changed nothing to the item's budget.
+func (r *runner) idle(id, actor string) error {
+	_, err := r.s.Update(store.TxOptions{Command: "run-idle", Actor: actor, Target: id}, func(tx *store.Tx) error {
+		d, err := tx.Get(id)
+		if err != nil {
+			return err
+		}
+		return d.Set("idle_turns", d.Get("idle_turns").Int()+1)
+	})
+	return err
+}
+
+// tailWriter keeps the last few KiB written to it.
+type tailWriter struct {
+	mu  sync.Mutex
+	buf []byte
+	cut bool // bytes were dropped from the front
+}
+
+const tailBytes = 4096
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	if over := len(w.buf) - tailBytes; over > 0 {
+		w.buf, w.cut = append(w.buf[:0], w.buf[over:]...), true
+	}
+	return len(p), nil
+}
+
+// lines returns the last n non-empty lines, each cut to 200 bytes.
+func (w *tailWriter) lines(n int) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	all := strings.Split(string(w.buf), "\n")
+	if w.cut && len(all) > 0 {
+		all = all[1:] // a partial line
+	}
+	out := []string{}
+	for _, l := range all {
+		if l = strings.TrimRight(l, "\r "); l != "" {
+			if len(l) > 200 {
+				l = l[:200] + "..."
+			}
+			out = append(out, l)
+		}
+	}
+	return out[max(0, len(out)-n):]
+}

@@ -1,0 +1,19 @@
+#!/bin/sh
+# orphan.sh STATE CODE: a misbehaving agent. It starts a background child
+# that outlives it, then exits CODE without touching the store. The child
+# holds STATE/fifo open for writing (a test that reads the FIFO sees EOF
+# only once every holder is dead), writes its pid to STATE/child.pid and,
+# once STATE/go exists, writes to the store. The orchestrator must kill it
+# when the turn ends.
+state=$1 code=$2
+if [ "$code" = child ]; then
+  exec 3>"$state/fifo"
+  echo $$ > "$state/child.pid.tmp" && mv "$state/child.pid.tmp" "$state/child.pid"
+  while [ ! -e "$state/go" ]; do sleep 0.05; done
+  proofloop new-problem --name late --objective "Written by an agent's child after its turn ended."
+  exit 0
+fi
+sh "$0" "$state" child &
+while [ ! -e "$state/child.pid" ]; do sleep 0.05; done
+echo "left a child behind on $PROOFLOOP_ID" >&2
+exit "$code"
