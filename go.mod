@@ -10,6 +10,7 @@ require (
 	github.com/tidwall/pretty v1.2.0
 	github.com/tidwall/sjson v1.2.5
 	github.com/xeipuuv/gojsonschema v1.2.0
+	golang.org/x/text v0.19.0
 )
 
 require (
