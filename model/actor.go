@@ -21,17 +21,28 @@ type ActorError struct {
 	Rule  string
 }
 
-func (e *ActorError) Error() string { return fmt.Sprintf("actor %q is refused: %s", e.Actor, e.Rule) }
+func (e *ActorError) Error() string {
+	a := e.Actor
+	if r := []rune(a); len(r) > 40 { // the message need not repeat a long name whole
+		a = string(r[:40]) + "..."
+	}
+	return fmt.Sprintf("actor %q is refused: %s", a, e.Rule)
+}
 
 // NormalizeActor returns the one form in which an actor is recorded and
 // compared: trimmed, Unicode NFKC, case-folded. So " alice", "Alice" and
 // "ＡＬＩＣＥ" (fullwidth) are all "alice", and the self-check rule and the
 // quorum cannot be fooled by spelling one person two ways. An actor that is
 // empty, holds a control or format character (which would make two actors
-// look alike: "alice\u200b") or passes MaxActorLen is refused.
+// look alike: "alice\u200b") or has more than MaxActorLen characters
+// (runes, after trimming) is refused.
 func NormalizeActor(s string) (string, error) {
 	a := ActorKey(s)
-	switch n := utf8.RuneCountInString(a); {
+	// The rule counts the characters given, after trimming; the normal
+	// form, which is what is recorded, is bounded too, since folding and
+	// NFKC can lengthen a name ("ﬀ" is "ff").
+	n := max(utf8.RuneCountInString(strings.TrimSpace(s)), utf8.RuneCountInString(a))
+	switch {
 	case a == "":
 		return "", &ActorError{s, "it is empty"}
 	case n > MaxActorLen:
