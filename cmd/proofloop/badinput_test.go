@@ -162,8 +162,8 @@ var badInputs = []badInput{
 	{name: "--input trailing data", args: []string{"state-complete-proof", "--input", "-"},
 		stdin: strings.NewReader(`{"statement_path": "stmt_odd_wrap", "strategy": "induction", "proof_text": "x"} {}`), exit: 2, code: "invalid_input", msg: `trailing data after the JSON value: "\{\}"`},
 	{name: "--input range with an unknown key", args: []string{"fix-patch-proof", "--actor", "fixer", "--input", "-"},
-		stdin: strings.NewReader(`{"statement_path": "stmt_odd_wrap3", "issue_number": 1, "sentence_range": {"start": 2, "stop": 3}, "replacement_text": "x", "change_description": "y"}`),
-		exit:  2, code: "invalid_input", msg: `sentence_range: unknown key "stop"`},
+		stdin: strings.NewReader(`{"statement_path": "stmt_odd_wrap3", "issue_number": 1, "sentence_range": {"start": 2, "stop": 3}, "replacement_text": "x", "change_description": "y"}`), exit: 2,
+		code: "invalid_input", msg: `sentence_range: unknown key "stop"`},
 
 	// Defect 12: sub-statements per call.
 	{name: "51 sub-statements", args: with(setupSubs, "--sub-statements", "@$DIR/subs.json"), files: map[string]string{"subs.json": subsJSON(51)},
