@@ -114,11 +114,21 @@ var (
 )
 
 // notSelfCheck is config.json's forbid_self_check: the last author of a
-// proof may neither confirm nor reject it.
+// proof may neither confirm nor reject it. Actors are compared in their
+// normal form (ActorKey), the stored author's too, since a store written
+// before actors were normalised may hold "Alice". A checker nobody can name
+// cannot be told apart from the author, so an unknown actor is refused
+// rather than waved through: that was the loophole of `--actor ""`.
 var notSelfCheck = Guard{"not_self_check", "forbid_self_check: the checker is not the proof's last author",
 	func(f *Facts) error {
-		if f.ForbidSelfCheck && f.Actor != "" && f.Actor == f.ProofAuthor {
-			return fmt.Errorf("%s wrote proof revision %d and may not check it (forbid_self_check)", f.Actor, f.ProofRevision)
+		if !f.ForbidSelfCheck {
+			return nil
+		}
+		if ActorKey(f.Actor) == "" {
+			return fmt.Errorf("the checker is unknown, so it cannot be told from the author of proof revision %d (forbid_self_check)", f.ProofRevision)
+		}
+		if SameActor(f.Actor, f.ProofAuthor) {
+			return fmt.Errorf("%s wrote proof revision %d and may not check it (forbid_self_check)", ActorKey(f.Actor), f.ProofRevision)
 		}
 		return nil
 	}}

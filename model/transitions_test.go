@@ -185,5 +185,21 @@ func TestSelfCheckGuard(t *testing.T) {
 		if err := Allow(skill, f); err != nil {
 			t.Errorf("%s by another checker: Allow = %v; want allowed", skill, err)
 		}
+		// The author spelt another way is still the author, whichever side
+		// was recorded before actors were normalised.
+		for _, pair := range [][2]string{{" alice", "alice"}, {"Alice", "alice"}, {"ＡＬＩＣＥ", "alice"}, {"alice", "Alice"}} {
+			f.Actor, f.ProofAuthor = pair[0], pair[1]
+			if err := Allow(skill, f); !errors.As(err, &ge) || ge.Guard != "not_self_check" {
+				t.Errorf("%s by %q of a proof by %q: Allow = %v; want guard not_self_check", skill, pair[0], pair[1], err)
+			}
+		}
+		// An unknown checker was the loophole: it is refused, even when
+		// the author is unknown too.
+		for _, author := range []string{"alice", ""} {
+			f.Actor, f.ProofAuthor = "", author
+			if err := Allow(skill, f); !errors.As(err, &ge) || ge.Guard != "not_self_check" || !strings.Contains(err.Error(), "the checker is unknown") {
+				t.Errorf("%s by no actor of a proof by %q: Allow = %v; want guard not_self_check (the checker is unknown)", skill, author, err)
+			}
+		}
 	}
 }

@@ -264,7 +264,7 @@ func ExampleInput(sk *Skill) (string, error) {
 		flags[key] = append(flags[key], args[i+1])
 		i++
 	}
-	in, err := ParseInput(sk, flags, nil, strings.NewReader(""))
+	in, err := ParseInput(sk, flags, nil, Source{Stdin: strings.NewReader(""), Max: store.DefaultConfig().MaxInputBytes})
 	if err != nil {
 		return "", fmt.Errorf("example of %s: %w", sk.Name, err)
 	}

@@ -176,7 +176,7 @@ func TestCatalogExampleInputRoundTrip(t *testing.T) {
 			t.Errorf("ExampleInput(%s): %v", sk.Name, err)
 			continue
 		}
-		fromJSON, err := ParseInput(sk, nil, []byte(js), strings.NewReader(""))
+		fromJSON, err := ParseInput(sk, nil, []byte(js), Source{Stdin: strings.NewReader(""), Max: 1 << 20})
 		if err != nil {
 			t.Errorf("%s: the --input form %s does not parse: %v", sk.Name, js, err)
 			continue
@@ -187,7 +187,7 @@ func TestCatalogExampleInputRoundTrip(t *testing.T) {
 			k := strings.ReplaceAll(strings.TrimPrefix(args[i], "--"), "-", "_")
 			flags[k] = append(flags[k], args[i+1])
 		}
-		fromFlags, err := ParseInput(sk, flags, nil, strings.NewReader(""))
+		fromFlags, err := ParseInput(sk, flags, nil, Source{Stdin: strings.NewReader(""), Max: 1 << 20})
 		if err != nil {
 			t.Fatalf("%s: flag form: %v", sk.Name, err)
 		}

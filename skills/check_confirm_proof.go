@@ -45,24 +45,24 @@ func runCheckConfirmProof(tx *store.Tx, in *Input) (*Result, error) {
 	if err := model.Allow("check-confirm-proof", f); err != nil {
 		return nil, err
 	}
-	who := tx.Actor()
 	summary := in.OptText("verification_summary")
 	if err := d.Set("validate.confirmations.-1", map[string]any{"actor": actor(tx), "proof_revision": st.ProofRevision,
 		"verification_summary": summary, "created_at": tx.Now()}); err != nil {
 		return nil, err
 	}
 	// Distinct checkers of this proof revision; the same checker twice
-	// counts once. A rejection always changes the revision before the proof
-	// can be confirmed again, so these are confirmations with no rejection
-	// in between.
-	checkers := map[string]bool{who: true}
+	// counts once, by the normal form of the actor (a store written before
+	// actors were normalised may hold "Bob" and "bob"). A rejection always
+	// changes the revision before the proof can be confirmed again, so
+	// these are confirmations with no rejection in between.
+	checkers := map[string]bool{model.ActorKey(tx.Actor()): true}
 	for _, c := range st.Validate.Confirmations {
 		if c.ProofRevision == st.ProofRevision {
 			a := ""
 			if c.Actor != nil {
 				a = *c.Actor
 			}
-			checkers[a] = true
+			checkers[model.ActorKey(a)] = true
 		}
 	}
 	res := &Result{ID: id, Status: model.StatementAwaitingVerification, Revision: d.Revision() + 1,

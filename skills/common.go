@@ -101,18 +101,51 @@ func newStatement(tx *store.Tx, id, context, claim string, premises []string, pu
 // (model.SubStatementID or model.FixStatementID) after every child the
 // parent lists, and appends it to the parent's sub_statements.
 func addSubStatement(tx *store.Tx, parent *store.Doc, idFor func(string, int) string, claim string, premises []string, purpose *string) (*store.Doc, error) {
-	var taken []string
+	ids, err := addSubStatements(tx, parent, idFor, []SubSpec{{Claim: claim, Premises: premises}}, purpose)
+	if err != nil {
+		return nil, err
+	}
+	return tx.Get(ids[0])
+}
+
+// addSubStatements creates children of a statement, one per spec, and
+// appends their ids to the parent's sub_statements. The work is linear in
+// the children, old and new: the ids are numbered in one pass
+// (childIDs), and the parent's array is written once, not grown one
+// sjson append (a copy of the whole document) at a time.
+func addSubStatements(tx *store.Tx, parent *store.Doc, idFor func(string, int) string, specs []SubSpec, purpose *string) ([]string, error) {
+	var list []string
 	for _, c := range parent.Get("sub_statements").Array() {
-		taken = append(taken, c.String())
+		list = append(list, c.String())
 	}
-	id := idFor(parent.ID, model.NextNumber(taken, func(n int) string { return idFor(parent.ID, n) }))
-	if _, err := newStatement(tx, id, parent.ID, claim, premises, purpose); err != nil {
+	ids := childIDs(parent.ID, list, len(specs), idFor)
+	for i, sp := range specs {
+		if _, err := newStatement(tx, ids[i], parent.ID, sp.Claim, sp.Premises, purpose); err != nil {
+			return nil, err
+		}
+	}
+	if err := parent.Set("sub_statements", nonNil(append(list, ids...))); err != nil {
 		return nil, err
 	}
-	if err := parent.Set("sub_statements.-1", id); err != nil {
-		return nil, err
+	return ids, nil
+}
+
+// childIDs numbers k new children of parent: the first k numbers n >= 1
+// whose id idFor(parent, n) is not in taken, as k calls of
+// model.NextNumber would, but with a set instead of a scan of taken for
+// every candidate. Numbers are never reused because taken only grows.
+func childIDs(parent string, taken []string, k int, idFor func(string, int) string) []string {
+	seen := make(map[string]bool, len(taken))
+	for _, id := range taken {
+		seen[id] = true
 	}
-	return tx.Get(id)
+	ids := make([]string, 0, k)
+	for n := 1; len(ids) < k; n++ {
+		if id := idFor(parent, n); !seen[id] {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 // appendResponse numbers a response, appends it to validate.responses and
@@ -127,9 +160,12 @@ func appendResponse(tx *store.Tx, d *store.Doc, st *model.Statement, typ string,
 	return n, d.Set("validate.responses.-1", r)
 }
 
-// actor is the transaction's actor, or nil (JSON null) when none was given.
+// actor is the transaction's actor as recorded: its normal form
+// (model.ActorKey), or nil (JSON null) when none was given. The CLI
+// normalises the actor once at its edge; normalising here too keeps the
+// documents in one form for callers of the Go API.
 func actor(tx *store.Tx) *string {
-	if a := tx.Actor(); a != "" {
+	if a := model.ActorKey(tx.Actor()); a != "" {
 		return &a
 	}
 	return nil

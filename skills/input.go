@@ -1,10 +1,13 @@
 package skills
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,12 +41,13 @@ func FlagName(param string) string { return strings.ReplaceAll(param, "_", "-") 
 // ParseInput builds a skill's input. flags holds the values of the flags
 // that were given; inputJSON is the --input document (nil when absent). A
 // parameter may come from one of the two, not both. Text flags may be @FILE
-// or @- (stdin).
-func ParseInput(sk *Skill, flags map[string][]string, inputJSON []byte, stdin io.Reader) (*Input, error) {
+// or @-, read through src and so capped at max_input_bytes. Every JSON
+// value is decoded strictly (DecodeStrict).
+func ParseInput(sk *Skill, flags map[string][]string, inputJSON []byte, src Source) (*Input, error) {
 	in := &Input{skill: sk, vals: map[string]any{}}
 	if inputJSON != nil {
 		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(inputJSON, &obj); err != nil || obj == nil {
+		if err := DecodeStrict(inputJSON, &obj); err != nil || obj == nil {
 			if err == nil {
 				err = fmt.Errorf("it is null")
 			}
@@ -71,7 +75,7 @@ func ParseInput(sk *Skill, flags map[string][]string, inputJSON []byte, stdin io
 		if _, dup := in.vals[name]; dup {
 			return nil, badInput("%s is given both as --%s and in --input", name, FlagName(name)).WithHint("give each parameter once")
 		}
-		v, err := p.fromFlags(flags[name], stdin)
+		v, err := p.fromFlags(flags[name], src)
 		if err != nil {
 			return nil, err
 		}
@@ -110,20 +114,14 @@ func (sk *Skill) paramNames() []string {
 func (p *Param) isList() bool { return p.Type == TypeTexts || p.Type == TypeInts }
 
 // fromFlags converts the string values of a flag.
-func (p *Param) fromFlags(vals []string, stdin io.Reader) (any, error) {
+func (p *Param) fromFlags(vals []string, src Source) (any, error) {
 	if !p.isList() && len(vals) > 1 {
 		return nil, badInput("--%s is given %d times; it takes one value", FlagName(p.Name), len(vals))
 	}
 	switch p.Type {
 	case TypeTexts:
-		out := make([]string, len(vals))
-		for i, v := range vals {
-			if err := ReadTextArgs(stdin, &v); err != nil {
-				return nil, err
-			}
-			out[i] = v
-		}
-		return out, nil
+		out := slices.Clone(vals)
+		return out, src.Texts(out)
 	case TypeInts:
 		var out []int
 		for _, v := range vals {
@@ -141,14 +139,14 @@ func (p *Param) fromFlags(vals []string, stdin io.Reader) (any, error) {
 	case TypeRange:
 		return p.parseRange(vals[0])
 	case TypeSubs:
-		v := vals[0]
-		if err := ReadTextArgs(stdin, &v); err != nil {
+		v, err := src.Text(vals[0])
+		if err != nil {
 			return nil, err
 		}
 		return p.fromJSON(json.RawMessage(v))
 	case TypeText:
-		v := vals[0]
-		if err := ReadTextArgs(stdin, &v); err != nil {
+		v, err := src.Text(vals[0])
+		if err != nil {
 			return nil, err
 		}
 		return v, p.check(v)
@@ -157,27 +155,44 @@ func (p *Param) fromFlags(vals []string, stdin io.Reader) (any, error) {
 	}
 }
 
-// fromJSON converts the value of an --input key.
+// fromJSON converts the value of an --input key (or of --sub-statements).
+// The value's kind picks the decoding, so that a strict decode's error
+// (an unknown key, trailing data) is reported instead of falling through
+// to another form.
 func (p *Param) fromJSON(raw json.RawMessage) (any, error) {
 	wrong := func(want string) error {
-		return badInput("%q in --input must be %s, got %s", p.Name, want, string(raw)).WithHint(p.Help)
+		return badInput("%q in --input must be %s, got %s", p.Name, want, abbrev(raw)).WithHint(p.Help)
 	}
+	strictly := func(v any) error {
+		if err := DecodeStrict(raw, v); err != nil {
+			return badInput("%s: %v", p.Name, err).WithHint(p.Help)
+		}
+		return nil
+	}
+	kind := jsonKind(raw)
 	switch p.Type {
 	case TypeTexts:
-		var out []string
-		if json.Unmarshal(raw, &out) != nil {
+		if kind == '"' {
 			var one string
-			if json.Unmarshal(raw, &one) != nil {
-				return nil, wrong("a list of strings")
+			if err := strictly(&one); err != nil {
+				return nil, err
 			}
-			out = []string{one}
+			return []string{one}, nil
+		}
+		var out []string
+		if kind != '[' || DecodeStrict(raw, &out) != nil {
+			return nil, wrong("a list of strings")
 		}
 		return nonNil(out), nil
 	case TypeInts:
 		var out []int
-		if json.Unmarshal(raw, &out) != nil {
+		if kind == '[' {
+			if DecodeStrict(raw, &out) != nil {
+				return nil, wrong("an integer or a list of integers")
+			}
+		} else {
 			var one int
-			if json.Unmarshal(raw, &one) != nil {
+			if DecodeStrict(raw, &one) != nil {
 				return nil, wrong("an integer or a list of integers")
 			}
 			out = []int{one}
@@ -190,32 +205,36 @@ func (p *Param) fromJSON(raw json.RawMessage) (any, error) {
 		return out, nil
 	case TypeInt:
 		var n int
-		if json.Unmarshal(raw, &n) != nil || n < 1 {
+		if DecodeStrict(raw, &n) != nil || n < 1 {
 			return nil, wrong("a positive integer")
 		}
 		return n, nil
 	case TypeRange:
-		var r Range
-		if json.Unmarshal(raw, &r) == nil && r.Start > 0 {
+		switch kind {
+		case '{':
+			var r Range
+			if err := strictly(&r); err != nil {
+				return nil, err
+			}
 			if r.End == 0 {
 				r.End = r.Start
 			}
 			return p.checkRange(r)
-		}
-		var n int
-		if json.Unmarshal(raw, &n) == nil {
-			return p.checkRange(Range{n, n})
-		}
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		case '"':
+			var s string
+			if err := strictly(&s); err != nil {
+				return nil, err
+			}
 			return p.parseRange(s)
 		}
-		return nil, wrong(`{"start": N, "end": M}, "N-M" or N`)
+		var n int
+		if DecodeStrict(raw, &n) != nil {
+			return nil, wrong(`{"start": N, "end": M}, "N-M" or N`)
+		}
+		return p.checkRange(Range{n, n})
 	case TypeSubs:
 		var subs []SubSpec
-		dec := json.NewDecoder(strings.NewReader(string(raw)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&subs); err != nil {
+		if err := DecodeStrict(raw, &subs); err != nil {
 			return nil, badInput("%s must be a JSON array of {\"claim\": TEXT, \"premises\": [TEXT...]}: %v", p.Name, err)
 		}
 		for i := range subs {
@@ -227,7 +246,7 @@ func (p *Param) fromJSON(raw json.RawMessage) (any, error) {
 		return subs, nil
 	default:
 		var s string
-		if json.Unmarshal(raw, &s) != nil {
+		if kind != '"' || DecodeStrict(raw, &s) != nil {
 			return nil, wrong("a string")
 		}
 		return s, p.check(s)
@@ -323,3 +342,122 @@ func (in *Input) Range(name string) Range { r, _ := in.vals[name].(Range); retur
 
 // Subs returns a sub-statements parameter.
 func (in *Input) Subs(name string) []SubSpec { s, _ := in.vals[name].([]SubSpec); return s }
+
+// DecodeStrict decodes one JSON value into v, refusing what encoding/json
+// lets through: a key that v's structs do not name exactly, at any depth
+// (encoding/json ignores unknown keys and matches "Claim" to claim); a key
+// given twice in one object (the last would silently win); and anything
+// after the value. Every JSON input a command takes goes through it. The
+// error names the key, or quotes the trailing data.
+func DecodeStrict(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // a token walk must not fail on numbers a float cannot hold
+	if err := checkKeys(dec, reflect.TypeOf(v), ""); err != nil {
+		if errors.Is(err, io.EOF) {
+			return fmt.Errorf("the JSON value is empty or cut short")
+		}
+		return err
+	}
+	end := dec.InputOffset()
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("trailing data after the JSON value: %q", abbrev(bytes.TrimSpace(raw[end:])))
+	}
+	return json.Unmarshal(raw, v)
+}
+
+// checkKeys reads one JSON value from dec, checking every object's keys
+// against t, the Go type it will be decoded into (nil: any keys).
+func checkKeys(dec *json.Decoder, t reflect.Type, path string) error {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('['):
+		var elem reflect.Type
+		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+			elem = t.Elem()
+		}
+		for i := 0; dec.More(); i++ {
+			if err := checkKeys(dec, elem, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case json.Delim('{'):
+		fields := jsonFields(t)
+		seen := map[string]bool{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			k, _ := kt.(string)
+			at := k
+			if path != "" {
+				at = path + "." + k
+			}
+			if seen[k] {
+				return fmt.Errorf("key %q is given twice", at)
+			}
+			seen[k] = true
+			var ft reflect.Type
+			if fields != nil {
+				var ok bool
+				if ft, ok = fields[k]; !ok {
+					return fmt.Errorf("unknown key %q", at)
+				}
+			} else if t != nil && t.Kind() == reflect.Map {
+				ft = t.Elem()
+			}
+			if err := checkKeys(dec, ft, at); err != nil {
+				return err
+			}
+		}
+	default:
+		return nil // a scalar
+	}
+	_, err = dec.Token() // the closing ] or }
+	return err
+}
+
+// jsonFields maps the JSON names of a struct's fields to their types; nil
+// when t is not a struct.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	out := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
+}
+
+// jsonKind is the first byte of a JSON value: '{', '[', '"', or another
+// byte for a number, a literal or nothing.
+func jsonKind(raw []byte) byte {
+	if b := bytes.TrimSpace(raw); len(b) > 0 {
+		return b[0]
+	}
+	return 0
+}
+
+// abbrev is a piece of input for a message, cut to 60 bytes: an input
+// may be megabytes long.
+func abbrev(b []byte) string {
+	if len(b) > 60 {
+		return string(b[:60]) + "..."
+	}
+	return string(b)
+}

@@ -36,29 +36,37 @@ var stateSetupSubstatement = &Skill{
 
 func runStateSetupSubstatement(tx *store.Tx, in *Input) (*Result, error) {
 	parent := in.Text("parent_statement_path")
+	subs := in.Subs("sub_statements")
+	// The cap comes first: every sub-statement is a document written under
+	// the store's one lock, which every other agent waits for.
+	cfg, err := tx.Config()
+	if err != nil {
+		return nil, err
+	}
+	if len(subs) > cfg.MaxSubstatements {
+		return nil, badInput("sub_statements has %d entries, more than max_substatements (%d) of config.json allows in one call", len(subs), cfg.MaxSubstatements).
+			WithHint("decompose into fewer, larger lemmas (a sub-statement can be decomposed in turn), or raise max_substatements in config.json")
+	}
 	d, _, f, err := statementState(tx, parent)
 	if err != nil {
 		return nil, err
 	}
-	subs := in.Subs("sub_statements")
 	f.NewSubs = len(subs)
 	if err := model.Allow("state-setup-substatement", f); err != nil {
 		return nil, err
 	}
-	var made []Created
-	var ids []string
-	for _, sub := range subs {
-		child, err := addSubStatement(tx, d, model.SubStatementID, sub.Claim, sub.Premises, nil)
-		if err != nil {
-			return nil, err
-		}
-		ids = append(ids, child.ID)
-		made = append(made, created(model.KindStatement, child.ID))
+	ids, err := addSubStatements(tx, d, model.SubStatementID, subs, nil)
+	if err != nil {
+		return nil, err
+	}
+	made := make([]Created, len(ids))
+	for i, id := range ids {
+		made[i] = created(model.KindStatement, id)
 	}
 	if err := set(d, "rationale", in.Text("rationale"), "status", model.StatementAwaitingSubstatement); err != nil {
 		return nil, err
 	}
 	return &Result{ID: parent, Status: model.StatementAwaitingSubstatement, Revision: d.Revision() + 1, Created: made,
-		Extra: map[string]any{"sub_statements": ids},
+		Extra: map[string]any{"sub_statements": nonNil(ids)},
 		Text:  fmt.Sprintf("Created %s of %s: %s. It awaits them.", model.Count(len(ids), "sub-statement"), parent, strings.Join(ids, ", "))}, nil
 }

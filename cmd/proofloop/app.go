@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,8 +63,11 @@ func (a *app) rootCommand() *cobra.Command {
 		Long:          "proofloop keeps a proof project (problems and statements as JSON files under a contents root)\nand lets agents in four roles (solve, prove, check, fix) change it through skills that are\nschema-checked, allowed only from the right status, atomic, and safe under concurrency.\n\nExit codes: 0 done; 1 internal error; 2 bad usage or input; 3 not found; 4 refused by the\nworkflow rules; 5 conflict, retry later; 6 the store is damaged.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			a.command, a.ran = commandName(cmd), true
+			var err error
+			a.actor, err = resolveActor(a.actor)
+			return err
 		},
 		// The root runs only for --version; without it, it prints the help
 		// as cobra does for a root that cannot run.
@@ -78,7 +83,7 @@ func (a *app) rootCommand() *cobra.Command {
 	pf := c.PersistentFlags()
 	pf.StringVar(&a.root, "root", envOr("PROOFLOOP_ROOT", "contents"), "contents root `DIR` (default $PROOFLOOP_ROOT, else ./contents)")
 	pf.BoolVar(&a.json, "json", false, "print exactly one JSON object on stdout, for success and failure")
-	pf.StringVar(&a.actor, "actor", os.Getenv("PROOFLOOP_ACTOR"), "who is acting, recorded in the history (default $PROOFLOOP_ACTOR)")
+	pf.StringVar(&a.actor, "actor", "", "who is acting, recorded in the history (default $PROOFLOOP_ACTOR, else the OS user name)")
 	pf.StringVar(&a.lease, "lease", os.Getenv("PROOFLOOP_LEASE"), "lease `TOKEN` for the item (default $PROOFLOOP_LEASE)")
 	// The defaults come from the environment; the usage text already says
 	// so, and pflag would repeat the value it resolved to ("(default
@@ -115,6 +120,49 @@ func envOr(key, def string) string {
 		return v
 	}
 	return def
+}
+
+// resolveActor finds who acts: --actor, else $PROOFLOOP_ACTOR, else the
+// operating-system user, so that an actor is always known; and returns it
+// in its normal form (model.NormalizeActor). This is the one place the
+// rule is applied: every actor a command records or compares came
+// through here.
+func resolveActor(flag string) (string, error) {
+	from, v := "--actor", flag
+	if strings.TrimSpace(v) == "" {
+		from, v = "$PROOFLOOP_ACTOR", os.Getenv("PROOFLOOP_ACTOR")
+	}
+	if strings.TrimSpace(v) == "" {
+		from, v = "the operating-system user name", osUser()
+	}
+	a, err := model.NormalizeActor(v)
+	if err != nil {
+		return "", store.Errorf(store.CodeInvalidInput, "%s: %v", from, err).
+			WithHint(fmt.Sprintf("an actor is a name of 1 to %d characters without control characters; it is compared trimmed, NFKC-normalised and case-folded", model.MaxActorLen))
+	}
+	return a, nil
+}
+
+// osUser names the user running the command: from the user database,
+// else $USER, else by number.
+func osUser() string {
+	if u, err := user.Current(); err == nil && strings.TrimSpace(u.Username) != "" {
+		return u.Username
+	}
+	if u := os.Getenv("USER"); strings.TrimSpace(u) != "" {
+		return u
+	}
+	return "uid-" + strconv.Itoa(os.Getuid())
+}
+
+// source reads the command's inputs (@FILE, @-, --input) capped at the
+// store's max_input_bytes: a command opens its store before it reads them.
+func (a *app) source(s *store.Store) (skills.Source, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return skills.Source{}, err
+	}
+	return skills.NewSource(a.stdin, cfg), nil
 }
 
 // open opens the store of --root, with the lock timeout of

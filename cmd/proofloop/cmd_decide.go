@@ -29,18 +29,22 @@ func (a *app) decideCommand() *cobra.Command {
 			if n != 1 || extend < 0 {
 				return store.Errorf(store.CodeUsage, "give exactly one of --accept, --reject and --extend N (N >= 1)")
 			}
-			p := skills.DecideParams{ID: args[0], Accept: accept, Extend: extend}
-			if cmd.Flags().Changed("reason") {
-				if err := skills.ReadTextArgs(a.stdin, &reason); err != nil {
-					return err
-				}
-				p.Reason = &reason
-			}
 			s, err := a.open()
 			if err != nil {
 				return err
 			}
 			defer s.Close()
+			p := skills.DecideParams{ID: args[0], Accept: accept, Extend: extend}
+			if cmd.Flags().Changed("reason") {
+				src, err := a.source(s)
+				if err != nil {
+					return err
+				}
+				if reason, err = src.Text(reason); err != nil {
+					return err
+				}
+				p.Reason = &reason
+			}
 			r, err := skills.Decide(s, a.txOptions(cmd, ""), p)
 			if err != nil {
 				return err

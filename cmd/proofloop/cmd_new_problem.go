@@ -13,19 +13,21 @@ func (a *app) newProblemCommand() *cobra.Command {
 		Short: "Create the root problem prob_<name>",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := skills.ReadTextArgs(a.stdin, &p.Objective); err != nil {
-				return err
-			}
-			for i := range p.Hypothesis {
-				if err := skills.ReadTextArgs(a.stdin, &p.Hypothesis[i]); err != nil {
-					return err
-				}
-			}
 			s, err := a.open()
 			if err != nil {
 				return err
 			}
 			defer s.Close()
+			src, err := a.source(s)
+			if err != nil {
+				return err
+			}
+			if p.Objective, err = src.Text(p.Objective); err != nil {
+				return err
+			}
+			if err := src.Texts(p.Hypothesis); err != nil {
+				return err
+			}
 			r, err := skills.NewProblem(s, a.txOptions(cmd, ""), p)
 			if err != nil {
 				return err

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -29,22 +27,25 @@ func (a *app) skillCommand(sk *skills.Skill) *cobra.Command {
 					flags[name] = v.vals
 				}
 			}
-			var raw []byte
-			if input != "" {
-				var err error
-				if raw, err = a.readInput(input); err != nil {
-					return err
-				}
-			}
-			in, err := skills.ParseInput(sk, flags, raw, a.stdin)
-			if err != nil {
-				return err
-			}
 			s, err := a.open()
 			if err != nil {
 				return err
 			}
 			defer s.Close()
+			src, err := a.source(s)
+			if err != nil {
+				return err
+			}
+			var raw []byte
+			if input != "" {
+				if raw, err = readInput(src, input); err != nil {
+					return err
+				}
+			}
+			in, err := skills.ParseInput(sk, flags, raw, src)
+			if err != nil {
+				return err
+			}
 			r, err := skills.Execute(s, sk, a.txOptions(cmd, ""), in)
 			if err != nil {
 				return err
@@ -85,16 +86,11 @@ var valueName = map[skills.ParamType]string{
 	skills.TypeInts: "N", skills.TypeEnum: "VALUE", skills.TypeRange: "N-M", skills.TypeSubs: "JSON",
 }
 
-func (a *app) readInput(name string) ([]byte, error) {
-	var b []byte
-	var err error
-	if name == "-" {
-		b, err = io.ReadAll(a.stdin)
-	} else {
-		b, err = os.ReadFile(name)
-	}
+// readInput reads the --input document, capped like every input.
+func readInput(src skills.Source, name string) ([]byte, error) {
+	b, err := src.File(name, "--input")
 	if err != nil {
-		return nil, store.Errorf(store.CodeInvalidInput, "cannot read --input %s: %v", name, err).WithHint("give a JSON file, or - for standard input")
+		return nil, err
 	}
 	if len(strings.TrimSpace(string(b))) == 0 {
 		return nil, store.Errorf(store.CodeInvalidInput, "--input %s is empty", name).WithHint("give one JSON object")
