@@ -230,6 +230,19 @@ type Conclusion struct {
 	Text    string `json:"text"`
 }
 
+// NewDebate is a new open debate of protocol p with the protocol's limit,
+// its slug and transcript path, and empty lists (so that they marshal as []).
+// The caller sets the protocol's start fields (positions, source, ...) and
+// then calls p.CheckStart; the store sets the revision.
+func NewDebate(p *Protocol, id, topic, createdAt string) *Debate {
+	slug := TopicSlug(topic)
+	return &Debate{
+		ID: id, Status: DebateOpen, CreatedAt: createdAt, UpdatedAt: createdAt,
+		Protocol: p.Name, Topic: topic, TopicSlug: slug, MaxTurns: p.Limit.N,
+		Participants: []Participant{}, Turns: []DebateTurn{}, Artifact: ArtifactPath(createdAt, slug),
+	}
+}
+
 // ArtifactPath is the transcript path of a debate created at createdAt (an
 // ISO 8601 timestamp) on a topic slug: .debates/YYYY-MM-DD-<slug>.md.
 func ArtifactPath(createdAt, slug string) string {

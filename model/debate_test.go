@@ -57,6 +57,14 @@ func TestArtifactPath(t *testing.T) {
 	}
 }
 
+func TestNewDebate(t *testing.T) {
+	d := NewDebate(&Agora, DebateID("cache_policy", 2), "Cache policy?", "2026-11-23T09:00:00Z")
+	if d.ID != "deb_cache_policy_2" || d.Status != DebateOpen || d.MaxTurns != 20 || d.TopicSlug != "cache_policy" ||
+		d.Artifact != ".debates/2026-11-23-cache_policy.md" || d.Participants == nil || d.Turns == nil {
+		t.Errorf("NewDebate = %+v", d)
+	}
+}
+
 func TestLookupProtocol(t *testing.T) {
 	if got := strings.Join(ProtocolNames(), ","); got != "socratic,review,agora,dialectic" {
 		t.Errorf("ProtocolNames = %s; want socratic,review,agora,dialectic", got)
