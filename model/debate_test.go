@@ -267,3 +267,22 @@ func TestQuoteInSource(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTurn(t *testing.T) {
+	tt, err := ParseTurn([]byte(`{"signal": "approve", "message": "ok", "confidence": 0.5, "target": null, "turn_number": 9, "participant_id": "p7", "role": "x", "at": "then"}`))
+	if err != nil {
+		t.Fatalf("ParseTurn = %v", err)
+	}
+	if tt.Signal != SignalApprove || *tt.Confidence != 0.5 || tt.Target != nil || tt.TurnNumber != 0 || tt.ParticipantID != "" || tt.Role != "" || tt.At != "" {
+		t.Errorf("ParseTurn = %+v; want the signal, confidence and nil target, and no stamped fields", tt)
+	}
+	for _, c := range []struct{ in, frag string }{
+		{`{"signal": "approve", "mood": "good"}`, `unknown field "mood"`},
+		{`{"confidence": "high"}`, "cannot unmarshal"},
+		{`{} {}`, "more than one JSON value"},
+		{`[`, "not a turn"},
+	} {
+		_, err := ParseTurn([]byte(c.in))
+		wantTurnError(t, err, "input", c.frag)
+	}
+}

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -226,7 +228,66 @@ func (p *Protocol) ValidateTurn(d *Debate, participantID string, t *DebateTurn, 
 	default:
 		return &RefusalError{Action: "turn", Why: fmt.Sprintf("it is not %s's turn: %s (%s) writes turn %d", participantID, s.ParticipantID, s.Role, s.TurnNumber)}
 	}
+	if err := p.checkFields(role, t); err != nil {
+		return err
+	}
 	return p.validate(d, participantID, role, t, source)
+}
+
+// stamped are the turn fields the engine sets (AppendTurn), not the writer.
+var stamped = []string{"turn_number", "participant_id", "role", "at"}
+
+// checkFields refuses a turn field that is not in the protocol's Fields, or
+// that the writer's role does not write: Fields is the one list the docs,
+// `proofloop transitions` and this check read.
+func (p *Protocol) checkFields(role string, t *DebateTurn) error {
+	raw, err := json.Marshal(t)
+	if err != nil {
+		return &TurnError{Field: "input", Rule: err.Error()}
+	}
+	var set map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &set); err != nil {
+		return &TurnError{Field: "input", Rule: err.Error()}
+	}
+	var names []string
+	for _, f := range p.Fields {
+		names = append(names, f.Name)
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if slices.Contains(stamped, k) {
+			continue
+		}
+		i := slices.Index(names, k)
+		if i < 0 {
+			return &TurnError{Field: k, Rule: fmt.Sprintf("is not a field of the %s protocol; its fields are %v", p.Name, names)}
+		}
+		if r := p.Fields[i].Roles; len(r) > 0 && !slices.Contains(r, role) {
+			return &TurnError{Field: k, Rule: fmt.Sprintf("only the %s role writes it, not %s", strings.Join(r, " or "), role)}
+		}
+	}
+	return nil
+}
+
+// ParseTurn decodes a turn as a writer gives it (debate turn --input). An
+// unknown field is refused; turn_number, participant_id, role and at are
+// ignored, since AppendTurn sets them.
+func ParseTurn(data []byte) (*DebateTurn, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var t DebateTurn
+	if err := dec.Decode(&t); err != nil {
+		return nil, &TurnError{Field: "input", Rule: "not a turn: " + err.Error()}
+	}
+	if dec.More() {
+		return nil, &TurnError{Field: "input", Rule: "not a turn: more than one JSON value"}
+	}
+	t.TurnNumber, t.ParticipantID, t.Role, t.At = 0, "", "", ""
+	return &t, nil
 }
 
 // Terminal evaluates the protocol's terminal rules after a turn. The engine

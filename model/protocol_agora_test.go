@@ -62,6 +62,7 @@ func TestAgoraValidateTurn(t *testing.T) {
 			t.Evidence = []Evidence{{"s", "c", 0.3}}
 		}), "", ""},
 		{"evidence confidence out of range", withProposal, mod(agoraTurn(SignalCounter, "", 0.5), func(t *DebateTurn) { t.Evidence[0].Confidence = 2 }), "evidence[0].confidence", "outside 0..1"},
+		{"a socratic field in agora", withProposal, mod(agoraTurn(SignalDefer, "", 0.5), func(t *DebateTurn) { t.Position = "x" }), "position", "is not a field of the agora protocol"},
 		{"evidence without source", withProposal, mod(agoraTurn(SignalCounter, "", 0.5), func(t *DebateTurn) { t.Evidence[0].Source = "" }), "evidence[0].source", "required"},
 	}
 	for _, c := range cases {

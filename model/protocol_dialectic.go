@@ -37,15 +37,9 @@ var Dialectic = Protocol{
 	terminal: terminalDialectic,
 }
 
-func validateDialectic(_ *Debate, _, role string, t *DebateTurn, _ []byte) error {
-	if err := firstErr(
-		need("body", t.Body),
-		forbid("stance", t.Stance != "", "is a socratic field"),
-		forbid("signal", t.Signal != "", "is an agora field"),
-		forbid("replies", len(t.Replies) > 0, "is a review field"),
-		forbid("suggestions", role != RolePartner && len(t.Suggestions) > 0, "only the partner makes suggestions"),
-		forbid("conclusion", role != RoleMain && t.Conclusion != nil, "only main concludes the debate"),
-	); err != nil {
+func validateDialectic(_ *Debate, _, _ string, t *DebateTurn, _ []byte) error {
+	// Which role writes which field is checked from Fields before this.
+	if err := need("body", t.Body); err != nil {
 		return err
 	}
 	for i, s := range t.Suggestions {

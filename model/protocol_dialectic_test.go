@@ -28,15 +28,15 @@ func TestDialecticValidateTurn(t *testing.T) {
 		{"partner with suggestions", atPartner, "p2", DebateTurn{Body: "b", Suggestions: []SuggestionInput{{"add a test"}}}, "", ""},
 		{"empty body", atPartner, "p2", DebateTurn{Body: "\n"}, "body", "must not be empty"},
 		{"empty suggestion", atPartner, "p2", DebateTurn{Body: "b", Suggestions: []SuggestionInput{{""}}}, "suggestions[0].text", "required"},
-		{"partner concludes", atPartner, "p2", DebateTurn{Body: "b", Conclusion: &Conclusion{DialecticConsensus, "x"}}, "conclusion", "only main"},
-		{"main suggests", atMain, "p1", DebateTurn{Body: "b", Suggestions: []SuggestionInput{{"x"}}}, "suggestions", "only the partner"},
-		{"user suggests", atMain, ParticipantUser, DebateTurn{Body: "b", Suggestions: []SuggestionInput{{"x"}}}, "suggestions", "only the partner"},
-		{"user concludes", atMain, ParticipantUser, DebateTurn{Body: "b", Conclusion: &Conclusion{DialecticConsensus, "x"}}, "conclusion", "only main"},
+		{"partner concludes", atPartner, "p2", DebateTurn{Body: "b", Conclusion: &Conclusion{DialecticConsensus, "x"}}, "conclusion", "only the main role writes it"},
+		{"main suggests", atMain, "p1", DebateTurn{Body: "b", Suggestions: []SuggestionInput{{"x"}}}, "suggestions", "only the partner role writes it"},
+		{"user suggests", atMain, ParticipantUser, DebateTurn{Body: "b", Suggestions: []SuggestionInput{{"x"}}}, "suggestions", "only the partner role writes it"},
+		{"user concludes", atMain, ParticipantUser, DebateTurn{Body: "b", Conclusion: &Conclusion{DialecticConsensus, "x"}}, "conclusion", "only the main role writes it"},
 		{"user interjects", atMain, ParticipantUser, DebateTurn{Body: "please consider cost"}, "", ""},
 		{"main concludes", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{DialecticPartial, "we agree on half"}}, "", ""},
 		{"conclusion out of range", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{"win", "x"}}, "conclusion.outcome", `"win" is not accepted`},
 		{"conclusion without text", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{DialecticConsensus, ""}}, "conclusion.text", "required"},
-		{"a signal in a dialectic", atMain, "p1", DebateTurn{Body: "b", Signal: SignalApprove}, "signal", "agora field"},
+		{"a signal in a dialectic", atMain, "p1", DebateTurn{Body: "b", Signal: SignalApprove}, "signal", "is not a field of the dialectic protocol"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -89,26 +89,10 @@ func (s reviewState) unagreed() []int {
 }
 
 func validateReview(d *Debate, _, role string, t *DebateTurn, _ []byte) error {
-	if err := firstErr(
-		forbid("stance", t.Stance != "", "is a socratic field"),
-		forbid("signal", t.Signal != "", "is an agora field"),
-		forbid("body", t.Body != "", "is a dialectic field"),
-	); err != nil {
-		return err
-	}
+	// Which role writes which field is checked from Fields before this.
 	s := reviewOf(d)
 	if role == RoleResponder {
-		if err := firstErr(
-			forbid("points", len(t.Points) > 0, "only the reviewer raises points"),
-			forbid("follow_ups", len(t.FollowUps) > 0, "only the reviewer follows up"),
-			forbid("consensus", t.Consensus != nil, "only the reviewer writes the consensus"),
-		); err != nil {
-			return err
-		}
 		return checkReplies(t.Replies, s.asked)
-	}
-	if err := forbid("replies", len(t.Replies) > 0, "only the responder replies"); err != nil {
-		return err
 	}
 	if s.points == 0 {
 		if err := firstErr(

@@ -40,8 +40,8 @@ func TestReviewValidateTurn(t *testing.T) {
 		{"points out of order", fresh, "p1", DebateTurn{Points: []ReviewPoint{{1, "a"}, {3, "b"}}}, "points[1].point", "want 2, not 3"},
 		{"empty point", fresh, "p1", DebateTurn{Points: []ReviewPoint{{1, ""}}}, "points[0].text", "required"},
 		{"follow-up in the first review", fresh, "p1", DebateTurn{Points: []ReviewPoint{{1, "a"}}, FollowUps: []ReviewPoint{{1, "x"}}}, "follow_ups", "nothing to follow up"},
-		{"a stance in a review", fresh, "p1", DebateTurn{Stance: StanceOpen, Points: []ReviewPoint{{1, "a"}}}, "stance", "socratic field"},
-		{"reviewer replies", fresh, "p1", DebateTurn{Replies: []ReviewReply{reply(1, ReplyAgreed)}}, "replies", "only the responder"},
+		{"a stance in a review", fresh, "p1", DebateTurn{Stance: StanceOpen, Points: []ReviewPoint{{1, "a"}}}, "stance", "is not a field of the review protocol"},
+		{"reviewer replies", fresh, "p1", DebateTurn{Replies: []ReviewReply{reply(1, ReplyAgreed)}}, "replies", "only the responder role writes it, not reviewer"},
 		{"follow-up on unresolved points", reviewAt3, "p1", DebateTurn{FollowUps: []ReviewPoint{{2, "x"}, {3, "y"}}}, "", ""},
 		{"follow-up on an agreed point", reviewAt3, "p1", DebateTurn{FollowUps: []ReviewPoint{{1, "x"}}}, "follow_ups[0].point", "point 1 is already agreed"},
 		{"follow-up on a point that does not exist", reviewAt3, "p1", DebateTurn{FollowUps: []ReviewPoint{{4, "x"}}}, "follow_ups[0].point", "point 4 does not exist"},
@@ -56,8 +56,8 @@ func TestReviewValidateTurn(t *testing.T) {
 		{"verdict out of range", afterFollowUp, "p2", DebateTurn{Replies: []ReviewReply{reply(2, "fine")}}, "replies[0].verdict", `"fine" is not accepted`},
 		{"reply without reasoning", afterFollowUp, "p2", DebateTurn{Replies: []ReviewReply{{Point: 2, Verdict: ReplyAgreed}}}, "replies[0].reasoning", "required"},
 		{"no replies", afterFollowUp, "p2", DebateTurn{}, "replies", "reply to each of points [2]"},
-		{"responder raises points", afterFollowUp, "p2", DebateTurn{Points: []ReviewPoint{{1, "x"}}}, "points", "only the reviewer"},
-		{"responder writes the consensus", afterFollowUp, "p2", DebateTurn{Consensus: &ReviewConsensus{}}, "consensus", "only the reviewer"},
+		{"responder raises points", afterFollowUp, "p2", DebateTurn{Points: []ReviewPoint{{1, "x"}}}, "points", "only the reviewer role writes it, not responder"},
+		{"responder writes the consensus", afterFollowUp, "p2", DebateTurn{Consensus: &ReviewConsensus{}}, "consensus", "only the reviewer role writes it"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

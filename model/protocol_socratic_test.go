@@ -52,6 +52,7 @@ func TestSocraticValidateTurn(t *testing.T) {
 		{"quote with no source", []func(*Debate){noSource}, mod(func(t *DebateTurn) { t.Counterpoints[0].Support[0].Quote = str("The bound") }), "counterpoints[0].support[0].quote", "no source"},
 		{"accepting with evidence", nil, sTurn(StanceAccepting, false), "", ""},
 		{"accepting without evidence", nil, mod(func(t *DebateTurn) { t.Stance = StanceAccepting; t.Counterpoints[0].Support = nil }), "stance", "needs evidence"},
+		{"an agora field in socratic", nil, mod(func(t *DebateTurn) { t.Evidence = []Evidence{{"s", "c", 1}} }), "evidence", "is not a field of the socratic protocol"},
 		{"verdict outside a dispute", nil, mod(func(t *DebateTurn) { t.Verdict = VerdictStands }), "verdict", "only a dispute"},
 		{"dispute accepting without verdict", []func(*Debate){dispute}, sTurn(StanceAccepting, false), "verdict", "needs a verdict"},
 		{"dispute verdict out of range", []func(*Debate){dispute}, mod(func(t *DebateTurn) { t.Verdict = "maybe" }), "verdict", `"maybe" is not accepted`},
