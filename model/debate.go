@@ -336,6 +336,38 @@ func (d *Debate) DecideSuggestion(n int, accept bool, actor, at string) error {
 	return nil
 }
 
+// Flag names, as NoteFlags returns them (and the engine logs them).
+const (
+	FlagCandidateConvergence = "candidate_convergence"
+	FlagMediatorNeeded       = "mediator_needed"
+	FlagSoftLimitReached     = "soft_limit_reached"
+)
+
+// NoteFlags records, at time at, each reported flag of a that holds for the
+// first time, and returns the names of those it newly set (in a fixed
+// order) so that the engine can log one event for each.
+func (d *Debate) NoteFlags(a Assessment, at string) []string {
+	var set []string
+	note := func(holds bool, field **string, name string) {
+		if !holds {
+			return
+		}
+		if *field == nil {
+			*field = &at
+			set = append(set, name)
+		}
+	}
+	if a.CandidateConvergence || a.MediatorNeeded || a.SoftLimitReached {
+		if d.Flags == nil {
+			d.Flags = &DebateFlags{}
+		}
+		note(a.CandidateConvergence, &d.Flags.CandidateConvergenceAt, FlagCandidateConvergence)
+		note(a.MediatorNeeded, &d.Flags.MediatorNeededAt, FlagMediatorNeeded)
+		note(a.SoftLimitReached, &d.Flags.SoftLimitReachedAt, FlagSoftLimitReached)
+	}
+	return set
+}
+
 // DisputeWithdrawn reports whether a closed dispute debate withdraws its
 // issue: it ended in ACCEPTED_CONSENSUS and both participants' latest
 // verdicts are withdrawn. Any other outcome leaves the issue standing.

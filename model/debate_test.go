@@ -286,3 +286,18 @@ func TestParseTurn(t *testing.T) {
 		wantTurnError(t, err, "input", c.frag)
 	}
 }
+
+func TestNoteFlags(t *testing.T) {
+	d := newDebate(&Agora)
+	if got := d.NoteFlags(Assessment{}, at0); got != nil || d.Flags != nil {
+		t.Errorf("NoteFlags(nothing) = %v, flags %v; want nothing", got, d.Flags)
+	}
+	got := d.NoteFlags(Assessment{MediatorNeeded: true, CandidateConvergence: true}, at0)
+	if strings.Join(got, ",") != "candidate_convergence,mediator_needed" || *d.Flags.MediatorNeededAt != at0 || d.Flags.SoftLimitReachedAt != nil {
+		t.Errorf("NoteFlags = %v, flags %+v; want two new flags at %s", got, d.Flags, at0)
+	}
+	later := "2026-11-23T10:00:00Z"
+	if got := d.NoteFlags(Assessment{MediatorNeeded: true, SoftLimitReached: true}, later); strings.Join(got, ",") != "soft_limit_reached" || *d.Flags.MediatorNeededAt != at0 {
+		t.Errorf("NoteFlags again = %v, mediator at %s; want only the soft limit new, the first time kept", got, *d.Flags.MediatorNeededAt)
+	}
+}

@@ -224,6 +224,9 @@ func agoraConsensus(d *Debate) (bool, string) {
 		if t.Signal != SignalApprove {
 			continue
 		}
+		if t.Target == nil {
+			return false, "" // ValidateTurn refuses this; a hand-edited file may not
+		}
 		role, _ := proposalOf(d, *t.Target)
 		if role == p.Role || (approved != "" && approved != role) {
 			return false, ""
