@@ -19,7 +19,7 @@ const MaxIDLen = 128
 const compressKeep = 48
 
 var (
-	idRe   = regexp.MustCompile(`^(prob|stmt)_[a-z0-9_]+$`)
+	idRe   = regexp.MustCompile(`^(prob|stmt|deb)_[a-z0-9_]+$`)
 	nameRe = regexp.MustCompile(`^[a-z0-9][a-z0-9_]*$`)
 )
 
@@ -37,9 +37,11 @@ func KindOf(id string) (Kind, error) {
 	case len(id) > MaxIDLen:
 		return "", &IDError{id, fmt.Sprintf("it is longer than %d bytes", MaxIDLen)}
 	case !idRe.MatchString(id):
-		return "", &IDError{id, "ids are prob_<name> or stmt_<name> with a-z, 0-9 and _ only"}
+		return "", &IDError{id, "ids are prob_<name>, stmt_<name> or deb_<name> with a-z, 0-9 and _ only"}
 	case strings.HasPrefix(id, "prob_"):
 		return KindProblem, nil
+	case strings.HasPrefix(id, "deb_"):
+		return KindDebate, nil
 	default:
 		return KindStatement, nil
 	}
@@ -98,4 +100,44 @@ func NextNumber(taken []string, gen func(int) string) int {
 		n++
 	}
 	return n
+}
+
+// maxSlugLen bounds a topic slug, so that a debate id stays short and
+// readable and its transcript name fits any file system.
+const maxSlugLen = 40
+
+// TopicSlug derives a debate's slug from its topic: lowercase ASCII letters
+// and digits are kept, every other run of characters becomes one _, the
+// result is trimmed of _ and cut to 40 bytes; "debate" when nothing is left.
+func TopicSlug(topic string) string {
+	var b strings.Builder
+	gap := false
+	for _, r := range strings.ToLower(topic) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if gap && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			gap = false
+			b.WriteRune(r)
+			continue
+		}
+		gap = true
+	}
+	s := b.String()
+	if len(s) > maxSlugLen {
+		s = strings.TrimRight(s[:maxSlugLen], "_")
+	}
+	if s == "" {
+		return "debate"
+	}
+	return s
+}
+
+// DebateID is the id of the n-th debate on a topic slug: deb_<slug>, then
+// deb_<slug>_2, deb_<slug>_3, ...
+func DebateID(slug string, n int) string {
+	if n > 1 {
+		return "deb_" + slug + "_" + strconv.Itoa(n)
+	}
+	return "deb_" + slug
 }

@@ -5,13 +5,14 @@ package model
 
 import "fmt"
 
-// Kind says whether a document is a problem or a statement.
+// Kind says whether a document is a problem, a statement or a debate.
 type Kind string
 
-// The two kinds of document.
+// The kinds of document.
 const (
 	KindProblem   Kind = "problem"
 	KindStatement Kind = "statement"
+	KindDebate    Kind = "debate"
 )
 
 // Dir is the folder of the contents root that holds documents of this kind.
@@ -49,8 +50,11 @@ var StatementStatuses = []Status{
 
 // Statuses returns the statuses a document of kind k can have.
 func Statuses(k Kind) []Status {
-	if k == KindProblem {
+	switch k {
+	case KindProblem:
 		return ProblemStatuses
+	case KindDebate:
+		return DebateStatuses
 	}
 	return StatementStatuses
 }

@@ -100,6 +100,11 @@ func TestValidVariants(t *testing.T) {
 		{"event detail is free-form", Event, minimal, set("detail", map[string]any{"x": []any{1, map[string]any{"y": nil}}})},
 		{"empty agents", Config, minimal, set("agents", map[string]any{})},
 		{"duration in ms", Config, minimal, set("lock_timeout", "250ms")},
+		{"debate invalidated", Debate, minimal, set("status", "invalidated")},
+		{"second debate on a topic", Debate, minimal, set("id", "deb_is_p_np_2")},
+		{"dialectic user turn and a decided suggestion", Debate, minimal, both(set("protocol", "dialectic"),
+			set("turns", []any{map[string]any{"turn_number": 1, "participant_id": "user", "role": "user", "at": ts, "body": "Consider cost."}}),
+			set("suggestions", []any{map[string]any{"number": 1, "turn_number": 1, "text": "add a test", "state": "accepted", "decided_by": "ann", "decided_at": ts}}))},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -274,6 +279,22 @@ func TestInvalidDocuments(t *testing.T) {
 		{"journal path for lock file", Journal, full, set("writes.2.path", ".lock"), []string{"$.writes[2].path"}, "config.json"},
 		{"journal write missing content", Journal, full, del("writes.0.content"), []string{"$.writes[0].content"}, "is required"},
 		{"journal seq 0", Journal, minimal, set("seq", 0), []string{"$.seq"}, "at least 1"},
+		// debate
+		{"debate bad id", Debate, minimal, set("id", "stmt_x"), []string{"$.id"}, "must be a debate id"},
+		{"debate bad status", Debate, minimal, set("status", "closed"), []string{"$.status"}, `must be one of "open", "completed", "invalidated"`},
+		{"debate unknown protocol", Debate, minimal, set("protocol", "duel"), []string{"$.protocol"}, "must be one of"},
+		{"debate missing turns", Debate, minimal, del("turns"), []string{"$.turns"}, "is required"},
+		{"debate bad artifact", Debate, minimal, set("artifact", "debates/x.md"), []string{"$.artifact"}, "must be a transcript path"},
+		{"agora without positions", Debate, full, del("positions"), []string{"$.positions"}, "is required"},
+		{"agora with one position", Debate, full, set("positions", []any{map[string]any{"role": "pro", "text": "x"}}), []string{"$.positions"}, ""},
+		{"debate confidence above 1", Debate, full, set("turns.0.confidence", 1.5), []string{"$.turns[0].confidence"}, "at most 1"},
+		{"debate evidence confidence below 0", Debate, full, set("turns.1.evidence.0.confidence", -0.5), []string{"$.turns[1].evidence[0].confidence"}, "at least 0"},
+		{"debate bad signal", Debate, full, set("turns.0.signal", "veto"), []string{"$.turns[0].signal"}, "must be one of"},
+		{"debate bad target", Debate, full, set("turns.1.target", "pro"), []string{"$.turns[1].target"}, "turn-N or proposal-<role>"},
+		{"debate bad participant id", Debate, full, set("participants.1.participant_id", "bob"), []string{"$.participants[1].participant_id"}, "must match"},
+		{"debate unknown turn field", Debate, full, set("turns.0.mood", "good"), []string{"$.turns[0].mood"}, "unknown field"},
+		{"debate short source hash", Debate, full, set("source.sha256", "abc"), []string{"$.source.sha256"}, "64 lowercase hex digits"},
+		{"debate outcome out of range", Debate, full, set("outcome.outcome", "won"), []string{"$.outcome.outcome"}, "must be one of"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

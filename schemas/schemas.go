@@ -1,7 +1,7 @@
 // Package schemas holds the JSON Schemas (draft-07) of every file the store
-// writes (problems, statements, events, the config and the redo journal),
-// embedded in the binary, and the validator that checks documents against
-// them.
+// writes (problems, statements, debates, events, leases, the config and the
+// redo journal), embedded in the binary, and the validator that checks
+// documents against them.
 //
 // Each schema is compiled once per process, on first use. Validate reports
 // every violation of a document as a Failure at a JSON path such as
@@ -40,10 +40,11 @@ const (
 	Config    Kind = "config"    // config.json
 	Journal   Kind = "journal"   // the store's redo journal
 	Lease     Kind = "lease"     // leases/<id>.json
+	Debate    Kind = "debate"    // debate/<id>.json
 )
 
 // Kinds lists every schema, in a fixed order.
-func Kinds() []Kind { return []Kind{Problem, Statement, Event, Config, Journal, Lease} }
+func Kinds() []Kind { return []Kind{Problem, Statement, Event, Config, Journal, Lease, Debate} }
 
 // FileName is the name of the kind's schema file, e.g. statement.schema.json.
 func (k Kind) FileName() string { return string(k) + ".schema.json" }
@@ -88,7 +89,7 @@ type compiled struct {
 }
 
 var compiledSchemas = map[Kind]*compiled{
-	Problem: {}, Statement: {}, Event: {}, Config: {}, Journal: {}, Lease: {},
+	Problem: {}, Statement: {}, Event: {}, Config: {}, Journal: {}, Lease: {}, Debate: {},
 }
 
 func schemaFor(kind Kind) (*gojsonschema.Schema, error) {
@@ -270,9 +271,13 @@ var patternNames = map[string]string{
 	`^stmt_[a-z0-9_]+$`:            "must be a statement id: stmt_ followed by a-z, 0-9 and _",
 	`^(prob|stmt)_[a-z0-9_]+$`:     "must be a problem or statement id: prob_ or stmt_ followed by a-z, 0-9 and _",
 	`^(prob|stmt|deb)_[a-z0-9_]+$`: "must be a problem, statement or debate id: prob_, stmt_ or deb_ followed by a-z, 0-9 and _",
-	`^([0-9a-f]{64})?$`:            "must be empty or 64 lowercase hex digits (a SHA-256)",
-	`^[0-9]+(ms|s|m|h)$`:           "must be a duration: a whole number followed by ms, s, m or h, such as 15m",
-	`^[0-9a-f]{64}$`:               "must be 64 lowercase hex digits (a SHA-256)",
+	`^deb_[a-z0-9_]+$`:             "must be a debate id: deb_ followed by a-z, 0-9 and _",
+	`^\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9_]{1,40}\.md$`: "must be a transcript path: .debates/YYYY-MM-DD-<topic_slug>.md",
+	`^(turn-[1-9][0-9]*|source|topic)$`:                          "must be turn-N, source or topic",
+	`^(turn-[1-9][0-9]*|proposal-[a-z0-9][a-z0-9_-]*)$`:          "must be turn-N or proposal-<role>",
+	`^([0-9a-f]{64})?$`:                                          "must be empty or 64 lowercase hex digits (a SHA-256)",
+	`^[0-9]+(ms|s|m|h)$`:                                         "must be a duration: a whole number followed by ms, s, m or h, such as 15m",
+	`^[0-9a-f]{64}$`:                                             "must be 64 lowercase hex digits (a SHA-256)",
 	`^(problem|statement|debate|leases)/[a-z0-9_]+\.json$|^config\.json$|^events\.jsonl$|^\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9_-]{1,80}\.md$|^proofs/[a-z0-9_]{1,128}\.jsonl$|^index\.db$`: "must be problem/<id>.json, statement/<id>.json, debate/<id>.json, leases/<id>.json, config.json, events.jsonl, .debates/<date>-<slug>.md, proofs/<id>.jsonl or index.db",
 }
 

@@ -33,6 +33,12 @@ var minimal = map[Kind]string{
 	}`,
 	Lease: `{"id": "stmt_demo_wrap", "role": "check", "holder": "check-1", "token": "0123456789abcdef0123456789abcdef",
 		"claimed_at": "2026-11-22T10:04:05Z", "expires_at": "2026-11-22T10:19:05.123Z"}`,
+	Debate: `{
+		"id": "deb_is_p_np", "status": "open",
+		"created_at": "2026-11-22T10:04:05Z", "updated_at": "2026-11-22T10:04:05Z", "revision": 1,
+		"protocol": "socratic", "topic": "Is P = NP?", "topic_slug": "is_p_np", "max_turns": 6,
+		"participants": [], "turns": [], "artifact": ".debates/2026-11-22-is_p_np.md"
+	}`,
 }
 
 var full = map[Kind]string{
@@ -138,6 +144,33 @@ var full = map[Kind]string{
 	}`,
 	Lease: `{"id": "prob_demo", "role": "solve", "holder": "solve-1", "token": "0123456789abcdef0123456789abcdef",
 		"claimed_at": "2026-11-22T10:04:05Z", "expires_at": "2026-11-22T10:19:05Z", "released_at": "2026-11-22T10:05:00Z"}`,
+	Debate: `{
+		"id": "deb_cache_policy_2", "status": "completed",
+		"created_at": "2026-11-22T10:04:05Z", "updated_at": "2026-11-22T10:30:00.25Z", "revision": 6,
+		"protocol": "agora", "topic": "Cache policy", "topic_slug": "cache_policy", "subject": null,
+		"methodology": "fact-based", "source": {"path": "notes/cache.md", "sha256": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"},
+		"positions": [{"role": "pro", "text": "Use LRU."}, {"role": "con", "text": "Use LFU."}],
+		"max_turns": 20,
+		"participants": [
+			{"participant_id": "p1", "name": "alice", "role": "pro", "harness": "Claude Code", "model_id": "opus", "joined_at": "2026-11-22T10:04:06Z"},
+			{"participant_id": "p2", "name": "bob", "role": "con", "joined_at": "2026-11-22T10:05:00Z"}
+		],
+		"turns": [
+			{"turn_number": 1, "participant_id": "p1", "role": "pro", "at": "2026-11-22T10:10:00Z",
+			 "signal": "propose", "message": "LRU fits the access pattern.", "confidence": 0.8, "target": null,
+			 "evidence": [{"source": "trace.csv", "content": "90% recency hits", "confidence": 0.7}]},
+			{"turn_number": 2, "participant_id": "p2", "role": "con", "at": "2026-11-22T10:20:00Z",
+			 "signal": "approve", "message": "Agreed.", "confidence": 1, "target": "proposal-pro",
+			 "evidence": [{"source": "trace.csv", "content": "few repeats", "confidence": 0.5}]},
+			{"turn_number": 3, "participant_id": "p1", "role": "pro", "at": "2026-11-22T10:30:00Z",
+			 "signal": "no-change", "message": "Nothing to add.", "confidence": 0.9,
+			 "evidence": [{"source": "trace.csv", "content": "stable", "confidence": 0}]}
+		],
+		"outcome": {"outcome": "consensus", "reason": "every participant approves or accepts the proposal of pro",
+			"at": "2026-11-22T10:30:00.25Z", "summary": null, "actor": null},
+		"artifact": ".debates/2026-11-22-cache_policy.md",
+		"flags": {"mediator_needed_at": "2026-11-22T10:25:00Z"}
+	}`,
 }
 
 // decode parses a fixture; it fails the test on bad fixtures.

@@ -1,0 +1,384 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Debate statuses. A debate is open until the engine or an accepted close
+// gives it an outcome; INVALIDATED (and its lowercase twin) leaves it
+// invalidated, every other outcome leaves it completed.
+const (
+	DebateOpen        Status = "open"
+	DebateCompleted   Status = "completed"
+	DebateInvalidated Status = "invalidated"
+)
+
+// DebateStatuses lists every debate status in workflow order.
+var DebateStatuses = []Status{DebateOpen, DebateCompleted, DebateInvalidated}
+
+// ParticipantUser is the participant_id of a dialectic user's interjection:
+// the user never joins, and its turns take no one's turn.
+const ParticipantUser = "user"
+
+// Methodologies of an agora debate; fact-based needs evidence on every turn.
+var Methodologies = []string{"opinion", "fact-based", "mixed"}
+
+// Debate is a debate document, debate/<id>.json. The protocol named by
+// Protocol says which turn fields are used and how the debate ends; the JSON
+// Schema in schemas/ is the authority on the file format.
+type Debate struct {
+	ID        string `json:"id"`
+	Status    Status `json:"status"`
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	Revision  int    `json:"revision"`
+	Protocol  string `json:"protocol"`
+	Topic     string `json:"topic"`
+	TopicSlug string `json:"topic_slug"`
+	// Subject is what a review debate reviews (code-debate's subject line).
+	Subject *string `json:"subject,omitempty"`
+	// Methodology is agora's: opinion (the default), fact-based or mixed.
+	Methodology string        `json:"methodology,omitempty"`
+	Source      *DebateSource `json:"source,omitempty"`
+	// Positions are agora's starting positions; their roles are the
+	// participants' roles, in join order.
+	Positions []Position `json:"positions,omitempty"`
+	// MaxTurns is the protocol's limit (turns, or rounds for review and
+	// dialectic) unless start overrode it; dialectic's is a soft limit.
+	MaxTurns     int            `json:"max_turns"`
+	Participants []Participant  `json:"participants"`
+	Turns        []DebateTurn   `json:"turns"`
+	Suggestions  []Suggestion   `json:"suggestions,omitempty"`
+	About        *DisputeLink   `json:"about,omitempty"`
+	Outcome      *DebateOutcome `json:"outcome,omitempty"`
+	Artifact     string         `json:"artifact"`
+	Flags        *DebateFlags   `json:"flags,omitempty"`
+}
+
+// DebateSource is a Markdown file that support quotes are checked against;
+// its SHA-256 is recorded at start so that a changed source is noticed.
+type DebateSource struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// Position is one agora starting position.
+type Position struct {
+	Role string `json:"role"`
+	Text string `json:"text"`
+}
+
+// Participant is one party of a debate. Ids are p1, p2, ... in join order.
+type Participant struct {
+	ParticipantID string `json:"participant_id"`
+	Name          string `json:"name"`
+	Role          string `json:"role"`
+	Harness       string `json:"harness,omitempty"`
+	ModelID       string `json:"model_id,omitempty"`
+	JoinedAt      string `json:"joined_at"`
+}
+
+// DisputeLink ties a socratic debate to the statement issue it disputes.
+type DisputeLink struct {
+	Statement   string `json:"statement"`
+	IssueNumber int    `json:"issue_number"`
+}
+
+// DebateOutcome is how a debate ended, decided by the engine (or an
+// accepted explicit close).
+type DebateOutcome struct {
+	Outcome string  `json:"outcome"`
+	Reason  string  `json:"reason"`
+	At      string  `json:"at"`
+	Summary *string `json:"summary,omitempty"`
+	Actor   *string `json:"actor,omitempty"`
+}
+
+// DebateFlags are the reported, non-terminal conditions the engine records
+// the first time they hold (each is also logged as an event).
+type DebateFlags struct {
+	CandidateConvergenceAt *string `json:"candidate_convergence_at,omitempty"`
+	MediatorNeededAt       *string `json:"mediator_needed_at,omitempty"`
+	SoftLimitReachedAt     *string `json:"soft_limit_reached_at,omitempty"`
+}
+
+// Suggestion is a dialectic partner's suggestion, numbered 1.. across the
+// debate. It stays pending until a person decides it.
+type Suggestion struct {
+	Number     int     `json:"number"`
+	TurnNumber int     `json:"turn_number"`
+	Text       string  `json:"text"`
+	State      string  `json:"state"` // pending, accepted or rejected
+	DecidedBy  *string `json:"decided_by,omitempty"`
+	DecidedAt  *string `json:"decided_at,omitempty"`
+}
+
+// Suggestion states.
+const (
+	SuggestionPending  = "pending"
+	SuggestionAccepted = "accepted"
+	SuggestionRejected = "rejected"
+)
+
+// DebateTurn is one turn. Only the fields of the debate's protocol are set;
+// the protocol's ValidateTurn says which are required.
+type DebateTurn struct {
+	TurnNumber    int    `json:"turn_number"`
+	ParticipantID string `json:"participant_id"`
+	Role          string `json:"role"`
+	At            string `json:"at"`
+
+	// socratic
+	Stance                string           `json:"stance,omitempty"`
+	Position              string           `json:"position,omitempty"`
+	Counterpoints         []Counterpoint   `json:"counterpoints,omitempty"`
+	Agreements            []string         `json:"agreements,omitempty"`
+	NovelArgument         *NovelArgument   `json:"novel_argument,omitempty"`
+	Unresolved            []UnresolvedItem `json:"unresolved,omitempty"`
+	StanceRevisionSupport []Support        `json:"stance_revision_support,omitempty"`
+	Verdict               string           `json:"verdict,omitempty"`
+
+	// review
+	Points    []ReviewPoint    `json:"points,omitempty"`
+	FollowUps []ReviewPoint    `json:"follow_ups,omitempty"`
+	Replies   []ReviewReply    `json:"replies,omitempty"`
+	Consensus *ReviewConsensus `json:"consensus,omitempty"`
+
+	// agora
+	Signal     string     `json:"signal,omitempty"`
+	Message    string     `json:"message,omitempty"`
+	Confidence *float64   `json:"confidence,omitempty"`
+	Target     *string    `json:"target,omitempty"`
+	Evidence   []Evidence `json:"evidence,omitempty"`
+
+	// dialectic
+	Body        string            `json:"body,omitempty"`
+	Suggestions []SuggestionInput `json:"suggestions,omitempty"`
+	Conclusion  *Conclusion       `json:"conclusion,omitempty"`
+}
+
+// Support is evidence for a socratic claim; Quote, when given, must occur
+// in the debate's source.
+type Support struct {
+	Text  string  `json:"text"`
+	Quote *string `json:"quote,omitempty"`
+}
+
+// Counterpoint answers an earlier turn ("turn-N"), the source ("source") or
+// the topic itself ("topic", for a first turn without a source).
+type Counterpoint struct {
+	Addresses string    `json:"addresses"`
+	Claim     string    `json:"claim"`
+	Support   []Support `json:"support,omitempty"`
+}
+
+// NovelArgument is the new argument a socratic turn brings.
+type NovelArgument struct {
+	Text    string    `json:"text"`
+	Support []Support `json:"support,omitempty"`
+}
+
+// UnresolvedItem is an open question; a blocking one prevents consensus.
+type UnresolvedItem struct {
+	Text     string `json:"text"`
+	Blocking bool   `json:"blocking"`
+}
+
+// ReviewPoint is a numbered review point, or a follow-up on one.
+type ReviewPoint struct {
+	Point int    `json:"point"`
+	Text  string `json:"text"`
+}
+
+// ReviewReply is the responder's verdict on one point.
+type ReviewReply struct {
+	Point     int    `json:"point"`
+	Verdict   string `json:"verdict"`
+	Reasoning string `json:"reasoning"`
+}
+
+// ReviewConsensus is the reviewer's closing turn.
+type ReviewConsensus struct {
+	Agreed        []int          `json:"agreed"`
+	ActionItems   []string       `json:"action_items"`
+	Disagreements []Disagreement `json:"disagreements"`
+}
+
+// Disagreement is a point left unresolved in a review's consensus.
+type Disagreement struct {
+	Point int    `json:"point"`
+	Text  string `json:"text"`
+}
+
+// Evidence backs an agora turn.
+type Evidence struct {
+	Source     string  `json:"source"`
+	Content    string  `json:"content"`
+	Confidence float64 `json:"confidence"`
+}
+
+// SuggestionInput is a suggestion as a partner writes it in a turn.
+type SuggestionInput struct {
+	Text string `json:"text"`
+}
+
+// Conclusion is the dialectic main participant's closing statement.
+type Conclusion struct {
+	Outcome string `json:"outcome"`
+	Text    string `json:"text"`
+}
+
+// NewDebate is a new open debate of protocol p with the protocol's limit,
+// its slug and transcript path, and empty lists (so that they marshal as []).
+// The caller sets the protocol's start fields (positions, source, ...) and
+// then calls p.CheckStart; the store sets the revision.
+func NewDebate(p *Protocol, id, topic, createdAt string) *Debate {
+	slug := TopicSlug(topic)
+	return &Debate{
+		ID: id, Status: DebateOpen, CreatedAt: createdAt, UpdatedAt: createdAt,
+		Protocol: p.Name, Topic: topic, TopicSlug: slug, MaxTurns: p.Limit.N,
+		Participants: []Participant{}, Turns: []DebateTurn{}, Artifact: ArtifactPath(createdAt, slug),
+	}
+}
+
+// ArtifactPath is the transcript path of a debate created at createdAt (an
+// ISO 8601 timestamp) on a topic slug: .debates/YYYY-MM-DD-<slug>.md.
+func ArtifactPath(createdAt, slug string) string {
+	date := createdAt
+	if len(date) > 10 {
+		date = date[:10]
+	}
+	return ".debates/" + date + "-" + slug + ".md"
+}
+
+// ParticipantByName returns the participant called name, or nil; join uses
+// it to stay idempotent per name.
+func (d *Debate) ParticipantByName(name string) *Participant {
+	for i := range d.Participants {
+		if d.Participants[i].Name == name {
+			return &d.Participants[i]
+		}
+	}
+	return nil
+}
+
+// ParticipantByID returns the participant with that id, or nil.
+func (d *Debate) ParticipantByID(id string) *Participant {
+	for i := range d.Participants {
+		if d.Participants[i].ParticipantID == id {
+			return &d.Participants[i]
+		}
+	}
+	return nil
+}
+
+// NextParticipantID is the id the next joiner gets: p1, p2, ...
+func (d *Debate) NextParticipantID() string {
+	return "p" + strconv.Itoa(len(d.Participants)+1)
+}
+
+// LastTurnOf returns the latest turn of a participant, or nil.
+func (d *Debate) LastTurnOf(participantID string) *DebateTurn {
+	for i := len(d.Turns) - 1; i >= 0; i-- {
+		if d.Turns[i].ParticipantID == participantID {
+			return &d.Turns[i]
+		}
+	}
+	return nil
+}
+
+// turnRef parses "turn-N" and reports N when that turn exists before the
+// turn being written.
+func (d *Debate) turnRef(ref string) (int, bool) {
+	s, ok := strings.CutPrefix(ref, "turn-")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > len(d.Turns) || strconv.Itoa(n) != s {
+		return 0, false
+	}
+	return n, true
+}
+
+// AppendTurn numbers t as the next turn, stamps it, appends it, and
+// registers a dialectic partner's suggestions as pending. Call it only after
+// ValidateTurn accepted t.
+func (d *Debate) AppendTurn(t DebateTurn, participantID, role, at string) *DebateTurn {
+	t.TurnNumber = len(d.Turns) + 1
+	t.ParticipantID, t.Role, t.At = participantID, role, at
+	d.Turns = append(d.Turns, t)
+	for _, s := range t.Suggestions {
+		d.Suggestions = append(d.Suggestions, Suggestion{
+			Number: len(d.Suggestions) + 1, TurnNumber: t.TurnNumber, Text: s.Text, State: SuggestionPending,
+		})
+	}
+	return &d.Turns[len(d.Turns)-1]
+}
+
+// DecideSuggestion records a person's decision on suggestion n. A decided
+// suggestion cannot be decided again.
+func (d *Debate) DecideSuggestion(n int, accept bool, actor, at string) error {
+	if n < 1 || n > len(d.Suggestions) {
+		return &TurnError{Field: "suggestion", Rule: fmt.Sprintf("suggestion %d does not exist; this debate has %d", n, len(d.Suggestions))}
+	}
+	s := &d.Suggestions[n-1]
+	if s.State != SuggestionPending {
+		return &RefusalError{Action: "decide", Why: fmt.Sprintf("suggestion %d was already %s", n, s.State)}
+	}
+	s.State = SuggestionRejected
+	if accept {
+		s.State = SuggestionAccepted
+	}
+	s.DecidedBy, s.DecidedAt = &actor, &at
+	return nil
+}
+
+// Flag names, as NoteFlags returns them (and the engine logs them).
+const (
+	FlagCandidateConvergence = "candidate_convergence"
+	FlagMediatorNeeded       = "mediator_needed"
+	FlagSoftLimitReached     = "soft_limit_reached"
+)
+
+// NoteFlags records, at time at, each reported flag of a that holds for the
+// first time, and returns the names of those it newly set (in a fixed
+// order) so that the engine can log one event for each.
+func (d *Debate) NoteFlags(a Assessment, at string) []string {
+	var set []string
+	note := func(holds bool, field **string, name string) {
+		if !holds {
+			return
+		}
+		if *field == nil {
+			*field = &at
+			set = append(set, name)
+		}
+	}
+	if a.CandidateConvergence || a.MediatorNeeded || a.SoftLimitReached {
+		if d.Flags == nil {
+			d.Flags = &DebateFlags{}
+		}
+		note(a.CandidateConvergence, &d.Flags.CandidateConvergenceAt, FlagCandidateConvergence)
+		note(a.MediatorNeeded, &d.Flags.MediatorNeededAt, FlagMediatorNeeded)
+		note(a.SoftLimitReached, &d.Flags.SoftLimitReachedAt, FlagSoftLimitReached)
+	}
+	return set
+}
+
+// DisputeWithdrawn reports whether a closed dispute debate withdraws its
+// issue: it ended in ACCEPTED_CONSENSUS and both participants' latest
+// verdicts are withdrawn. Any other outcome leaves the issue standing.
+func DisputeWithdrawn(d *Debate) bool {
+	if d.About == nil || d.Outcome == nil || d.Outcome.Outcome != SocraticAcceptedConsensus || len(d.Participants) < 2 {
+		return false
+	}
+	for _, p := range d.Participants {
+		if t := d.LastTurnOf(p.ParticipantID); t == nil || t.Verdict != VerdictWithdrawn {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,416 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Protocol is one debate protocol as data: its roles, turn format, limit and
+// terminal rules. One engine runs every protocol through the methods below;
+// a fifth protocol is a new value in Protocols plus its tests (STYLE.md #13).
+// The unexported functions are the protocol's rules, like a Guard's Check.
+type Protocol struct {
+	Name    string
+	Seed    string // the seed document it comes from
+	Summary string
+	// Roles are the roles in join order; agora's come from the debate's
+	// positions, so it lists none here.
+	Roles []string
+	Limit Limit
+	// Outcomes lists every stored outcome. Invalidated is the one that
+	// leaves the debate invalidated; Timeout is the peer-never-joined one
+	// ("" when the protocol has none).
+	Outcomes    []string
+	Invalidated string
+	Timeout     string
+	Fields      []Field
+
+	// roles returns the join order for a debate (nil: use Roles).
+	roles func(d *Debate) []string
+	// start checks the protocol's fields of a new debate.
+	start func(d *Debate) error
+	// validate checks a turn's content (the writer's role is known).
+	validate func(d *Debate, participantID, role string, t *DebateTurn, source []byte) error
+	// next refines the derived turn state (mediator, forced consensus,
+	// soft-limit advice); it gets the plain alternation result.
+	next func(d *Debate, s TurnState) TurnState
+	// terminal evaluates the terminal rules and the reported flags.
+	terminal func(d *Debate) Assessment
+}
+
+// Limit is a protocol's bound on a debate: N turns or rounds; a soft limit
+// only changes the advice.
+type Limit struct {
+	N    int
+	Unit string // "turns" or "rounds"
+	Soft bool
+}
+
+// Field documents one turn field for the generated agent docs and
+// `proofloop transitions`.
+type Field struct {
+	Name     string
+	Type     string
+	Roles    []string // the roles that write it; empty: every role
+	Required bool
+	Enum     []string
+	Rule     string
+}
+
+// TurnState is who must act next on a debate, derived from its document. It
+// is the one derivation the turn loop, `next` and `debate wait` use.
+type TurnState struct {
+	Closed bool `json:"closed"`
+	// ParticipantID and Role name the participant who writes next; both are
+	// "" when a join is needed or the debate is closed.
+	ParticipantID string `json:"participant_id,omitempty"`
+	Role          string `json:"role,omitempty"`
+	// JoinRole is the role the next joiner gets when one is needed first.
+	JoinRole string `json:"join_role,omitempty"`
+	// TurnNumber is the number the next turn will get.
+	TurnNumber int `json:"turn_number"`
+	// Require names a turn field the next turn must carry (review's
+	// "consensus" past the round limit).
+	Require string `json:"require,omitempty"`
+	Advice  string `json:"advice,omitempty"`
+}
+
+// Assessment is the protocol's verdict on a debate after a turn: whether it
+// ends (and how), plus the reported, non-terminal flags.
+type Assessment struct {
+	Closed               bool   `json:"closed"`
+	Outcome              string `json:"outcome,omitempty"`
+	Reason               string `json:"reason,omitempty"`
+	CandidateConvergence bool   `json:"candidate_convergence,omitempty"`
+	MediatorNeeded       bool   `json:"mediator_needed,omitempty"`
+	SoftLimitReached     bool   `json:"soft_limit_reached,omitempty"`
+}
+
+// TurnError is a turn (or start) input that breaks a protocol rule: the
+// engine maps it to invalid_input (exit 2). Field is a JSON path into the
+// turn, such as counterpoints[0].addresses.
+type TurnError struct{ Field, Rule string }
+
+func (e *TurnError) Error() string { return e.Field + ": " + e.Rule }
+
+// RefusalError is an action the debate's state does not allow now: a turn
+// out of order or on a closed debate, a join on a full debate, a close whose
+// rule does not hold. The engine maps it to invalid_transition (exit 4).
+type RefusalError struct{ Action, Why string }
+
+func (e *RefusalError) Error() string { return e.Action + " refused: " + e.Why }
+
+// Protocols lists the protocols in a fixed order.
+var Protocols = []*Protocol{&Socratic, &Review, &Agora, &Dialectic}
+
+// ProtocolNames lists the protocol names in order.
+func ProtocolNames() []string {
+	var out []string
+	for _, p := range Protocols {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// LookupProtocol returns the protocol called name, or a TurnError listing
+// the known ones.
+func LookupProtocol(name string) (*Protocol, error) {
+	for _, p := range Protocols {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return nil, &TurnError{Field: "protocol", Rule: fmt.Sprintf("%q is not a protocol; use one of %v", name, ProtocolNames())}
+}
+
+// JoinOrder returns the roles of d's participants in join order.
+func (p *Protocol) JoinOrder(d *Debate) []string {
+	if p.roles != nil {
+		return p.roles(d)
+	}
+	return p.Roles
+}
+
+// Needs is how many participants the debate needs.
+func (p *Protocol) Needs(d *Debate) int { return len(p.JoinOrder(d)) }
+
+// CheckStart checks a new debate's protocol fields (positions, methodology,
+// limit) before the engine creates it.
+func (p *Protocol) CheckStart(d *Debate) error {
+	if strings.TrimSpace(d.Topic) == "" {
+		return &TurnError{Field: "topic", Rule: "a debate needs a non-empty topic"}
+	}
+	if d.MaxTurns < 1 {
+		return &TurnError{Field: "max_turns", Rule: fmt.Sprintf("must be at least 1, not %d", d.MaxTurns)}
+	}
+	if d.About != nil && p.Name != Socratic.Name {
+		return &TurnError{Field: "about", Rule: "only a socratic debate can dispute an issue"}
+	}
+	if p.start != nil {
+		return p.start(d)
+	}
+	return nil
+}
+
+// JoinRole returns the role a new participant gets, or a RefusalError when
+// the debate is closed or needs nobody. Callers look the name up with
+// ParticipantByName first: join is idempotent per name.
+func (p *Protocol) JoinRole(d *Debate) (string, error) {
+	if d.Status != DebateOpen {
+		return "", &RefusalError{Action: "join", Why: fmt.Sprintf("the debate is %s", d.Status)}
+	}
+	if s := p.WhoseTurn(d); s.JoinRole != "" {
+		return s.JoinRole, nil
+	}
+	order := p.JoinOrder(d)
+	if len(d.Participants) < len(order) {
+		return order[len(d.Participants)], nil
+	}
+	return "", &RefusalError{Action: "join", Why: fmt.Sprintf("the debate already has its %d participants", len(order))}
+}
+
+// WhoseTurn derives who writes next. Participants alternate in join order,
+// turn k (0-based, counting only turns that take a turn) going to the
+// (k mod n)-th participant; when that participant has not joined yet, the
+// next joiner's role is asked for. The first participant may therefore
+// write turn 1 before the second joins, as in rp1.
+func (p *Protocol) WhoseTurn(d *Debate) TurnState {
+	s := TurnState{TurnNumber: len(d.Turns) + 1}
+	if d.Status != DebateOpen {
+		s.Closed = true
+		return s
+	}
+	order := p.JoinOrder(d)
+	k := 0
+	for _, t := range d.Turns {
+		if takesTurn(t) {
+			k++
+		}
+	}
+	i := k % len(order)
+	if i < len(d.Participants) {
+		s.ParticipantID, s.Role = d.Participants[i].ParticipantID, d.Participants[i].Role
+	} else {
+		s.JoinRole = order[len(d.Participants)]
+	}
+	if p.next != nil {
+		s = p.next(d, s)
+	}
+	return s
+}
+
+// takesTurn reports whether a turn counts in the alternation: a dialectic
+// user's interjection and an agora mediator's turn do not.
+func takesTurn(t DebateTurn) bool { return t.Role != RoleUser && t.Role != RoleMediator }
+
+// ValidateTurn checks that participantID may write t now (a RefusalError
+// otherwise) and that t keeps the protocol's turn format (a TurnError naming
+// the field and the rule). source is the text of the debate's source file,
+// or nil. It changes nothing; AppendTurn does.
+func (p *Protocol) ValidateTurn(d *Debate, participantID string, t *DebateTurn, source []byte) error {
+	s := p.WhoseTurn(d)
+	if s.Closed {
+		return &RefusalError{Action: "turn", Why: fmt.Sprintf("the debate is %s", d.Status)}
+	}
+	role := ""
+	switch {
+	case participantID == ParticipantUser && p.Name == Dialectic.Name:
+		role = RoleUser
+	case participantID == s.ParticipantID:
+		role = s.Role
+	case d.ParticipantByID(participantID) == nil:
+		return &RefusalError{Action: "turn", Why: fmt.Sprintf("%q is not a participant of this debate", participantID)}
+	case s.JoinRole != "":
+		return &RefusalError{Action: "turn", Why: fmt.Sprintf("it is not %s's turn: the debate waits for a %s to join", participantID, s.JoinRole)}
+	default:
+		return &RefusalError{Action: "turn", Why: fmt.Sprintf("it is not %s's turn: %s (%s) writes turn %d", participantID, s.ParticipantID, s.Role, s.TurnNumber)}
+	}
+	if err := p.checkFields(role, t); err != nil {
+		return err
+	}
+	return p.validate(d, participantID, role, t, source)
+}
+
+// stamped are the turn fields the engine sets (AppendTurn), not the writer.
+var stamped = []string{"turn_number", "participant_id", "role", "at"}
+
+// checkFields refuses a turn field that is not in the protocol's Fields, or
+// that the writer's role does not write: Fields is the one list the docs,
+// `proofloop transitions` and this check read.
+func (p *Protocol) checkFields(role string, t *DebateTurn) error {
+	raw, err := json.Marshal(t)
+	if err != nil {
+		return &TurnError{Field: "input", Rule: err.Error()}
+	}
+	var set map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &set); err != nil {
+		return &TurnError{Field: "input", Rule: err.Error()}
+	}
+	var names []string
+	for _, f := range p.Fields {
+		names = append(names, f.Name)
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if slices.Contains(stamped, k) {
+			continue
+		}
+		i := slices.Index(names, k)
+		if i < 0 {
+			return &TurnError{Field: k, Rule: fmt.Sprintf("is not a field of the %s protocol; its fields are %v", p.Name, names)}
+		}
+		if r := p.Fields[i].Roles; len(r) > 0 && !slices.Contains(r, role) {
+			return &TurnError{Field: k, Rule: fmt.Sprintf("only the %s role writes it, not %s", strings.Join(r, " or "), role)}
+		}
+	}
+	return nil
+}
+
+// ParseTurn decodes a turn as a writer gives it (debate turn --input). An
+// unknown field is refused; turn_number, participant_id, role and at are
+// ignored, since AppendTurn sets them.
+func ParseTurn(data []byte) (*DebateTurn, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var t DebateTurn
+	if err := dec.Decode(&t); err != nil {
+		return nil, &TurnError{Field: "input", Rule: "not a turn: " + err.Error()}
+	}
+	if dec.More() {
+		return nil, &TurnError{Field: "input", Rule: "not a turn: more than one JSON value"}
+	}
+	t.TurnNumber, t.ParticipantID, t.Role, t.At = 0, "", "", ""
+	return &t, nil
+}
+
+// Terminal evaluates the protocol's terminal rules after a turn. The engine
+// closes the debate in the same transaction when Closed is set.
+func (p *Protocol) Terminal(d *Debate) Assessment { return p.terminal(d) }
+
+// CheckClose says whether an explicit close with outcome may be accepted:
+// when the outcome's rule holds now; when outcome is the protocol's Timeout,
+// the debate still lacks a participant and the caller holds a --for-timeout
+// claim whose re-check passed (forTimeout); or when outcome is Invalidated
+// and a reason is given. Otherwise it returns a RefusalError saying what is
+// missing (a TurnError for an outcome the protocol does not know).
+func (p *Protocol) CheckClose(d *Debate, outcome, reason string, forTimeout bool) error {
+	if !slices.Contains(p.Outcomes, outcome) {
+		return &TurnError{Field: "outcome", Rule: fmt.Sprintf("%q is not an outcome of %s; use one of %v", outcome, p.Name, p.Outcomes)}
+	}
+	refuse := func(why string) error { return &RefusalError{Action: "close --outcome " + outcome, Why: why} }
+	if d.Status != DebateOpen {
+		return refuse(fmt.Sprintf("the debate is already %s", d.Status))
+	}
+	switch outcome {
+	case p.Invalidated:
+		if strings.TrimSpace(reason) == "" {
+			return refuse("an invalidation needs a reason")
+		}
+		return nil
+	case p.Timeout:
+		if len(d.Participants) >= p.Needs(d) {
+			return refuse(fmt.Sprintf("all %d participants joined; a timeout is only for a peer that never joined", p.Needs(d)))
+		}
+		if !forTimeout {
+			return refuse("claim the debate with --for-timeout after the wait, and re-check, first")
+		}
+		return nil
+	}
+	a := p.Terminal(d)
+	if a.Closed && a.Outcome == outcome {
+		return nil
+	}
+	why := fmt.Sprintf("the rule of %s does not hold", outcome)
+	if a.Closed {
+		why += fmt.Sprintf("; the turns give %s (%s)", a.Outcome, a.Reason)
+	}
+	if r, ok := closeHints[p.Name+"/"+outcome]; ok {
+		why += ": " + r
+	}
+	return refuse(why)
+}
+
+// closeHints say what an outcome's rule needs, for close refusals.
+var closeHints = map[string]string{
+	"socratic/ACCEPTED_CONSENSUS": "both participants' latest turns must be ACCEPTING_CONSENSUS with no blocking unresolved item",
+	"socratic/DISSENT":            "both participants must have contributed, and a latest stance must be DISSENTING with a blocking unresolved item left",
+	"socratic/MAX_TURNS":          "the turn limit must be reached",
+	"review/consensus":            "the reviewer's consensus turn closes the review; every point must be agreed",
+	"review/partial":              "the reviewer's consensus turn after the round limit closes the review as partial",
+	"agora/consensus":             "every participant's last signal must be approve or no-change, with at least one approve, all approves of one proposal, and no self-approval",
+	"agora/timeout":               "the turn limit must be reached",
+	"dialectic/consensus":         "the main participant closes a dialectic debate with a conclusion turn",
+	"dialectic/partial":           "the main participant closes a dialectic debate with a conclusion turn",
+	"dialectic/disagreement":      "the main participant closes a dialectic debate with a conclusion turn",
+}
+
+// ClosedStatus is the status a debate gets with outcome.
+func (p *Protocol) ClosedStatus(outcome string) Status {
+	if outcome == p.Invalidated {
+		return DebateInvalidated
+	}
+	return DebateCompleted
+}
+
+// Debate roles besides the protocols' fixed ones.
+const (
+	RoleUser     = "user"     // dialectic: interjections that take no turn
+	RoleMediator = "mediator" // agora: asked for after 4 consecutive counters
+)
+
+// need returns a TurnError for an empty required text field.
+func need(field, v string) error {
+	if strings.TrimSpace(v) == "" {
+		return &TurnError{Field: field, Rule: "is required and must not be empty"}
+	}
+	return nil
+}
+
+// forbid returns a TurnError when a field that role may not write is set.
+func forbid(field string, set bool, why string) error {
+	if set {
+		return &TurnError{Field: field, Rule: why}
+	}
+	return nil
+}
+
+// enum returns a TurnError when v is not one of allowed.
+func enum(field, v string, allowed []string) error {
+	if !slices.Contains(allowed, v) {
+		return &TurnError{Field: field, Rule: fmt.Sprintf("%q is not accepted; use one of %v", v, allowed)}
+	}
+	return nil
+}
+
+// unit returns a TurnError when a confidence is outside 0..1.
+func unit(field string, v float64) error {
+	if v < 0 || v > 1 {
+		return &TurnError{Field: field, Rule: fmt.Sprintf("confidence %v is outside 0..1", v)}
+	}
+	return nil
+}
+
+// firstErr returns the first non-nil error.
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// QuoteInSource reports whether quote occurs in source. Runs of white space
+// (spaces, tabs, newlines) count as one space on both sides, so that a quote
+// may be re-wrapped; every other byte must match exactly.
+func QuoteInSource(quote string, source []byte) bool {
+	q := strings.Join(strings.Fields(quote), " ")
+	return q != "" && strings.Contains(strings.Join(strings.Fields(string(source)), " "), q)
+}

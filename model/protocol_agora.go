@@ -1,0 +1,240 @@
+package model
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Agora signals (seed 004).
+const (
+	SignalPropose  = "propose"
+	SignalCounter  = "counter"
+	SignalApprove  = "approve"
+	SignalNoChange = "no-change"
+	SignalDefer    = "defer"
+)
+
+// Signals lists the agora signals.
+var Signals = []string{SignalPropose, SignalCounter, SignalApprove, SignalNoChange, SignalDefer}
+
+// Agora outcomes.
+const (
+	AgoraConsensus   = "consensus"
+	AgoraTimeout     = "timeout"
+	AgoraInvalidated = "invalidated"
+)
+
+// MediatorAfter is how many consecutive counters make agora ask for a
+// mediator.
+const MediatorAfter = 4
+
+var roleRe = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// Agora is the Agora debate drone: one participant per position, JSON
+// signals with confidence and evidence, consensus by the four conditions.
+var Agora = Protocol{
+	Name:        "agora",
+	Seed:        "004 (Agora debate drone)",
+	Summary:     "One participant per starting position exchanges signals (propose, counter, approve, no-change, defer) with a message, a confidence and evidence, until every last signal is approve or no-change with one approved proposal and no self-approval, or the turn limit.",
+	Limit:       Limit{N: 20, Unit: "turns"},
+	Outcomes:    []string{AgoraConsensus, AgoraTimeout, AgoraInvalidated},
+	Invalidated: AgoraInvalidated,
+	Fields: []Field{
+		{Name: "signal", Type: "string", Required: true, Enum: Signals, Rule: "propose and counter reset the equilibrium; approve needs a target naming a proposal"},
+		{Name: "message", Type: "string", Required: true, Rule: "non-empty"},
+		{Name: "confidence", Type: "number", Required: true, Rule: "0..1"},
+		{Name: "target", Type: "string or null", Rule: `"turn-N" of an earlier turn, "proposal-<role>" of a role that has proposed or countered, or null`},
+		{Name: "evidence", Type: "[{source, content, confidence}]", Rule: "counter needs evidence; methodology fact-based needs evidence on every turn; confidence 0..1"},
+	},
+	roles: func(d *Debate) []string {
+		var out []string
+		for _, p := range d.Positions {
+			out = append(out, p.Role)
+		}
+		return out
+	},
+	start:    startAgora,
+	validate: validateAgora,
+	next:     nextAgora,
+	terminal: terminalAgora,
+}
+
+func startAgora(d *Debate) error {
+	if d.Methodology == "" {
+		d.Methodology = "opinion"
+	}
+	if err := enum("methodology", d.Methodology, Methodologies); err != nil {
+		return err
+	}
+	if len(d.Positions) < 2 {
+		return &TurnError{Field: "positions", Rule: fmt.Sprintf("agora needs at least 2 positions (--position ROLE=TEXT), not %d", len(d.Positions))}
+	}
+	seen := map[string]bool{}
+	for i, p := range d.Positions {
+		f := fmt.Sprintf("positions[%d]", i)
+		switch {
+		case !roleRe.MatchString(p.Role):
+			return &TurnError{Field: f + ".role", Rule: fmt.Sprintf("%q is not a role name: a-z, 0-9, _ and -", p.Role)}
+		case p.Role == RoleMediator:
+			return &TurnError{Field: f + ".role", Rule: "mediator is the role agora asks for after repeated counters; name the position otherwise"}
+		case seen[p.Role]:
+			return &TurnError{Field: f + ".role", Rule: fmt.Sprintf("role %q is given twice", p.Role)}
+		}
+		seen[p.Role] = true
+		if err := need(f+".text", p.Text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// proposalOf resolves a target to the role whose proposal it names: a
+// "proposal-<role>" of a role that proposed or countered, or "turn-N" of a
+// propose or counter turn. ok is false when it names no proposal.
+func proposalOf(d *Debate, target string) (string, bool) {
+	if role, ok := strings.CutPrefix(target, "proposal-"); ok {
+		for _, t := range d.Turns {
+			if t.Role == role && (t.Signal == SignalPropose || t.Signal == SignalCounter) {
+				return role, true
+			}
+		}
+		return "", false
+	}
+	if n, ok := d.turnRef(target); ok {
+		t := d.Turns[n-1]
+		if t.Signal == SignalPropose || t.Signal == SignalCounter {
+			return t.Role, true
+		}
+	}
+	return "", false
+}
+
+func validateAgora(d *Debate, _, role string, t *DebateTurn, _ []byte) error {
+	if err := firstErr(
+		enum("signal", t.Signal, Signals),
+		need("message", t.Message),
+	); err != nil {
+		return err
+	}
+	if t.Confidence == nil {
+		return &TurnError{Field: "confidence", Rule: "is required (0..1)"}
+	}
+	if err := unit("confidence", *t.Confidence); err != nil {
+		return err
+	}
+	if t.Target != nil {
+		_, isTurn := d.turnRef(*t.Target)
+		_, isProposal := proposalOf(d, *t.Target)
+		if !isTurn && !isProposal {
+			return &TurnError{Field: "target", Rule: fmt.Sprintf(`%q names nothing; use "turn-N" of one of the %d earlier turns, "proposal-<role>" of a role that has proposed, or null`, *t.Target, len(d.Turns))}
+		}
+	}
+	if t.Signal == SignalApprove {
+		if t.Target == nil {
+			return &TurnError{Field: "target", Rule: "approve needs a target naming the proposal it approves"}
+		}
+		if _, ok := proposalOf(d, *t.Target); !ok {
+			return &TurnError{Field: "target", Rule: fmt.Sprintf("%q is not a proposal; approve a proposal-<role> or the turn-N of a propose or counter", *t.Target)}
+		}
+	}
+	switch {
+	case t.Signal == SignalCounter && len(t.Evidence) == 0:
+		return &TurnError{Field: "evidence", Rule: "a counter needs evidence"}
+	case d.Methodology == "fact-based" && len(t.Evidence) == 0:
+		return &TurnError{Field: "evidence", Rule: "methodology fact-based needs evidence on every turn"}
+	}
+	for i, e := range t.Evidence {
+		f := fmt.Sprintf("evidence[%d]", i)
+		if err := firstErr(need(f+".source", e.Source), need(f+".content", e.Content), unit(f+".confidence", e.Confidence)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// counterRun is the number of consecutive counters at the end of the
+// debate since the last mediator turn; any other signal ends a run.
+func counterRun(d *Debate) int {
+	n := 0
+	for i := len(d.Turns) - 1; i >= 0; i-- {
+		if d.Turns[i].Role == RoleMediator || d.Turns[i].Signal != SignalCounter {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+func nextAgora(d *Debate, st TurnState) TurnState {
+	if counterRun(d) < MediatorAfter {
+		return st
+	}
+	st.Advice = fmt.Sprintf("%d consecutive counters: the mediator writes next", counterRun(d))
+	for _, p := range d.Participants {
+		if p.Role == RoleMediator {
+			st.ParticipantID, st.Role, st.JoinRole = p.ParticipantID, p.Role, ""
+			return st
+		}
+	}
+	st.ParticipantID, st.Role, st.JoinRole = "", "", RoleMediator
+	return st
+}
+
+func terminalAgora(d *Debate) Assessment {
+	a := Assessment{MediatorNeeded: counterRun(d) >= MediatorAfter}
+	if ok, reason := agoraConsensus(d); ok {
+		a.Closed, a.Outcome, a.Reason = true, AgoraConsensus, reason
+		return a
+	}
+	if len(d.Turns) >= d.MaxTurns {
+		a.Closed, a.Outcome, a.Reason = true, AgoraTimeout, fmt.Sprintf("turn %d landed without consensus", len(d.Turns))
+	}
+	return a
+}
+
+// agoraConsensus requires ALL of: every position participant spoke since
+// the last propose or counter (those reset the equilibrium) and its last
+// signal is approve or no-change; at least one approve; every approve names
+// the same proposal; nobody approves its own proposal. The seed ORs two of
+// these, so that two no-change stand-offs pass as consensus.
+func agoraConsensus(d *Debate) (bool, string) {
+	positions := len(d.Positions)
+	var parts []Participant
+	for _, p := range d.Participants {
+		if p.Role != RoleMediator {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) < positions || positions == 0 {
+		return false, ""
+	}
+	reset := 0 // turn number of the last propose or counter
+	for _, t := range d.Turns {
+		if t.Signal == SignalPropose || t.Signal == SignalCounter {
+			reset = t.TurnNumber
+		}
+	}
+	approved := ""
+	for _, p := range parts {
+		t := d.LastTurnOf(p.ParticipantID)
+		if t == nil || t.TurnNumber <= reset || (t.Signal != SignalApprove && t.Signal != SignalNoChange) {
+			return false, ""
+		}
+		if t.Signal != SignalApprove {
+			continue
+		}
+		if t.Target == nil {
+			return false, "" // ValidateTurn refuses this; a hand-edited file may not
+		}
+		role, _ := proposalOf(d, *t.Target)
+		if role == p.Role || (approved != "" && approved != role) {
+			return false, ""
+		}
+		approved = role
+	}
+	if approved == "" {
+		return false, ""
+	}
+	return true, fmt.Sprintf("every participant approves or accepts the proposal of %s", approved)
+}

@@ -1,0 +1,83 @@
+package model
+
+import "fmt"
+
+// Dialectic outcomes and roles (seed 001, the /debate plugin).
+const (
+	DialecticConsensus    = "consensus"
+	DialecticPartial      = "partial"
+	DialecticDisagreement = "disagreement"
+	DialecticInvalidated  = "invalidated"
+	RoleMain              = "main"
+	RolePartner           = "partner"
+)
+
+// Conclusions lists the outcomes a main participant's conclusion may give.
+var Conclusions = []string{DialecticConsensus, DialecticPartial, DialecticDisagreement}
+
+// Dialectic is the /debate plugin: main and partner exchange Markdown in
+// rounds, a user may interject at any time, the partner's suggestions wait
+// for a person's consent, and main closes it with a conclusion. A round is
+// one main turn and the partner turn that answers it.
+var Dialectic = Protocol{
+	Name:        "dialectic",
+	Seed:        "001 (the /debate plugin)",
+	Summary:     "main and partner exchange Markdown turns in rounds; a user may add a turn at any time; the partner's suggestions stay pending until a person decides them; main closes the debate with a conclusion. Past the soft limit a summary is advised.",
+	Roles:       []string{RoleMain, RolePartner},
+	Limit:       Limit{N: 10, Unit: "rounds", Soft: true},
+	Outcomes:    []string{DialecticConsensus, DialecticPartial, DialecticDisagreement, DialecticInvalidated},
+	Invalidated: DialecticInvalidated,
+	Fields: []Field{
+		{Name: "body", Type: "string (Markdown)", Required: true, Rule: "non-empty"},
+		{Name: "suggestions", Type: "[{text}]", Roles: []string{RolePartner}, Rule: "partner only; each stays pending until `proofloop decide <debate> --suggestion N --accept|--reject`"},
+		{Name: "conclusion", Type: "{outcome, text}", Roles: []string{RoleMain}, Enum: Conclusions, Rule: "main only; closes the debate with its outcome"},
+	},
+	validate: validateDialectic,
+	next:     nextDialectic,
+	terminal: terminalDialectic,
+}
+
+func validateDialectic(_ *Debate, _, _ string, t *DebateTurn, _ []byte) error {
+	// Which role writes which field is checked from Fields before this.
+	if err := need("body", t.Body); err != nil {
+		return err
+	}
+	for i, s := range t.Suggestions {
+		if err := need(fmt.Sprintf("suggestions[%d].text", i), s.Text); err != nil {
+			return err
+		}
+	}
+	if c := t.Conclusion; c != nil {
+		return firstErr(enum("conclusion.outcome", c.Outcome, Conclusions), need("conclusion.text", c.Text))
+	}
+	return nil
+}
+
+// DialecticRounds is the number of completed rounds: pairs of main and
+// partner turns (user interjections do not count).
+func DialecticRounds(d *Debate) int {
+	n := 0
+	for _, t := range d.Turns {
+		if takesTurn(t) {
+			n++
+		}
+	}
+	return n / 2
+}
+
+func nextDialectic(d *Debate, st TurnState) TurnState {
+	if r := DialecticRounds(d); r >= d.MaxTurns {
+		st.Advice = fmt.Sprintf("%d rounds passed the soft limit of %d: advise a summary; main may close with a conclusion", r, d.MaxTurns)
+	}
+	return st
+}
+
+func terminalDialectic(d *Debate) Assessment {
+	a := Assessment{SoftLimitReached: DialecticRounds(d) >= d.MaxTurns}
+	if n := len(d.Turns); n > 0 {
+		if c := d.Turns[n-1].Conclusion; c != nil {
+			a.Closed, a.Outcome, a.Reason = true, c.Outcome, "main concluded the debate"
+		}
+	}
+	return a
+}
