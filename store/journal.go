@@ -87,7 +87,10 @@ func (s *Store) commit(seq int, line []byte, at int64, writes []journalWrite) er
 	writes = append(writes, journalWrite{Path: EventsFile, Content: string(line) + "\n", At: &at})
 	j := journal{Seq: seq, Event: line, Writes: writes}
 	j.Checksum = j.sum()
-	jb, err := json.Marshal(j)
+	// Without HTML escaping: json.Marshal would rewrite a ">" inside the
+	// event line (a RawMessage) as \u003e, and the line recovery writes
+	// back would no longer match its checksum or its hash.
+	jb, err := Marshal(j)
 	if err != nil {
 		return Errorf(CodeInternal, "encode journal").Wrap(err)
 	}
