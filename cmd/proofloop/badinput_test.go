@@ -78,6 +78,30 @@ func writeConfig(cfg string) func(t *testing.T, root string) {
 	}
 }
 
+// editDoc replaces the first old with new in the file at rel, by hand.
+func editDoc(rel, old, new string) func(t *testing.T, root string) {
+	return func(t *testing.T, root string) {
+		p := filepath.Join(root, rel)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// prepRun runs one successful command on the copy before the entry runs.
+func prepRun(args ...string) func(t *testing.T, root string) {
+	return func(t *testing.T, root string) {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"--root", root}, args...), strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+	}
+}
+
 var (
 	confirmAwaiting = []string{"check-confirm-proof", "--statement-path", bpAwaiting}
 	rejectAwaiting  = []string{"check-reject-proof", "--statement-path", bpAwaiting, "--error-type", "gap", "--explanation", "Why?"}
@@ -170,6 +194,52 @@ var badInputs = []badInput{
 		exit: 2, code: "invalid_input", msg: `sub_statements has 51 entries, more than max_substatements \(50\)`},
 	{name: "4 sub-statements over a cap of 3", args: with(setupSubs, "--sub-statements", subsJSON(4)), prepare: writeConfig(`{"version": 1, "max_substatements": 3}`),
 		exit: 2, code: "invalid_input", msg: `sub_statements has 4 entries, more than max_substatements \(3\)`},
+
+	// Defect 2: a document with a duplicate key is refused on every read.
+	{name: "duplicate key in a document", args: []string{"show", bpPending},
+		prepare: editDoc("statement/"+bpPending+".json", `{`, `{"status": "true",`),
+		exit: 6, code: "store_damaged", msg: `duplicate object member name "status"`},
+
+	// Defect 8: a holder name is not a credential.
+	{name: "second claim by the same holder name without the token", args: []string{"claim", bpPending, "--role", "prove", "--holder", "alice"},
+		prepare: prepRun("claim", bpPending, "--role", "prove", "--holder", "alice"),
+		exit: 5, code: "lease_held", msg: `stmt_odd_wrap is leased to alice \(role prove\) until 20`},
+
+	// Defect 9: config.json out of range or unknown is a damaged store.
+	{name: "lease_ttl 0s", args: []string{"status"}, prepare: writeConfig(`{"version": 1, "lease_ttl": "0s"}`),
+		exit: 6, code: "store_damaged", msg: `lease_ttl`},
+	{name: "huge lock_timeout", args: []string{"show", bpPending}, prepare: writeConfig(`{"version": 1, "lock_timeout": "87600h"}`),
+		exit: 6, code: "store_damaged", msg: `lock_timeout`},
+	{name: "unknown config key", args: []string{"status"}, prepare: writeConfig(`{"version": 1, "max_rounds": 5, "verify_quorom": 2}`),
+		exit: 6, code: "store_damaged", msg: `verify_quorom`},
+	{name: "bad $PROOFLOOP_LOCK_TIMEOUT", args: []string{"status"}, env: map[string]string{"PROOFLOOP_LOCK_TIMEOUT": "soon"},
+		exit: 2, code: "usage", msg: `PROOFLOOP_LOCK_TIMEOUT "soon" is not a duration`},
+
+	// Defect 10: a damaged layout is exit 6, not 1.
+	{name: "statement folder is a symlink", args: []string{"show", bpPending},
+		prepare: func(t *testing.T, root string) {
+			moved := filepath.Join(filepath.Dir(root), "statement-elsewhere")
+			if err := os.Rename(filepath.Join(root, "statement"), moved); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(moved, filepath.Join(root, "statement")); err != nil {
+				t.Fatal(err)
+			}
+		}, exit: 6, code: "store_damaged", msg: `statement`},
+	{name: ".journal is a folder", args: []string{"show", bpPending},
+		prepare: func(t *testing.T, root string) {
+			if err := os.Mkdir(filepath.Join(root, ".journal"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, exit: 6, code: "store_damaged", msg: `\.journal`},
+
+	// Audit: history and show --at.
+	{name: "history --since that is no point", args: []string{"history", bpPending, "--since", "yesterday"},
+		exit: 2, code: "usage", msg: `"yesterday" is neither an event seq`},
+	{name: "show --at before the document existed", args: []string{"show", bpPending, "--at", "1"},
+		exit: 3, code: "not_found", msg: `did not exist yet at seq 1: it was created at seq 2`},
+	{name: "history of an unknown statement", args: []string{"history", "stmt_nope"},
+		exit: 3, code: "not_found", msg: `no statement stmt_nope`},
 }
 
 // badInputFixture builds the prepared store once; each entry runs on a
@@ -208,6 +278,11 @@ func snapshot(t *testing.T, root string) map[string]string {
 		if d.IsDir() {
 			m[rel] = "dir"
 			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(p)
+			m[rel] = "symlink to " + target
+			return err
 		}
 		b, err := os.ReadFile(p)
 		m[rel] = string(b)
