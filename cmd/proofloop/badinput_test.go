@@ -198,12 +198,12 @@ var badInputs = []badInput{
 	// Defect 2: a document with a duplicate key is refused on every read.
 	{name: "duplicate key in a document", args: []string{"show", bpPending},
 		prepare: editDoc("statement/"+bpPending+".json", `{`, `{"status": "true",`),
-		exit: 6, code: "store_damaged", msg: `duplicate object member name "status"`},
+		exit:    6, code: "store_damaged", msg: `duplicate object member name "status"`},
 
 	// Defect 8: a holder name is not a credential.
 	{name: "second claim by the same holder name without the token", args: []string{"claim", bpPending, "--role", "prove", "--holder", "alice"},
 		prepare: prepRun("claim", bpPending, "--role", "prove", "--holder", "alice"),
-		exit: 5, code: "lease_held", msg: `stmt_odd_wrap is leased to alice \(role prove\) until 20`},
+		exit:    5, code: "lease_held", msg: `stmt_odd_wrap is leased to alice \(role prove\) until 20`},
 
 	// Defect 9: config.json out of range or unknown is a damaged store.
 	{name: "lease_ttl 0s", args: []string{"status"}, prepare: writeConfig(`{"version": 1, "lease_ttl": "0s"}`),
