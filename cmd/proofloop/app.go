@@ -60,7 +60,7 @@ func (a *app) rootCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:           "proofloop",
 		Short:         "A proof-workflow engine for teams of AI agents",
-		Long:          "proofloop keeps a proof project (problems and statements as JSON files under a contents root)\nand lets agents in four roles (solve, prove, check, fix) change it through skills that are\nschema-checked, allowed only from the right status, atomic, and safe under concurrency.\n\nExit codes: 0 done; 1 internal error; 2 bad usage or input; 3 not found; 4 refused by the\nworkflow rules; 5 conflict, retry later; 6 the store is damaged.",
+		Long:          "proofloop keeps a proof project (problems and statements as JSON files under a contents root)\nand lets agents in four roles (solve, prove, check, fix) change it through skills that are\nschema-checked, allowed only from the right status, atomic, and safe under concurrency.\n\nExit codes: 0 done; 1 internal error; 2 bad usage or input; 3 not found; 4 refused by the\nworkflow rules; 5 conflict, retry later; 6 the store is damaged. run also ends with 7 stuck,\n8 out of turns or budget, or 130 interrupted.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
