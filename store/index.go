@@ -119,7 +119,7 @@ func (s *Store) openIndex(write bool) (*bolt.DB, error) {
 		}
 	}
 	db, err := bolt.Open(IndexFile, 0o644, &bolt.Options{
-		Timeout: s.LockTimeout + time.Second, ReadOnly: !write, NoSync: true, NoFreelistSync: true,
+		Timeout: s.LockTimeout + time.Second, ReadOnly: !write, NoSync: true,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
 			return s.root.OpenFile(name, flag, perm)
 		},
