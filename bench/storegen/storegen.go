@@ -83,31 +83,9 @@ func Generate(dir string, o Options) (*Summary, error) {
 			return nil, fmt.Errorf("unknown shape %q; use one of %v", shape, Shapes)
 		}
 	}
-	tmp, err := os.MkdirTemp("", "proofloop-gen-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	tpls := map[string]*template{}
-	for _, shape := range []string{"tree", "problem", "pending", "awaiting", "gap", "true", "modify"} {
-		if tpls[shape], err = makeTemplate(tmp, shape); err != nil {
-			return nil, err
-		}
-	}
-	if tpls["biggap"], err = bigTemplate(tpls["gap"], model.StatementHasGap); err != nil {
-		return nil, err
-	}
-	if tpls["bigpending"], err = bigTemplate(tpls["gap"], model.StatementPending); err != nil {
-		return nil, err
-	}
-	patches := map[string]map[string][]byte{} // shape, path: the creation patch
-	for shape, t := range tpls {
-		patches[shape] = map[string][]byte{}
-		for p, raw := range t.files {
-			if patches[shape][p], err = store.Patch([]byte("{}"), raw); err != nil {
-				return nil, err
-			}
-		}
+	tplOnce.Do(func() { tpls, patches, tplErr = makeTemplates() })
+	if tplErr != nil {
+		return nil, tplErr
 	}
 
 	// The clones, in order: the bulk trees, the remainder, the reserved.
@@ -195,6 +173,46 @@ func Generate(dir string, o Options) (*Summary, error) {
 		return nil, fmt.Errorf("reindex: %w", err)
 	}
 	return sum, nil
+}
+
+// The templates and their creation patches, made once per process: they
+// do not depend on the options, and making them takes seconds of skill
+// calls.
+var (
+	tplOnce sync.Once
+	tpls    map[string]*template
+	patches map[string]map[string][]byte // shape, path: the creation patch
+	tplErr  error
+)
+
+func makeTemplates() (map[string]*template, map[string]map[string][]byte, error) {
+	tmp, err := os.MkdirTemp("", "proofloop-gen-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(tmp)
+	tpls := map[string]*template{}
+	for _, shape := range []string{"tree", "problem", "pending", "awaiting", "gap", "true", "modify"} {
+		if tpls[shape], err = makeTemplate(tmp, shape); err != nil {
+			return nil, nil, err
+		}
+	}
+	if tpls["biggap"], err = bigTemplate(tpls["gap"], model.StatementHasGap); err != nil {
+		return nil, nil, err
+	}
+	if tpls["bigpending"], err = bigTemplate(tpls["gap"], model.StatementPending); err != nil {
+		return nil, nil, err
+	}
+	patches := map[string]map[string][]byte{}
+	for shape, t := range tpls {
+		patches[shape] = map[string][]byte{}
+		for p, raw := range t.files {
+			if patches[shape][p], err = store.Patch([]byte("{}"), raw); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return tpls, patches, nil
 }
 
 // writeClone writes one clone of t named name and returns the changes of
