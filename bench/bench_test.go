@@ -6,7 +6,7 @@
 // when a command does not do what it should (non-zero exit, wrong status),
 // so no figure is of a refused command.
 //
-// Run: make bench, or go test -run '^$' -bench . -benchtime 11x ./bench/
+// Run: make bench, or go test -run '^$' -bench . -benchtime 10x ./bench/
 // (see README.md).
 //
 // Every store is written by bench/storegen (a valid store: the index, the
@@ -20,11 +20,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -161,6 +163,29 @@ func pair(i int, a, b func()) {
 	}
 }
 
+// runs is how many commands each figure measures: the count of
+// -benchtime Nx (make bench gives 10x), else 10. Every benchmark loops with
+// b.Loop, so that its set-up (a generated store) runs once, not also for
+// the b.N = 1 probe that a b.N loop gets.
+func runs() int {
+	if f := flag.Lookup("test.benchtime"); f != nil {
+		if v, ok := strings.CutSuffix(f.Value.String(), "x"); ok {
+			if n, err := strconv.Atoi(v); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 10
+}
+
+// reserved stops a benchmark that runs more commands than it reserved
+// items for: with -benchtime Nx, b.Loop runs exactly N = runs() times.
+func reserved(b *testing.B, i, n int) {
+	if i >= n {
+		b.Fatalf("%d items are reserved per figure; give -benchtime as a count (Nx), not a duration", n)
+	}
+}
+
 // bigStatements is the size of the large store.
 const bigStatements = 100_000
 
@@ -288,6 +313,8 @@ func record(figure, measured, target, verdict string) {
 		summaryOrder = append(summaryOrder, figure)
 	}
 	summary[figure] = row{figure, measured, target, verdict}
+	// Also now, so that a run cut short still shows what it measured.
+	fmt.Fprintf(os.Stderr, "bench: %s: %s (target %s) %s\n", figure, measured, target, verdict)
 }
 
 // verdict says whether got meets a target of at most limit.

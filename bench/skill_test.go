@@ -86,13 +86,13 @@ func BenchmarkSkill(b *testing.B) {
 	for _, c := range skillCases {
 		b.Run(c.name, func(b *testing.B) {
 			e := setup(b)
-			root := genStore(b, 0, map[string]int{c.fx: b.N})
-			ds := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for i := range b.N {
+			n := runs()
+			root := genStore(b, 0, map[string]int{c.fx: n})
+			ds := make([]time.Duration, 0, n)
+			for i := 0; b.Loop(); i++ {
+				reserved(b, i, n)
 				ds = append(ds, e.exec(b, c.want, c.on(root, c.fx, i)...))
 			}
-			b.StopTimer()
 			b.ReportMetric(ms(median(ds)), "ms/median")
 			record("skill "+c.name, fmt.Sprintf("%.2f ms", ms(median(ds))), "", "")
 		})
