@@ -93,4 +93,3 @@ func BenchmarkAt100k(b *testing.B) {
 		})
 	}
 }
-
