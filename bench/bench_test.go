@@ -102,39 +102,34 @@ func genStore(b *testing.B, n int, reserve map[string]int) string {
 // exec runs proofloop with args and returns its wall time; see execCheck.
 func (e *env) exec(b *testing.B, want string, args ...string) time.Duration {
 	b.Helper()
-	d, _, err := execCheck(e.proofloop, want, args...)
+	d, err := execCheck(e.proofloop, want, args...)
 	if err != nil {
 		b.Fatal(err)
 	}
 	return d
 }
 
-// execCheck runs bin with args and returns its wall time and peak RSS
-// (wait4's ru_maxrss, in bytes). It fails unless the command exits 0 and,
-// when want is not empty, prints a --json result with ok true and status
-// want. Safe for concurrent use.
-func execCheck(bin, want string, args ...string) (time.Duration, int64, error) {
+// execCheck runs bin with args and returns its wall time. It fails unless
+// the command exits 0 and, when want is not empty, prints a --json result
+// with ok true and status want. Safe for concurrent use.
+func execCheck(bin, want string, args ...string) (time.Duration, error) {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr, cmd.Env = &stdout, &stderr, cleanEnv
 	start := time.Now()
 	err := cmd.Run()
 	d := time.Since(start)
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024
-	}
 	if err != nil {
-		return d, rss, fmt.Errorf("%s %q: %v\nstdout: %.2000s\nstderr: %s", filepath.Base(bin), args, err, stdout.Bytes(), stderr.Bytes())
+		return d, fmt.Errorf("%s %q: %v\nstdout: %.2000s\nstderr: %s", filepath.Base(bin), args, err, stdout.Bytes(), stderr.Bytes())
 	}
 	var out struct {
 		OK     bool   `json:"ok"`
 		Status string `json:"status"`
 	}
 	if want != "" && (json.Unmarshal(stdout.Bytes(), &out) != nil || !out.OK || out.Status != want) {
-		return d, rss, fmt.Errorf("%s %q: got %.2000s; want ok with status %s", filepath.Base(bin), args, stdout.Bytes(), want)
+		return d, fmt.Errorf("%s %q: got %.2000s; want ok with status %s", filepath.Base(bin), args, stdout.Bytes(), want)
 	}
-	return d, rss, nil
+	return d, nil
 }
 
 // cleanEnv is the environment without PROOFLOOP_* variables: only the flags

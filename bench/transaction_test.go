@@ -34,7 +34,7 @@ func BenchmarkTransaction(b *testing.B) {
 		reserved(b, i, n)
 		_, s := storegen.Reserved(fxGap, i)
 		pair(i, func() { a = append(a, e.exec(b, "has_gap", reject(root, s)...)) }, func() {
-			d, _, err := execCheck(e.minimal, "", files[i])
+			d, err := execCheck(e.minimal, "", files[i])
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -105,7 +105,7 @@ func BenchmarkConcurrency(b *testing.B) {
 				wg.Go(func() {
 					for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
 						_, s := storegen.Reserved(fxGap, i)
-						d, _, err := execCheck(e.proofloop, "has_gap", reject(root, s)...)
+						d, err := execCheck(e.proofloop, "has_gap", reject(root, s)...)
 						mu.Lock()
 						lat = append(lat, d)
 						if err != nil {
