@@ -3,21 +3,21 @@ package bench
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/proofloop/proofloop/bench/storegen"
 )
 
-// The texts of the template documents.
 const (
-	claim     = "For every n >= 1, 1 + 3 + ... + (2n-1) = n^2."
-	proofText = "Step 1: For n = 1 both sides are 1. Step 2: If the sum up to 2n-1 is n^2, adding 2n+1 gives (n+1)^2. Hence the claim holds for all n by induction."
+	claim     = storegen.Claim
+	proofText = storegen.ProofText
 )
 
-// skillCase is one skill (or decide) run on a fresh copy of the template fx;
-// in args, $P and $S stand for the copy's problem and wrap-up statement.
+// skillCase is one skill (or decide) run on a fresh reserved item of shape
+// fx (see storegen.Shapes); in args, $P and $S stand for the item's problem
+// and wrap-up statement.
 type skillCase struct {
 	name, fx, want string // want: the status in the --json result
 	args           []string
@@ -45,7 +45,7 @@ var skillCases = []skillCase{
 	// The transaction of BenchmarkTransaction, StoreSize and Concurrency:
 	// on a has_gap statement it records one more issue and leaves it has_gap.
 	{"check-reject-proof", fxGap, "has_gap", []string{"--actor", "checker", "check-reject-proof", "--statement-path", "$S",
-		"--sentence-number", "2", "--sentence-text", "adding 2n+1 gives (n+1)^2", "--error-type", "unjustified_leap",
+		"--sentence-number", "2", "--sentence-text", storegen.Quote, "--error-type", "unjustified_leap",
 		"--explanation", "The identity n^2 + 2n + 1 = (n+1)^2 is used without being shown.", "--suggested-fix", "Expand (n+1)^2."}},
 	{"fix-patch-proof", fxGap, "awaiting_verification", []string{"--actor", "fixer", "fix-patch-proof", "--statement-path", "$S",
 		"--issue-number", "1", "--sentence-range", "2", "--change-description", "Justify the identity.",
@@ -55,25 +55,15 @@ var skillCases = []skillCase{
 	{"decide", fxModify, "pending", []string{"--actor", "human", "decide", "$S", "--accept", "--reason", "The integer premise is intended."}},
 }
 
-// The templates, named for the state of their wrap-up statement
-// stmt_<name>_wrap, and the skills that make each from a new problem.
+// The reserved shapes the skills act on.
 const (
-	fxProblem  = "tpla" // a pending problem without statements
-	fxPending  = "tplb" // pending
-	fxAwaiting = "tplc" // awaiting_verification, proof by "prover"
-	fxGap      = "tpld" // has_gap, issue 1 open at sentence 2
-	fxTrue     = "tple" // true, in its problem's progresses
-	fxModify   = "tplf" // needs_modification
+	fxProblem  = "problem"  // a pending problem without statements
+	fxPending  = "pending"  // pending
+	fxAwaiting = "awaiting" // awaiting_verification, proof by "prover"
+	fxGap      = "gap"      // has_gap, issue 1 open at sentence 2
+	fxTrue     = "true"     // true, in its problem's progresses
+	fxModify   = "modify"   // needs_modification
 )
-
-var fixtureSteps = map[string][]string{
-	fxProblem:  nil,
-	fxPending:  {"prob-wrapup-statement"},
-	fxAwaiting: {"prob-wrapup-statement", "state-complete-proof"},
-	fxGap:      {"prob-wrapup-statement", "state-complete-proof", "check-reject-proof"},
-	fxTrue:     {"prob-wrapup-statement", "state-complete-proof", "check-confirm-proof"},
-	fxModify:   {"prob-wrapup-statement", "state-propose-modification"},
-}
 
 func skillNamed(name string) skillCase {
 	i := slices.IndexFunc(skillCases, func(c skillCase) bool { return c.name == name })
@@ -91,26 +81,26 @@ func (c skillCase) argv(root, p, s string) []string {
 }
 
 // BenchmarkSkill is the latency of each skill and of decide, each on a
-// fresh copy of a template in a state the skill acts on.
+// fresh reserved item in a state the skill acts on.
 func BenchmarkSkill(b *testing.B) {
 	for _, c := range skillCases {
 		b.Run(c.name, func(b *testing.B) {
 			e := setup(b)
-			root := e.newStore(b)
-			args := make([][]string, b.N)
-			for i := range b.N {
-				p, s := e.clone(b, root, c.fx, "n"+strconv.Itoa(i))
-				args[i] = c.argv(root, p, s)
+			n := runs()
+			root := genStore(b, 0, map[string]int{c.fx: n})
+			ds := make([]time.Duration, 0, n)
+			for i := 0; b.Loop(); i++ {
+				reserved(b, i, n)
+				ds = append(ds, e.exec(b, c.want, c.on(root, c.fx, i)...))
 			}
-			syscall.Sync()
-			ds := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for i := range b.N {
-				ds = append(ds, e.exec(b, c.want, args[i]...))
-			}
-			b.StopTimer()
 			b.ReportMetric(ms(median(ds)), "ms/median")
-			record("skill "+c.name, fmt.Sprintf("%.2f ms", ms(median(ds))))
+			record("skill "+c.name, fmt.Sprintf("%.2f ms", ms(median(ds))), "", "")
 		})
 	}
+}
+
+// on is the command line of c on the i-th reserved item of shape in root.
+func (c skillCase) on(root, shape string, i int) []string {
+	p, s := storegen.Reserved(shape, i)
+	return c.argv(root, p, s)
 }

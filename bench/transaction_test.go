@@ -1,46 +1,39 @@
 package bench
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/proofloop/proofloop/schemas"
+	"github.com/proofloop/proofloop/bench/storegen"
 )
 
-// BenchmarkTransaction is one check-reject-proof through the real binary
-// beside bench/minimal rewriting a file of the same size (a copy of the
-// same statement), interleaved. ns/op is one of each.
+// reject is the measured transaction on a has_gap statement: it records
+// one more issue and leaves the statement has_gap.
+func reject(root, stmt string) []string { return skillNamed("check-reject-proof").argv(root, "", stmt) }
+
+// BenchmarkTransaction is one check-reject-proof on a fresh has_gap
+// statement beside bench/minimal, which opens, reads, writes, fsyncs and
+// renames a copy of the same file: interleaved, the order alternating.
 func BenchmarkTransaction(b *testing.B) {
 	e := setup(b)
-	root, plain := e.newStore(b), b.TempDir()
-	stmts, files := make([]string, b.N), make([]string, b.N)
-	for i := range b.N {
-		_, stmts[i] = e.clone(b, root, fxGap, "n"+strconv.Itoa(i))
-		raw, err := os.ReadFile(filepath.Join(root, "statement", stmts[i]+".json"))
-		files[i] = filepath.Join(plain, stmts[i]+".json")
-		if err == nil {
-			err = os.WriteFile(files[i], raw, 0o644)
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
+	n := runs()
+	root := genStore(b, 0, map[string]int{fxGap: n})
+	plain := b.TempDir()
+	files := make([]string, n)
+	for i := range n {
+		_, s := storegen.Reserved(fxGap, i)
+		files[i] = filepath.Join(plain, s+".json")
+		copyFile(b, filepath.Join(root, "statement", s+".json"), files[i])
 	}
-	syscall.Sync()
 	var a, m []time.Duration
-	b.ResetTimer()
-	for i := range b.N {
-		pair(i, func() { a = append(a, e.exec(b, "has_gap", reject(root, stmts[i])...)) }, func() {
+	for i := 0; b.Loop(); i++ {
+		reserved(b, i, n)
+		_, s := storegen.Reserved(fxGap, i)
+		pair(i, func() { a = append(a, e.exec(b, "has_gap", reject(root, s)...)) }, func() {
 			d, err := execCheck(e.minimal, "", files[i])
 			if err != nil {
 				b.Fatal(err)
@@ -48,178 +41,71 @@ func BenchmarkTransaction(b *testing.B) {
 			m = append(m, d)
 		})
 	}
-	b.StopTimer()
 	ma, mm := median(a), median(m)
+	r := float64(ma) / float64(mm)
 	b.ReportMetric(ms(ma), "ms/median")
 	b.ReportMetric(ms(mm), "minimal-ms/median")
-	b.ReportMetric(float64(ma)/float64(mm), "ratio")
-	record("transaction", fmt.Sprintf("check-reject-proof %.2f ms, minimal %.2f ms, ratio %.2f (target <= 2)", ms(ma), ms(mm), float64(ma)/float64(mm)))
+	b.ReportMetric(r, "ratio")
+	record("skill call (check-reject-proof) vs floor (bench/minimal)", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(ma), ms(mm), r), "≤ 2.0×", verdict(r, 2))
 }
 
-// bigStatements is the size of the large store of BenchmarkStoreSize.
-const bigStatements = 100_000
-
-// BenchmarkStoreSize is the transaction in a store of 10 statements and in
-// one of 100,000, interleaved. Before each pair a fresh has_gap statement
-// (the 10th, the 100,000th) is copied into both and the previous one
-// removed, so each store holds exactly its count while it is measured.
-func BenchmarkStoreSize(b *testing.B) {
-	e := setup(b)
-	small, big := e.newStore(b), e.bigStore(b)
-	e.fill(b, small, 10-1)
-	// An interrupted run may have left its measured copy in the cache.
-	stale, _ := filepath.Glob(filepath.Join(big, "*", "*_"+fxGap+"m*.json"))
-	for _, p := range stale {
-		os.Remove(p)
-	}
-	if n := countStatements(b, big); n != bigStatements-1 {
-		b.Fatalf("the large store holds %d statements before the measured one; want %d", n, bigStatements-1)
-	}
-	for _, root := range []string{small, big} { // the same empty log in both
-		if err := os.WriteFile(filepath.Join(root, "events.jsonl"), nil, 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	var a, m []time.Duration
-	b.ResetTimer()
-	for i := range b.N {
-		b.StopTimer()
-		tag := "m" + strconv.Itoa(i)
-		_, stmt := e.clone(b, small, fxGap, tag)
-		e.clone(b, big, fxGap, tag)
-		if i > 0 {
-			unclone(b, small, fxGap+"m"+strconv.Itoa(i-1))
-			unclone(b, big, fxGap+"m"+strconv.Itoa(i-1))
-		}
-		syscall.Sync()
-		b.StartTimer()
-		pair(i, func() { a = append(a, e.exec(b, "has_gap", reject(small, stmt)...)) },
-			func() { m = append(m, e.exec(b, "has_gap", reject(big, stmt)...)) })
-	}
-	b.StopTimer()
-	unclone(b, big, fxGap+"m"+strconv.Itoa(b.N-1)) // the cache keeps only its fillers
-	ma, mb := median(a), median(m)
-	b.ReportMetric(ms(ma), "10stmts-ms/median")
-	b.ReportMetric(ms(mb), "100kstmts-ms/median")
-	b.ReportMetric(float64(mb)/float64(ma), "ratio")
-	record("store size", fmt.Sprintf("10 statements %.2f ms, 100,000 statements %.2f ms, ratio %.2f (target 0.8-1.2)", ms(ma), ms(mb), float64(mb)/float64(ma)))
-}
-
-// fill adds n pending wrap-up statements to root, 100 per problem, each the
-// template's bytes with new ids. The problems are schema-checked, and so is
-// every 1000th statement.
-func (e *env) fill(b *testing.B, root string, n int) {
-	b.Helper()
-	stmtTpl := e.fixtures[fxPending][filepath.Join("statement", "stmt_"+fxPending+"_wrap.json")]
-	var prob map[string]any
-	if err := json.Unmarshal(e.fixtures[fxProblem][filepath.Join("problem", "prob_"+fxProblem+".json")], &prob); err != nil {
-		b.Fatal(err)
-	}
-	write := func(kind schemas.Kind, id string, raw []byte, check bool) {
-		if check {
-			if err := schemas.Validate(kind, raw); err != nil {
-				b.Fatalf("generated %s: %v", id, err)
+// BenchmarkBigDoc is each skill on a statement with a 100 KB proof and 300
+// issues beside the same skill on a small one, interleaved.
+func BenchmarkBigDoc(b *testing.B) {
+	for _, c := range []struct{ skill, small, big string }{
+		{"state-complete-proof", fxPending, "bigpending"},
+		{"check-reject-proof", fxGap, "biggap"},
+		{"fix-patch-proof", fxGap, "biggap"},
+	} {
+		b.Run(c.skill, func(b *testing.B) {
+			e := setup(b)
+			n := runs()
+			root := genStore(b, 0, map[string]int{c.small: n, c.big: n})
+			sc := skillNamed(c.skill)
+			want := map[string]string{"state-complete-proof": "awaiting_verification", "check-reject-proof": "has_gap"}
+			var sm, bg []time.Duration
+			for i := 0; b.Loop(); i++ {
+				reserved(b, i, n)
+				pair(i, func() { sm = append(sm, e.exec(b, sc.want, sc.on(root, c.small, i)...)) },
+					func() {
+						w, ok := want[c.skill]
+						if !ok {
+							w = "has_gap" // 299 issues stay open
+						}
+						bg = append(bg, e.exec(b, w, sc.on(root, c.big, i)...))
+					})
 			}
-		}
-		if err := os.WriteFile(filepath.Join(root, string(kind), id+".json"), raw, 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for j := 0; j*100 < n; j++ {
-		pid := fmt.Sprintf("prob_fill%04d", j)
-		var progresses []string
-		for k := 1; k <= 100 && j*100+k <= n; k++ {
-			sid := fmt.Sprintf("stmt_fill%04d_wrap", j)
-			if k > 1 {
-				sid += strconv.Itoa(k)
-			}
-			progresses = append(progresses, sid)
-			raw := bytes.ReplaceAll(stmtTpl, []byte(`"stmt_`+fxPending+`_wrap"`), []byte(strconv.Quote(sid)))
-			write(schemas.Statement, sid, bytes.ReplaceAll(raw, []byte(`"prob_`+fxPending+`"`), []byte(strconv.Quote(pid))), (j*100+k)%1000 == 1)
-		}
-		prob["id"], prob["progresses"] = pid, progresses
-		raw, err := json.MarshalIndent(prob, "", "  ")
-		if err != nil {
-			b.Fatal(err)
-		}
-		write(schemas.Problem, pid, raw, true)
+			ms1, mb := median(sm), median(bg)
+			r := float64(mb) / float64(ms1)
+			b.ReportMetric(r, "ratio")
+			record(c.skill+": big (100 KB proof, 300 issues) vs small", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(mb), ms(ms1), r), "≤ 2×", verdict(r, 2))
+		})
 	}
 }
 
-// bigStore returns the cached root of bigStatements-1 filler statements
-// under $TMPDIR/proofloop-bench-cache, generating it when it is missing or
-// was made from other templates, config or schemas than the current ones.
-func (e *env) bigStore(b *testing.B) string {
-	b.Helper()
-	h := sha256.New()
-	for _, part := range [][]byte{e.config, e.fixtures[fxPending][filepath.Join("statement", "stmt_"+fxPending+"_wrap.json")],
-		e.fixtures[fxProblem][filepath.Join("problem", "prob_"+fxProblem+".json")], schemas.Source(schemas.Statement), schemas.Source(schemas.Problem)} {
-		h.Write(part)
-	}
-	cache := filepath.Join(os.TempDir(), "proofloop-bench-cache")
-	dir := filepath.Join(cache, fmt.Sprintf("store%d-%s", bigStatements, hex.EncodeToString(h.Sum(nil))[:12]))
-	root := filepath.Join(dir, "c")
-	if _, err := os.Stat(filepath.Join(dir, "complete")); err == nil {
-		return root
-	}
-	old, _ := filepath.Glob(filepath.Join(cache, fmt.Sprintf("store%d-*", bigStatements)))
-	for _, o := range old { // stale caches hold 100,000 files each
-		os.RemoveAll(o)
-	}
-	start := time.Now()
-	e.exec(b, "", "init", "--root", root)
-	e.fill(b, root, bigStatements-1)
-	syscall.Sync()
-	if err := os.WriteFile(filepath.Join(dir, "complete"), nil, 0o644); err != nil {
-		b.Fatal(err)
-	}
-	b.Logf("generated %d statements in %s in %v", bigStatements-1, root, time.Since(start).Round(time.Second))
-	return root
-}
-
-func countStatements(b *testing.B, root string) int {
-	b.Helper()
-	f, err := os.Open(filepath.Join(root, "statement"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return len(names)
-}
-
-// serialRate is the tx/s of BenchmarkConcurrency/procs=1, for the ratio.
 var serialRate float64
 
-// BenchmarkConcurrency runs b.N transactions, each on its own has_gap
-// statement of one store, from 1, 8 and 32 workers that each exec one
-// proofloop process after another, so that that many processes contend for
-// the store's lock. It reports the throughput, and for 8 and 32 workers
-// the throughput as a fraction of the serial one.
+// BenchmarkConcurrency is 8×runs() transactions, each on its own statement in
+// one store, from N = 1, 8, 32 workers, each exec'ing one process after
+// another, so that N processes contend for the store lock.
 func BenchmarkConcurrency(b *testing.B) {
 	for _, procs := range []int{1, 8, 32} {
 		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {
 			e := setup(b)
-			root := e.newStore(b)
-			stmts := make([]string, b.N)
-			for i := range b.N {
-				_, stmts[i] = e.clone(b, root, fxGap, "n"+strconv.Itoa(i))
-			}
-			syscall.Sync()
+			n := 8 * runs()
+			root := genStore(b, 0, map[string]int{fxGap: n})
 			var next atomic.Int64
 			var mu sync.Mutex
 			var lat []time.Duration
 			var errs []error
-			b.ResetTimer()
+			b.Loop() // once: the workers make the n calls
 			start := time.Now()
 			var wg sync.WaitGroup
 			for range procs {
 				wg.Go(func() {
-					for i := int(next.Add(1)) - 1; i < len(stmts); i = int(next.Add(1)) - 1 {
-						d, err := execCheck(e.proofloop, "has_gap", reject(root, stmts[i])...)
+					for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+						_, s := storegen.Reserved(fxGap, i)
+						d, err := execCheck(e.proofloop, "has_gap", reject(root, s)...)
 						mu.Lock()
 						lat = append(lat, d)
 						if err != nil {
@@ -231,21 +117,31 @@ func BenchmarkConcurrency(b *testing.B) {
 			}
 			wg.Wait()
 			elapsed := time.Since(start)
-			b.StopTimer()
-			if len(errs) > 0 {
-				b.Fatalf("%d of %d transactions failed; first: %v", len(errs), b.N, errs[0])
+			for b.Loop() {
 			}
-			rate := float64(b.N) / elapsed.Seconds()
+			if len(errs) > 0 {
+				b.Fatalf("%d of %d transactions failed; first: %v", len(errs), n, errs[0])
+			}
+			rate := float64(n) / elapsed.Seconds()
 			b.ReportMetric(rate, "tx/s")
 			b.ReportMetric(ms(median(lat)), "ms/median")
-			line := fmt.Sprintf("%.1f tx/s, latency median %.2f ms", rate, ms(median(lat)))
+			measured := fmt.Sprintf("%.1f tx/s, latency median %.2f ms", rate, ms(median(lat)))
+			target, v := "", ""
 			if procs == 1 {
 				serialRate = rate
 			} else if serialRate > 0 {
 				b.ReportMetric(rate/serialRate, "ratio-vs-serial")
-				line += fmt.Sprintf(", %.0f%% of serial (target >= 70%%)", 100*rate/serialRate)
+				measured += fmt.Sprintf(", %.0f%% of serial", 100*rate/serialRate)
+				target, v = "≥ 70% of serial", verdictRange(rate/serialRate, 0.7, 1e9)
 			}
-			record(fmt.Sprintf("concurrency procs=%d", procs), line)
+			record(fmt.Sprintf("throughput, %d processes", procs), measured, target, v)
 		})
+	}
+}
+
+func copyFile(b *testing.B, from, to string) {
+	b.Helper()
+	if out, err := execCommand("cp", from, to); err != nil {
+		b.Fatalf("cp: %v: %s", err, out)
 	}
 }
