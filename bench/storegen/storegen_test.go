@@ -109,7 +109,7 @@ func TestGenerateDoctorClean(t *testing.T) {
 		_, id := Reserved(c.shape, 0)
 		sk, _ := skills.Find("check-reject-proof")
 		in, err := skills.ParseInput(sk, map[string][]string{"statement_path": {id}, "sentence_number": {"2"}, "sentence_text": {Quote},
-			"error_type": {"gap"}, "explanation": {"Why?"}}, nil, nil)
+			"error_type": {"gap"}, "explanation": {"Why?"}}, nil, skills.Source{Max: 1 << 22})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -150,7 +150,7 @@ func makeTemplate(dir, shape string) (*template, error) {
 		for i := 0; i < len(c.args); i += 2 {
 			flags[c.args[i]] = append(flags[c.args[i]], r.Replace(c.args[i+1]))
 		}
-		in, err := skills.ParseInput(sk, flags, nil, nil)
+		in, err := skills.ParseInput(sk, flags, nil, skills.Source{Max: 1 << 22})
 		if err == nil {
 			_, err = skills.Execute(s, sk, store.TxOptions{Command: c.skill, Actor: c.actor}, in)
 		}
