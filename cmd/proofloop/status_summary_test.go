@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/proofloop/proofloop/bench/storegen"
+)
+
+// TestStatusSummary: a tree of more than 500 items is summarised: counts by
+// kind and status, then each list (actionable, waiting for a decision) with
+// its count by role and at most 20 items, pointing at `next` for the rest;
+// --json still lists every item.
+func TestStatusSummary(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "contents")
+	if _, err := storegen.Generate(root, storegen.Options{Statements: 600}); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"--root", root, "status"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("status: exit %d: %s", code, errb.String())
+	}
+	text := out.String()
+	m := regexp.MustCompile(`(?m)^(\d+) items \(the tree is summarised; --all prints every line\):$`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no summary header in:\n%s", text)
+	}
+	total, _ := strconv.Atoi(m[1])
+	act := regexp.MustCompile(`(?m)^Actionable \((\d+): ([a-z]+ \d+(, [a-z]+ \d+)*)\):$`).FindStringSubmatch(text)
+	if act == nil {
+		t.Fatalf("no Actionable line with counts by role in:\n%s", text)
+	}
+	n, _ := strconv.Atoi(act[1])
+	sum := 0
+	for _, part := range strings.Split(act[2], ", ") {
+		c, _ := strconv.Atoi(strings.Fields(part)[1])
+		sum += c
+	}
+	if sum != n || n <= summaryItems {
+		t.Errorf("Actionable: %d items, roles add up to %d; want equal and more than %d", n, sum, summaryItems)
+	}
+	if lines := strings.Count(text, "\n  stmt_") + strings.Count(text, "\n  prob_"); lines > 2*summaryItems {
+		t.Errorf("the summary lists %d items; want at most %d per list", lines, summaryItems)
+	}
+	if want := "  ... and " + strconv.Itoa(n-summaryItems) + " more: `proofloop next --role R` lists them all.\n"; !strings.Contains(text, want) {
+		t.Errorf("no %q in:\n%s", want, text)
+	}
+
+	out.Reset()
+	if code := run([]string{"--root", root, "status", "--json"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("status --json: exit %d: %s", code, errb.String())
+	}
+	var js struct {
+		OK    bool
+		Items []struct{ ID string }
+	}
+	if err := json.Unmarshal(out.Bytes(), &js); err != nil || !js.OK || len(js.Items) != total {
+		t.Errorf("status --json: ok %v, %d items, %v; want ok and all %d", js.OK, len(js.Items), err, total)
+	}
+}
