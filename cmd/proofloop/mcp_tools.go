@@ -95,12 +95,6 @@ func mcpTools(root *cobra.Command) []*mcpTool {
 	return out
 }
 
-// toolName is a command's tool name: its path in snake_case, the form every
-// client accepts (the spec allows letters, digits, _, - and .).
-func toolName(path string) string {
-	return strings.NewReplacer("-", "_", " ", "_").Replace(path)
-}
-
 func newMCPTool(c *cobra.Command) *mcpTool {
 	name := commandName(c)
 	t := &mcpTool{path: strings.Fields(name), flags: map[string]*pflag.Flag{}, mutating: !mcpExposure.readOnly[name]}
@@ -157,7 +151,7 @@ func newMCPTool(c *cobra.Command) *mcpTool {
 	}
 	no := false
 	t.tool = &mcp.Tool{
-		Name:        toolName(name),
+		Name:        skills.ToolName(name), // snake_case: every client accepts it
 		Description: desc,
 		InputSchema: schema,
 		Annotations: &mcp.ToolAnnotations{
@@ -356,7 +350,7 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 		delete(in, p.name)
 		if !ok {
 			if p.required {
-				return nil, nil, store.Errorf(store.CodeInvalidInput, "%s needs %q", toolName(strings.Join(t.path, " ")), p.name)
+				return nil, nil, store.Errorf(store.CodeInvalidInput, "%s needs %q", skills.ToolName(strings.Join(t.path, " ")), p.name)
 			}
 			continue
 		}
