@@ -39,6 +39,7 @@ demo: build
 # Benchmarks through the real binary; figures go in README.md.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 200x -count 1 -timeout 60m ./bench/ ./schemas/
+	$(GO) test -run '^$$' -bench MCP -benchtime 200x -count 1 -timeout 30m ./cmd/proofloop/
 
 # Longer lost-update and crash runs than make test does.
 soak: build
