@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os/signal"
@@ -97,7 +99,8 @@ func (m *mcpServer) serve(ctx context.Context, r io.Reader, w io.Writer) error {
 			return err
 		}
 	}
-	err := m.srv.Run(ctx, &mcp.IOTransport{Reader: readCloser(r), Writer: nopWriteCloser{w}})
+	d := newDrain()
+	err := m.srv.Run(ctx, &mcp.IOTransport{Reader: d.reader(ctx, r), Writer: d.writer(w)})
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}
@@ -116,13 +119,97 @@ func (m *mcpServer) cli(args []string, stdin []byte) (int, []byte, []byte, []byt
 	return code, out.Bytes(), errb.Bytes(), text.Bytes()
 }
 
-func readCloser(r io.Reader) io.ReadCloser {
-	if rc, ok := r.(io.ReadCloser); ok {
-		return rc
-	}
-	return io.NopCloser(r)
+// drain holds back the end of the client's input until every request read
+// has its response written. A client may write its requests and close its
+// end at once (printf ... | proofloop mcp); the SDK ends the session at EOF
+// and would drop the replies still being computed.
+type drain struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	pending map[string]bool // ids of requests without a response yet
+	partial []byte          // the written bytes after the last newline
 }
 
-type nopWriteCloser struct{ io.Writer }
+func newDrain() *drain {
+	d := &drain{pending: map[string]bool{}}
+	d.cond = sync.NewCond(&d.mu)
+	return d
+}
 
-func (nopWriteCloser) Close() error { return nil }
+// message is what drain reads of a JSON-RPC message: a request has an id
+// and a method, a response an id and no method.
+func messageID(line []byte) (id string, request bool) {
+	var msg struct {
+		ID     any    `json:"id"`
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(line, &msg) != nil || msg.ID == nil {
+		return "", false
+	}
+	b, _ := json.Marshal(msg.ID)
+	return string(b), msg.Method != ""
+}
+
+// reader copies r line by line to the SDK; at r's end it waits for the
+// pending responses (or ctx), then ends the SDK's input.
+func (d *drain) reader(ctx context.Context, r io.Reader) io.ReadCloser {
+	pr, pw := io.Pipe()
+	stop := context.AfterFunc(ctx, func() { d.mu.Lock(); d.cond.Broadcast(); d.mu.Unlock() })
+	go func() {
+		defer stop()
+		br := bufio.NewReader(r)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				if id, req := messageID(line); req {
+					d.mu.Lock()
+					d.pending[id] = true
+					d.mu.Unlock()
+				}
+				if _, werr := pw.Write(line); werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				d.mu.Lock()
+				for len(d.pending) > 0 && ctx.Err() == nil {
+					d.cond.Wait()
+				}
+				d.mu.Unlock()
+				pw.Close()
+				return
+			}
+		}
+	}()
+	return pr
+}
+
+// writer passes the SDK's output to w and marks the responses it carries.
+func (d *drain) writer(w io.Writer) io.WriteCloser { return drainWriter{d, w} }
+
+type drainWriter struct {
+	d *drain
+	w io.Writer
+}
+
+func (dw drainWriter) Write(p []byte) (int, error) {
+	n, err := dw.w.Write(p)
+	d := dw.d
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.partial = append(d.partial, p[:n]...)
+	for {
+		i := bytes.IndexByte(d.partial, '\n')
+		if i < 0 {
+			break
+		}
+		if id, req := messageID(d.partial[:i]); id != "" && !req {
+			delete(d.pending, id)
+			d.cond.Broadcast()
+		}
+		d.partial = d.partial[i+1:]
+	}
+	return n, err
+}
+
+func (drainWriter) Close() error { return nil }

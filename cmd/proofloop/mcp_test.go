@@ -291,3 +291,42 @@ func TestMCPRawJSONRPC(t *testing.T) {
 		t.Errorf("proofloop mcp after stdin closed: %v; want exit 0", err)
 	}
 }
+
+// TestMCPRepliesBeforeEOF writes every request and closes stdin at once,
+// as `printf ... | proofloop mcp` does: each request still gets its reply
+// before the server exits 0.
+func TestMCPRepliesBeforeEOF(t *testing.T) {
+	root := newRoot(t)
+	cmd := exec.Command(cliBin(t), "mcp", "--root", root)
+	cmd.Env = cliEnv()
+	var lines []string
+	lines = append(lines, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"eof","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for i := 2; i <= 6; i++ {
+		lines = append(lines, `{"jsonrpc":"2.0","id":`+string(rune('0'+i))+`,"method":"tools/call","params":{"name":"status","arguments":{}}}`)
+	}
+	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("proofloop mcp: %v; want exit 0", err)
+	}
+	got := map[float64]bool{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var msg struct {
+			ID     float64
+			Result map[string]any
+		}
+		if err := dec.Decode(&msg); err != nil {
+			t.Fatalf("stdout: %v\n%s", err, out)
+		}
+		if msg.Result != nil {
+			got[msg.ID] = true
+		}
+	}
+	for id := 1; id <= 6; id++ {
+		if !got[float64(id)] {
+			t.Errorf("no result for request %d before exit; stdout:\n%s", id, out)
+		}
+	}
+}
