@@ -14,6 +14,10 @@ import (
 func TestMCPServersRaceNext(t *testing.T) {
 	const n = 16
 	root := newRoot(t)
+	// A generous lock wait: the test is about distinct claims, not speed.
+	if code, _, stderr := mcpCLI(t, root, "config", "set", "lock_timeout", "10m"); code != 0 {
+		t.Fatalf("config set: exit %d: %s", code, stderr)
+	}
 	for i := range n {
 		if code, _, stderr := mcpCLI(t, root, "new-problem", "--name", fmt.Sprintf("p%02d", i), "--objective", "Show it."); code != 0 {
 			t.Fatalf("new-problem: exit %d: %s", code, stderr)
@@ -73,7 +77,7 @@ func TestMCPServersRaceNext(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("events: exit %d: %s", code, stderr)
 	}
-	if got, want := len(asSlice(out["events"])), 3*n; got != want {
-		t.Errorf("events.jsonl has %d events; want %d (new-problem, claim and wrap-up for each)", got, want)
+	if got, want := len(asSlice(out["events"])), 3*n+1; got != want {
+		t.Errorf("events.jsonl has %d events; want %d (new-problem, claim and wrap-up for each, and config set)", got, want)
 	}
 }
