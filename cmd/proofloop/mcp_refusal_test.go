@@ -145,3 +145,25 @@ func sameFiles(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestMCPTextIsLiteral: a text argument that starts with @ is kept as
+// written; the CLI's @FILE reading would let a client read the server's
+// files into the store.
+func TestMCPTextIsLiteral(t *testing.T) {
+	root := newRoot(t)
+	cs := connect(t, root, nil)
+	secret := filepath.Join(t.TempDir(), "secret")
+	os.WriteFile(secret, []byte("SECRET"), 0o644)
+	res, obj := call(t, cs, "new_problem", map[string]any{"name": "lit", "objective": "@" + secret, "hypothesis": []string{"@-", "@@x"}})
+	if res.IsError {
+		t.Fatalf("new_problem: %v", obj)
+	}
+	_, shown := call(t, cs, "show", map[string]any{"ids": []string{"prob_lit"}, "field": "objective"})
+	if shown["value"] != "@"+secret {
+		t.Errorf("objective = %v; want the literal %q", shown["value"], "@"+secret)
+	}
+	_, shown = call(t, cs, "show", map[string]any{"ids": []string{"prob_lit"}, "field": "hypothesis"})
+	if js(shown["value"]) != `["@-","@@x"]` {
+		t.Errorf("hypothesis = %v; want the literal texts", js(shown["value"]))
+	}
+}

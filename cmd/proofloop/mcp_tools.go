@@ -27,6 +27,10 @@ var mcpExposure = struct {
 	readOnly   map[string]bool     // changes nothing in the store
 	idempotent map[string]bool     // a repeat has no further effect
 	noFlags    map[string][]string // flags a tool does not offer
+	// Text flags that read @FILE or @- in the CLI (skills.ReadTextArgs).
+	// A tool argument is the text itself: a client names no file on the
+	// server's disk, so a leading @ is escaped (@@) and kept literally.
+	texts map[string][]string
 }{
 	hidden: map[string]string{
 		"mcp":        "the server itself",
@@ -49,6 +53,10 @@ var mcpExposure = struct {
 	idempotent: map[string]bool{"release": true},
 	noFlags: map[string][]string{
 		"events": {"follow"}, // a tool call returns; --follow never would
+	},
+	texts: map[string][]string{
+		"decide":      {"reason"},
+		"new-problem": {"objective", "hypothesis"},
 	},
 }
 
@@ -334,7 +342,11 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 		if err != nil {
 			return nil, nil, err
 		}
+		literal := slices.Contains(mcpExposure.texts[strings.Join(t.path, " ")], t.flags[name].Name)
 		for _, s := range vals {
+			if literal && strings.HasPrefix(s, "@") {
+				s = "@" + s
+			}
 			args = append(args, "--"+t.flags[name].Name+"="+s)
 		}
 	}
