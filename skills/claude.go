@@ -164,19 +164,20 @@ func writeFile(p string, data []byte) error {
 }
 
 var funcs = template.FuncMap{
-	"yaml":     yamlString,
-	"cell":     cell,
-	"exit":     func(c store.Code) int { return ExitOf(c) },
-	"join":     strings.Join,
-	"tool":     ToolName,
-	"flag":     func(name string) string { return "--" + FlagName(name) },
-	"agent":    func(r model.Role) string { return "agent-" + string(r) },
-	"typeOf":   typeOf,
-	"accepts":  accepts,
-	"meaning":  func(param, value string) string { return ValueMeanings[param][value] },
-	"enumOf":   enumOf,
-	"statuses": statuses,
-	"leaves":   leaves,
+	"yaml":         yamlString,
+	"cell":         cell,
+	"exit":         func(c store.Code) int { return ExitOf(c) },
+	"join":         strings.Join,
+	"tool":         ToolName,
+	"mcpLoopTools": func() []string { return MCPLoopTools },
+	"flag":         func(name string) string { return "--" + FlagName(name) },
+	"agent":        func(r model.Role) string { return "agent-" + string(r) },
+	"typeOf":       typeOf,
+	"accepts":      accepts,
+	"meaning":      func(param, value string) string { return ValueMeanings[param][value] },
+	"enumOf":       enumOf,
+	"statuses":     statuses,
+	"leaves":       leaves,
 	"compact": func(s string) (string, error) {
 		var v any
 		if err := json.Unmarshal([]byte(s), &v); err != nil {

@@ -61,6 +61,23 @@ func sameJSON(a, b string) bool {
 	return bytes.Equal(xb, yb)
 }
 
+// MCPLoopTools are the MCP tools of the loop commands an agent of any role
+// uses; the agent files allow them (as mcp__proofloop__<tool>) beside the
+// role's skills, so a subagent can work through the server as well as Bash.
+var MCPLoopTools = []string{"prime", "next", "claim", "refresh", "release", "show", "status"}
+
+// AgentTools is the tools line of the agent file of a role.
+func AgentTools(skills []string) string {
+	tools := []string{"Bash", "Read"}
+	for _, t := range MCPLoopTools {
+		tools = append(tools, "mcp__proofloop__"+t)
+	}
+	for _, s := range skills {
+		tools = append(tools, "mcp__proofloop__"+ToolName(s))
+	}
+	return strings.Join(tools, ", ")
+}
+
 // ToolName is the MCP tool of a command or skill: its name in snake_case
 // (prob-finish-up is prob_finish_up, new-problem is new_problem).
 func ToolName(command string) string {

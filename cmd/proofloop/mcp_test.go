@@ -192,7 +192,7 @@ func TestMCPToolsMatchRegistry(t *testing.T) {
 			t.Errorf("%s annotations = %+v; want a writer that is not destructive", name, a)
 		}
 	}
-	for _, name := range []string{"decide", "status", "next", "claim", "refresh", "release", "show", "list", "events"} {
+	for _, name := range append([]string{"decide", "status", "next", "claim", "refresh", "release", "show", "list", "events"}, skills.MCPLoopTools...) {
 		if _, ok := tools[name]; !ok {
 			t.Errorf("tools/list has no %s", name)
 		}
