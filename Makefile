@@ -40,6 +40,8 @@ demo: build
 # Benchmarks through the real binary; figures go in README.md.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 10x -count 1 -timeout 60m ./bench/ ./schemas/
+	$(GO) test -run '^$$' -bench MCP -benchtime 200x -count 1 -timeout 30m ./cmd/proofloop/
+	$(GO) test -run '^$$' -bench PatchShare -benchtime 20x -count 5 -timeout 10m ./store/
 
 # Longer lost-update and crash runs than make test does.
 soak: build

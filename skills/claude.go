@@ -91,10 +91,15 @@ type WriteReport struct {
 	// proofloop's entries had to be added to it.
 	Settings        string
 	SettingsChanged bool
+	// MCP is the .mcp.json file; MCPChanged says whether proofloop's
+	// server had to be added to it (MergeMCP).
+	MCP        string
+	MCPChanged bool
 }
 
-// WriteClaude writes the generated files under dir, and merges proofloop's
-// permissions and hook into dir/.claude/settings.json (MergeSettings). It
+// WriteClaude writes the generated files under dir, merges proofloop's
+// permissions and hook into dir/.claude/settings.json (MergeSettings) and
+// its MCP server into dir/.mcp.json (MergeMCP). It
 // leaves any other file under dir/.claude alone, and an AGENTS.md that does
 // not start with AgentsMDMarker. A settings file it cannot merge into is
 // reported before anything is written.
@@ -111,6 +116,16 @@ func WriteClaude(dir string) (*WriteReport, error) {
 	settings, changed, err := MergeSettings(old)
 	if err != nil {
 		return nil, store.Errorf(store.CodeInvalidInput, "cannot add proofloop's entries to %s", rep.Settings).Wrap(err).
+			WithHint("fix the file by hand (it must be a JSON object) and run gen-claude again")
+	}
+	rep.MCP = filepath.Join(dir, MCPPath)
+	oldMCP, err := os.ReadFile(rep.MCP)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	mcpData, mcpChanged, err := MergeMCP(oldMCP)
+	if err != nil {
+		return nil, store.Errorf(store.CodeInvalidInput, "cannot add proofloop's server to %s", rep.MCP).Wrap(err).
 			WithHint("fix the file by hand (it must be a JSON object) and run gen-claude again")
 	}
 	for _, f := range files {
@@ -132,6 +147,12 @@ func WriteClaude(dir string) (*WriteReport, error) {
 		}
 		rep.SettingsChanged = true
 	}
+	if mcpChanged {
+		if err := writeFile(rep.MCP, mcpData); err != nil {
+			return nil, err
+		}
+		rep.MCPChanged = true
+	}
 	return rep, nil
 }
 
@@ -143,18 +164,20 @@ func writeFile(p string, data []byte) error {
 }
 
 var funcs = template.FuncMap{
-	"yaml":     yamlString,
-	"cell":     cell,
-	"exit":     func(c store.Code) int { return ExitOf(c) },
-	"join":     strings.Join,
-	"flag":     func(name string) string { return "--" + FlagName(name) },
-	"agent":    func(r model.Role) string { return "agent-" + string(r) },
-	"typeOf":   typeOf,
-	"accepts":  accepts,
-	"meaning":  func(param, value string) string { return ValueMeanings[param][value] },
-	"enumOf":   enumOf,
-	"statuses": statuses,
-	"leaves":   leaves,
+	"yaml":         yamlString,
+	"cell":         cell,
+	"exit":         func(c store.Code) int { return ExitOf(c) },
+	"join":         strings.Join,
+	"tool":         ToolName,
+	"mcpLoopTools": func() []string { return MCPLoopTools },
+	"flag":         func(name string) string { return "--" + FlagName(name) },
+	"agent":        func(r model.Role) string { return "agent-" + string(r) },
+	"typeOf":       typeOf,
+	"accepts":      accepts,
+	"meaning":      func(param, value string) string { return ValueMeanings[param][value] },
+	"enumOf":       enumOf,
+	"statuses":     statuses,
+	"leaves":       leaves,
 	"compact": func(s string) (string, error) {
 		var v any
 		if err := json.Unmarshal([]byte(s), &v); err != nil {

@@ -119,7 +119,7 @@ func TestClaudeAgentFileContents(t *testing.T) {
 	for _, r := range Roles() {
 		doc := files[".claude/agents/agent-"+string(r)+".md"]
 		must := []string{
-			"name: agent-" + string(r) + "\n", "tools: Bash, Read\n",
+			"name: agent-" + string(r) + "\n", "tools: " + AgentTools(skillNames(ForRole(r))) + "\n",
 			"proofloop next --role " + string(r) + " --claim --holder NAME --json",
 			"PROOFLOOP_LEASE", "proofloop show ID --sentences", "proofloop prime --role " + string(r),
 			"proofloop release ID --lease TOKEN", "## Ending your turn", `"item":null`,
@@ -401,4 +401,12 @@ func TestAgentsMDSkillSentences(t *testing.T) {
 			t.Errorf("AGENTS.md's exit table lacks %s (exit %d)", c.Code, c.Exit)
 		}
 	}
+}
+
+func skillNames(sks []*Skill) []string {
+	var out []string
+	for _, sk := range sks {
+		out = append(out, sk.Name)
+	}
+	return out
 }

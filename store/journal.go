@@ -264,14 +264,19 @@ func (s *Store) recover() (Recovery, error) {
 }
 
 // derivedPathRe admits the store's files besides documents and leases: the
-// debate transcripts and the kept proof revisions.
-var derivedPathRe = regexp.MustCompile(`^(\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9_-]{1,80}\.md|proofs/[a-z0-9_]{1,128}\.jsonl)$`)
+// debate transcripts and the kept proof revisions. Their length is checked
+// apart (maxDerivedPath): a bounded repetition such as {1,128} compiles to
+// 128 copies, and cost every process a millisecond at start.
+var derivedPathRe = regexp.MustCompile(`^(\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9_-]+\.md|proofs/[a-z0-9_]+\.jsonl)$`)
+
+// maxDerivedPath bounds a derived file's path: proofs/ plus a 128-byte id.
+const maxDerivedPath = len("proofs/.jsonl") + 128
 
 // checkJournalPath admits only the paths a transaction may write: documents
 // and leases with valid ids, config.json, events.jsonl and the derived files
 // of derivedPathRe. A journal naming anything else was not written by us.
 func checkJournalPath(p string) error {
-	if p == ConfigFile || p == EventsFile || p == IndexFile || derivedPathRe.MatchString(p) {
+	if p == ConfigFile || p == EventsFile || p == IndexFile || (len(p) <= maxDerivedPath && derivedPathRe.MatchString(p)) {
 		return nil
 	}
 	dir, file := path.Split(p)

@@ -26,16 +26,23 @@ type app struct {
 	stdout, stderr     io.Writer
 	command            string
 	ran                bool // a command's RunE started: errors before it are usage errors
+	// text, when set, receives a result's plain sentence even in JSON mode:
+	// the MCP server runs a command once and reports both (cmd_mcp.go).
+	text io.Writer
 }
 
 // run builds the command tree, runs it and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	return (&app{stdin: stdin, stdout: stdout, stderr: stderr}).execute(args)
+}
+
+// execute runs one command line with a's streams and returns the exit code.
+func (a *app) execute(args []string) int {
 	rootCmd := a.rootCommand()
 	rootCmd.SetArgs(args)
-	rootCmd.SetIn(stdin)
-	rootCmd.SetOut(stdout)
-	rootCmd.SetErr(stderr)
+	rootCmd.SetIn(a.stdin)
+	rootCmd.SetOut(a.stdout)
+	rootCmd.SetErr(a.stderr)
 	err := rootCmd.Execute()
 	if err == nil {
 		return 0
@@ -96,7 +103,7 @@ func (a *app) rootCommand() *cobra.Command {
 	})
 	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.decideCommand(),
 		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.historyCommand(), a.runCommand(), a.primeCommand(), a.listCommand())
-	c.AddCommand(a.skillsCommand(), a.genClaudeCommand(), a.versionCommand(), a.configCommand())
+	c.AddCommand(a.skillsCommand(), a.genClaudeCommand(), a.versionCommand(), a.configCommand(), a.mcpCommand())
 	for _, s := range skills.Registry {
 		c.AddCommand(a.skillCommand(s))
 	}
@@ -206,6 +213,9 @@ func addExpectRevision(cmd *cobra.Command) {
 
 // ok renders a successful result: one JSON object, or its text.
 func (a *app) ok(r *skills.Result) error {
+	if a.text != nil {
+		fmt.Fprintln(a.text, r.Text)
+	}
 	if !a.json {
 		fmt.Fprintln(a.stdout, r.Text)
 		return nil

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 )
 
@@ -30,7 +31,7 @@ const (
 var generatedDirs = []string{"skills", "agents"}
 
 // generatedFiles are the files outside those folders that it writes.
-var generatedFiles = []string{"AGENTS.md", ".claude/settings.json"}
+var generatedFiles = []string{"AGENTS.md", ".claude/settings.json", ".mcp.json"}
 
 // TestClaudeFilesInSync generates the files through the real command into
 // an empty directory and compares them, byte for byte, with the committed
@@ -187,8 +188,12 @@ func TestClaudeFrontMatter(t *testing.T) {
 		if filepath.Base(filepath.Dir(f)) == "agents" {
 			folder = strings.TrimSuffix(filepath.Base(f), ".md")
 			keys = []string{"description", "name", "tools"}
-			if fm["tools"] != "Bash, Read" {
-				t.Errorf("%s: tools = %q; want \"Bash, Read\"", f, fm["tools"])
+			var mine []string
+			for _, sk := range skills.ForRole(model.Role(strings.TrimPrefix(folder, "agent-"))) {
+				mine = append(mine, sk.Name)
+			}
+			if want := skills.AgentTools(mine); fm["tools"] != want {
+				t.Errorf("%s: tools = %q; want %q (Bash, Read, the loop commands' and the role's skills' MCP tools)", f, fm["tools"], want)
 			}
 		}
 		var got []string

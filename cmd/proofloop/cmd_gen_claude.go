@@ -21,7 +21,9 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			"It also merges into DIR/.claude/settings.json the permissions Bash(proofloop:*) and\n" +
 			"Bash(bin/proofloop:*), so that agents call proofloop without asking, and a SessionStart hook that\n" +
 			"runs `proofloop prime` for the role of a session `proofloop run` started. Every other key,\n" +
-			"permission and hook there stays, and running it again adds nothing twice.",
+			"permission and hook there stays, and running it again adds nothing twice.\n\n" +
+			"It also sets the proofloop server (`proofloop mcp` over stdio) in DIR/.mcp.json, Claude Code's\n" +
+			"project file of MCP servers, keeping every other server there.",
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			rep, err := skills.WriteClaude(dir)
@@ -37,7 +39,8 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			}
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "gen-claude", "dir": dir, "files": slash(rep.Written),
-					"kept": slash(rep.Kept), "settings": map[string]any{"path": filepath.ToSlash(rep.Settings), "changed": rep.SettingsChanged}})
+					"kept": slash(rep.Kept), "settings": map[string]any{"path": filepath.ToSlash(rep.Settings), "changed": rep.SettingsChanged},
+					"mcp": map[string]any{"path": filepath.ToSlash(rep.MCP), "changed": rep.MCPChanged}})
 			}
 			fmt.Fprintf(a.stdout, "Wrote %d files under %s.\n", len(rep.Written), dir)
 			for _, k := range rep.Kept {
@@ -47,6 +50,11 @@ func (a *app) genClaudeCommand() *cobra.Command {
 				fmt.Fprintf(a.stdout, "Added proofloop's permissions and SessionStart hook to %s.\n", rep.Settings)
 			} else {
 				fmt.Fprintf(a.stdout, "%s already has proofloop's permissions and SessionStart hook.\n", rep.Settings)
+			}
+			if rep.MCPChanged {
+				fmt.Fprintf(a.stdout, "Added the proofloop MCP server (`proofloop mcp`) to %s.\n", rep.MCP)
+			} else {
+				fmt.Fprintf(a.stdout, "%s already has the proofloop MCP server.\n", rep.MCP)
 			}
 			return nil
 		},

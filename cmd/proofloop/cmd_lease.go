@@ -141,6 +141,9 @@ func (a *app) leaseTarget(ref string) (*store.Store, string, error) {
 }
 
 func (a *app) leaseOut(l *store.Lease, text string) error {
+	if a.text != nil {
+		fmt.Fprintln(a.text, text)
+	}
 	if !a.json {
 		fmt.Fprintln(a.stdout, text)
 		return nil

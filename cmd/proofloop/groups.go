@@ -17,7 +17,7 @@ var commandGroups = []struct {
 }{
 	{"loop", "The turn loop:", []string{"status", "next", "list", "claim", "refresh", "release", "run", "decide"}},
 	{"audit", "Audit:", []string{"show", "events", "history"}},
-	{"setup", "Setup and agents:", []string{"init", "new-problem", "doctor", "config", "gen-claude", "skills", "prime", "transitions", "version", "completion", "help"}},
+	{"setup", "Setup and agents:", []string{"init", "new-problem", "doctor", "config", "gen-claude", "mcp", "skills", "prime", "transitions", "version", "completion", "help"}},
 }
 
 // skillGroup is the help section of the skills whose first role is r.

@@ -1,0 +1,445 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/proofloop/proofloop/skills"
+	"github.com/proofloop/proofloop/store"
+)
+
+// mcpExposure is the one place that says which commands are MCP tools and
+// how they behave. Every command of the cobra tree is a tool unless it is
+// hidden here, so a command added later (debate, history, reopen) is served
+// without an edit; a reader must be listed in readOnly to get the hint.
+var mcpExposure = struct {
+	hidden     map[string]string   // command path -> why it is not a tool
+	readOnly   map[string]bool     // changes nothing in the store
+	idempotent map[string]bool     // a repeat has no further effect
+	noFlags    map[string][]string // flags a tool does not offer
+	// Text flags that read @FILE or @- in the CLI (skills.ReadTextArgs).
+	// A tool argument is the text itself: a client names no file on the
+	// server's disk, so a leading @ is escaped (@@) and kept literally.
+	texts map[string][]string
+}{
+	hidden: map[string]string{
+		"mcp":        "the server itself",
+		"run":        "long-running: it starts agent processes",
+		"init":       "creates a store; the server serves one that exists",
+		"completion": "shell completion scripts",
+		"gen-claude": "writes files outside the store",
+		"help":       "cobra's help; the tools carry their descriptions",
+		"version":    "the server reports its version at initialize",
+		"doctor":     "repairs the store: a person's job, not an agent's",
+		"config":     "settings belong to the person who runs the project",
+	},
+	readOnly: map[string]bool{
+		"status": true, "show": true, "list": true, "events": true,
+		"skills": true, "transitions": true, "prime": true,
+		"history": true,
+	},
+	// release: a second release of the same lease changes nothing more.
+	// refresh is not idempotent: each call moves the expiry from now.
+	idempotent: map[string]bool{"release": true},
+	noFlags: map[string][]string{
+		"events": {"follow"}, // a tool call returns; --follow never would
+	},
+	texts: map[string][]string{
+		"decide":      {"reason"},
+		"new-problem": {"objective", "hypothesis"},
+	},
+}
+
+// mcpTool is one tool and how to turn its arguments into a command line.
+type mcpTool struct {
+	tool       *mcp.Tool
+	path       []string // the command's path below the root
+	skill      *skills.Skill
+	flags      map[string]*pflag.Flag // snake_case parameter -> flag
+	positional []positional
+	mutating   bool
+}
+
+// positional is an argument of the command's Use line, such as ID or ID...
+type positional struct {
+	name     string
+	many     bool
+	required bool
+}
+
+// Parameters every mutating tool takes besides its own.
+const (
+	paramActor = "actor"
+	paramLease = "lease"
+)
+
+// mcpTools walks the command tree and makes a tool of every exposed command.
+func mcpTools(root *cobra.Command) []*mcpTool {
+	var out []*mcpTool
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			name := commandName(sub)
+			if _, hide := mcpExposure.hidden[name]; hide || sub.Hidden || name == "help" {
+				continue
+			}
+			if sub.Runnable() {
+				out = append(out, newMCPTool(sub))
+			}
+			walk(sub)
+		}
+	}
+	walk(root)
+	return out
+}
+
+func newMCPTool(c *cobra.Command) *mcpTool {
+	name := commandName(c)
+	t := &mcpTool{path: strings.Fields(name), flags: map[string]*pflag.Flag{}, mutating: !mcpExposure.readOnly[name]}
+	props := map[string]any{}
+	var required []string
+	desc := c.Short
+	if sk, ok := skills.Find(name); ok {
+		t.skill = sk
+		desc = sk.Purpose + " " + sk.When + " " + sk.WhenNot
+		for _, p := range sk.Params {
+			props[p.Name] = paramSchema(p)
+			if p.Required {
+				required = append(required, p.Name)
+			}
+		}
+	} else {
+		if c.Long != "" {
+			desc = c.Long
+		}
+		t.positional = usagePositionals(c.Use)
+		for _, p := range t.positional {
+			s := map[string]any{"type": "string", "description": "a document id, or a path inside the root"}
+			if p.many {
+				s = map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "minItems": 1,
+					"description": "document ids, or paths inside the root"}
+			}
+			props[p.name] = s
+			if p.required {
+				required = append(required, p.name)
+			}
+		}
+	}
+	skip := mcpExposure.noFlags[name]
+	c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+		if f.Name == "help" || f.Name == "input" || slices.Contains(skip, f.Name) {
+			return
+		}
+		if _, isParam := props[snake(f.Name)]; isParam {
+			return // a skill parameter: the registry describes it
+		}
+		if t.skill != nil && f.Name != "expect-revision" {
+			return
+		}
+		t.flags[snake(f.Name)] = f
+		props[snake(f.Name)] = flagSchema(f)
+	})
+	if t.mutating {
+		props[paramActor] = map[string]any{"type": "string", "description": "who is acting, recorded in the history (default: the server's --actor)"}
+		props[paramLease] = map[string]any{"type": "string", "description": "the lease token from claim or next --claim, when the item is leased"}
+	}
+	schema := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		schema["required"] = required
+	}
+	no := false
+	t.tool = &mcp.Tool{
+		Name:        skills.ToolName(name), // snake_case: every client accepts it
+		Description: desc,
+		InputSchema: schema,
+		Annotations: &mcp.ToolAnnotations{
+			Title:           "proofloop " + name,
+			ReadOnlyHint:    !t.mutating,
+			DestructiveHint: &no, // every change is journaled and kept in the history
+			IdempotentHint:  !t.mutating || mcpExposure.idempotent[name],
+			OpenWorldHint:   &no,
+		},
+	}
+	return t
+}
+
+func snake(flag string) string { return strings.ReplaceAll(flag, "-", "_") }
+
+// usagePositionals reads the arguments from a Use line such as
+// "claim ID --role R" or "show ID... [--sentences]": the upper-case words
+// before the first flag. ID becomes "id", ID... "ids", [ID] optional.
+func usagePositionals(use string) []positional {
+	var out []positional
+	for _, w := range strings.Fields(use)[1:] {
+		if strings.HasPrefix(strings.TrimLeft(w, "["), "-") {
+			break
+		}
+		opt := strings.HasPrefix(w, "[")
+		w = strings.Trim(w, "[]")
+		many := strings.HasSuffix(w, "...")
+		w = strings.TrimSuffix(w, "...")
+		if w == "" || strings.ToUpper(w) != w {
+			break
+		}
+		name := strings.ToLower(w)
+		if many {
+			name += "s"
+		}
+		out = append(out, positional{name: name, many: many, required: !opt})
+	}
+	return out
+}
+
+// paramSchema is the JSON Schema of a registry parameter, in the shapes
+// --input accepts.
+func paramSchema(p skills.Param) map[string]any {
+	s := map[string]any{"description": p.Help}
+	switch p.Type {
+	case skills.TypeTexts:
+		s["type"], s["items"] = "array", map[string]any{"type": "string"}
+	case skills.TypeInt:
+		s["type"], s["minimum"] = "integer", 1
+	case skills.TypeInts:
+		s["type"], s["items"] = "array", map[string]any{"type": "integer", "minimum": 1}
+	case skills.TypeEnum:
+		s["type"], s["enum"] = "string", p.Enum
+	case skills.TypeRange:
+		s["type"], s["pattern"] = "string", `^[0-9]+(-[0-9]+)?$`
+		s["description"] = p.Help + ` ("3-5", or "4" for one sentence)`
+	case skills.TypeSubs:
+		s["type"] = "array"
+		s["items"] = map[string]any{"type": "object", "required": []string{"claim"}, "additionalProperties": false,
+			"properties": map[string]any{
+				"claim":    map[string]any{"type": "string"},
+				"premises": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+			}}
+	default: // ref, text
+		s["type"] = "string"
+	}
+	return s
+}
+
+// flagSchema is the JSON Schema of a cobra flag, by its pflag type.
+func flagSchema(f *pflag.Flag) map[string]any {
+	s := map[string]any{"description": f.Usage}
+	switch f.Value.Type() {
+	case "bool":
+		s["type"] = "boolean"
+	case "int":
+		s["type"] = "integer"
+	case "stringArray", "stringSlice":
+		s["type"], s["items"] = "array", map[string]any{"type": "string"}
+	case "intSlice":
+		s["type"], s["items"] = "array", map[string]any{"type": "integer"}
+	case "duration":
+		s["type"], s["description"] = "string", f.Usage+` (a duration such as "30m")`
+	default:
+		s["type"] = "string"
+	}
+	return s
+}
+
+// handler runs a call as the CLI would run the command line it maps to.
+func (m *mcpServer) handler(t *mcpTool) mcp.ToolHandler {
+	return func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, stdin, err := m.commandLine(t, req.Params.Arguments)
+		if err != nil {
+			return m.refusal(t, err), nil
+		}
+		code, out, errOut, text := m.cli(args, stdin)
+		if code == 0 && len(text) == 0 && !t.mutating {
+			// A reader has no sentence in JSON mode: run it again for its
+			// plain output (reading twice changes nothing).
+			_, text, _, _ = m.cli(slices.DeleteFunc(slices.Clone(args), func(s string) bool { return s == "--json" }), stdin)
+		}
+		return toolResult(code, out, errOut, text), nil
+	}
+}
+
+// toolResult makes a CLI run a tool result: structuredContent is the --json
+// object; the text is the plain sentence (stderr's message for a refusal),
+// followed by the same JSON for clients that read only text, as the spec
+// recommends.
+func toolResult(code int, out, errOut, text []byte) *mcp.CallToolResult {
+	r := &mcp.CallToolResult{IsError: code != 0}
+	var obj map[string]any
+	if json.Unmarshal(out, &obj) == nil && obj != nil {
+		r.StructuredContent = json.RawMessage(bytesTrim(out))
+	}
+	plain := text
+	if code != 0 {
+		plain = errOut
+	}
+	if s := strings.TrimSpace(string(plain)); s != "" {
+		r.Content = append(r.Content, &mcp.TextContent{Text: s})
+	}
+	r.Content = append(r.Content, &mcp.TextContent{Text: string(bytesTrim(out))})
+	return r
+}
+
+func bytesTrim(b []byte) []byte { return []byte(strings.TrimSpace(string(b))) }
+
+// refusal reports arguments that cannot become a command line the way the
+// CLI reports bad flags: invalid_input, exit 2, in the --json error shape.
+func (m *mcpServer) refusal(t *mcpTool, err error) *mcp.CallToolResult {
+	code, exit := classify(err)
+	e := map[string]any{"code": code, "message": err.Error()}
+	var se *store.Error
+	if errors.As(err, &se) && se.Hint != "" {
+		e["hint"] = se.Hint
+	}
+	out, _ := json.Marshal(map[string]any{"ok": false, "command": strings.Join(t.path, " "), "error": e})
+	msg := fmt.Sprintf("proofloop %s: %s", strings.Join(t.path, " "), err)
+	return toolResult(exit, out, []byte(msg), nil)
+}
+
+// commandLine turns a call's arguments into the command line and stdin of
+// the CLI: a skill's parameters go in as --input - (the CLI's JSON input),
+// the other commands' as their flags and positional arguments.
+func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []byte, error) {
+	in := map[string]json.RawMessage{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, store.Errorf(store.CodeInvalidInput, "the arguments are not a JSON object: %v", err)
+		}
+	}
+	args := append(slices.Clone(t.path), "--json")
+	if t.mutating {
+		actor, err := optString(in, paramActor)
+		if err != nil {
+			return nil, nil, err
+		}
+		if actor == "" {
+			actor = m.actor
+		}
+		lease, err := optString(in, paramLease)
+		if err != nil {
+			return nil, nil, err
+		}
+		// Always explicit, so the server's own environment never leaks a
+		// lease into a call.
+		args = append(args, "--actor="+actor, "--lease="+lease)
+		delete(in, paramActor)
+		delete(in, paramLease)
+	}
+	for _, name := range slices.Sorted(maps.Keys(t.flags)) {
+		v, ok := in[name]
+		if !ok {
+			continue
+		}
+		delete(in, name)
+		vals, err := flagValues(name, t.flags[name], v)
+		if err != nil {
+			return nil, nil, err
+		}
+		literal := slices.Contains(mcpExposure.texts[strings.Join(t.path, " ")], t.flags[name].Name)
+		for _, s := range vals {
+			if literal && strings.HasPrefix(s, "@") {
+				s = "@" + s
+			}
+			args = append(args, "--"+t.flags[name].Name+"="+s)
+		}
+	}
+	var stdin []byte
+	if t.skill != nil {
+		// The skill's parameters, as they came: --input checks them.
+		stdin, _ = json.Marshal(in)
+		return append(args, "--input", "-"), stdin, nil
+	}
+	var pos []string
+	for _, p := range t.positional {
+		v, ok := in[p.name]
+		delete(in, p.name)
+		if !ok {
+			if p.required {
+				return nil, nil, store.Errorf(store.CodeInvalidInput, "%s needs %q", skills.ToolName(strings.Join(t.path, " ")), p.name)
+			}
+			continue
+		}
+		if p.many {
+			var ids []string
+			if json.Unmarshal(v, &ids) != nil {
+				return nil, nil, store.Errorf(store.CodeInvalidInput, "%q must be a list of strings, got %s", p.name, v)
+			}
+			pos = append(pos, ids...)
+			continue
+		}
+		var id string
+		if json.Unmarshal(v, &id) != nil {
+			return nil, nil, store.Errorf(store.CodeInvalidInput, "%q must be a string, got %s", p.name, v)
+		}
+		pos = append(pos, id)
+	}
+	if len(in) > 0 {
+		return nil, nil, store.Errorf(store.CodeInvalidInput, "unknown parameter %q", slices.Sorted(maps.Keys(in))[0]).
+			WithHint("see the tool's input schema for its parameters")
+	}
+	if len(pos) > 0 {
+		args = append(append(args, "--"), pos...)
+	}
+	return args, nil, nil
+}
+
+func optString(in map[string]json.RawMessage, key string) (string, error) {
+	v, ok := in[key]
+	if !ok {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return "", store.Errorf(store.CodeInvalidInput, "%q must be a string, got %s", key, v)
+	}
+	return s, nil
+}
+
+// flagValues renders a JSON value as the flag's value(s).
+func flagValues(name string, f *pflag.Flag, v json.RawMessage) ([]string, error) {
+	wrong := func(want string) error {
+		return store.Errorf(store.CodeInvalidInput, "%q must be %s, got %s", name, want, v).WithHint(f.Usage)
+	}
+	switch f.Value.Type() {
+	case "bool":
+		var b bool
+		if json.Unmarshal(v, &b) != nil {
+			return nil, wrong("true or false")
+		}
+		return []string{strconv.FormatBool(b)}, nil
+	case "int":
+		var n int
+		if json.Unmarshal(v, &n) != nil {
+			return nil, wrong("an integer")
+		}
+		return []string{strconv.Itoa(n)}, nil
+	case "stringArray", "stringSlice":
+		var ss []string
+		if json.Unmarshal(v, &ss) != nil {
+			return nil, wrong("a list of strings")
+		}
+		return ss, nil
+	case "intSlice":
+		var ns []int
+		if json.Unmarshal(v, &ns) != nil {
+			return nil, wrong("a list of integers")
+		}
+		var out []string
+		for _, n := range ns {
+			out = append(out, strconv.Itoa(n))
+		}
+		return out, nil
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return nil, wrong("a string")
+	}
+	return []string{s}, nil
+}
