@@ -23,7 +23,7 @@ const SettingsPath = ".claude/settings.json"
 // SettingsAllow are the permission rules gen-claude adds, so that agents
 // call proofloop without asking for approval: installed on PATH, or built
 // in a checkout.
-var SettingsAllow = []string{"Bash(proofloop:*)", "Bash(bin/proofloop:*)"}
+var SettingsAllow = []string{"Bash(proofloop:*)", "Bash(bin/proofloop:*)", "mcp__proofloop"}
 
 // PrimeHook is the SessionStart hook's command. A session that `proofloop
 // run` started knows its role ($PROOFLOOP_ROLE) and has proofloop first on

@@ -329,7 +329,7 @@ func TestMergeSettings(t *testing.T) {
 		t.Fatalf("MergeSettings(existing) = %v, %v", changed, err)
 	}
 	s = parse(out)
-	if want := []string{"Read", "Bash(proofloop:*)", "Bash(bin/proofloop:*)"}; s.Model != "opus" || !slices.Equal(s.Permissions.Allow, want) ||
+	if want := []string{"Read", "Bash(proofloop:*)", "Bash(bin/proofloop:*)", "mcp__proofloop"}; s.Model != "opus" || !slices.Equal(s.Permissions.Allow, want) ||
 		!slices.Equal(s.Permissions.Deny, []string{"Bash(rm:*)"}) {
 		t.Errorf("merged model %q allow %v deny %v; want opus, %v, [Bash(rm:*)]", s.Model, s.Permissions.Allow, s.Permissions.Deny, want)
 	}
