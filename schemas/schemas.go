@@ -38,10 +38,12 @@ const (
 	Config    Kind = "config"    // config.json
 	Journal   Kind = "journal"   // the store's redo journal
 	Lease     Kind = "lease"     // leases/<id>.json
+	// ProofRevision is one line of proofs/<statement id>.jsonl.
+	ProofRevision Kind = "proof_revision"
 )
 
 // Kinds lists every schema, in a fixed order.
-func Kinds() []Kind { return []Kind{Problem, Statement, Event, Config, Journal, Lease} }
+func Kinds() []Kind { return []Kind{Problem, Statement, Event, Config, Journal, Lease, ProofRevision} }
 
 // FileName is the name of the kind's schema file, e.g. statement.schema.json.
 func (k Kind) FileName() string { return string(k) + ".schema.json" }
@@ -86,7 +88,7 @@ type compiled struct {
 }
 
 var compiledSchemas = map[Kind]*compiled{
-	Problem: {}, Statement: {}, Event: {}, Config: {}, Journal: {}, Lease: {},
+	Problem: {}, Statement: {}, Event: {}, Config: {}, Journal: {}, Lease: {}, ProofRevision: {},
 }
 
 func schemaFor(kind Kind) (*gojsonschema.Schema, error) {

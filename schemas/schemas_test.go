@@ -33,6 +33,7 @@ var minimal = map[Kind]string{
 	}`,
 	Lease: `{"id": "stmt_demo_wrap", "role": "check", "holder": "check-1", "token": "0123456789abcdef0123456789abcdef",
 		"claimed_at": "2026-11-22T10:04:05Z", "expires_at": "2026-11-22T10:19:05.123Z"}`,
+	ProofRevision: `{"revision": 1, "text": "Step 1: Clear.", "strategy": null, "actor": null, "at": "2026-11-22T10:04:05Z", "cause": "complete"}`,
 }
 
 var full = map[Kind]string{
@@ -138,6 +139,8 @@ var full = map[Kind]string{
 	}`,
 	Lease: `{"id": "prob_demo", "role": "solve", "holder": "solve-1", "token": "0123456789abcdef0123456789abcdef",
 		"claimed_at": "2026-11-22T10:04:05Z", "expires_at": "2026-11-22T10:19:05Z", "released_at": "2026-11-22T10:05:00Z"}`,
+	ProofRevision: `{"revision": 4, "text": "Step 1: Let n > 2. Step 2: Then x(n).", "strategy": "direct", "actor": "fix-1",
+		"at": "2026-11-22T10:04:05.5Z", "cause": "patch", "issues": [2, 3], "response_number": 3}`,
 }
 
 // decode parses a fixture; it fails the test on bad fixtures.

@@ -13,9 +13,10 @@ import (
 
 func (a *app) showCommand() *cobra.Command {
 	var sentences bool
-	var field string
+	var field, diffRange string
+	var proofRevision int
 	c := &cobra.Command{
-		Use:   "show ID... [--sentences] [--field PATH]",
+		Use:   "show ID... [--sentences] [--field PATH] [--proof-revision N | --diff A..B]",
 		Short: "Print problems or statements; --sentences numbers the proof as checkers cite it",
 		Long: `Print problems or statements.
 
@@ -23,7 +24,13 @@ With several ids, every one is read before anything is printed, so a missing
 id fails the whole command (exit 3) without partial output. Plain output
 separates the documents with a blank line; --json prints
 {"ok":true,"command":"show","items":[...]}, one object per id in the order
-given, each shaped like the single-id output without "ok" and "command".`,
+given, each shaped like the single-id output without "ok" and "command".
+
+Every proof revision is kept (proofs/<id>.jsonl). With one statement id,
+--proof-revision N prints revision N (--sentences numbers it as its checkers
+saw it), and --diff A..B prints a unified diff of revisions A and B, one
+sentence per line. A revision written before revisions were kept is not
+found (exit 3), and show says so.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return store.Errorf(store.CodeUsage, "show takes at least one document id").
@@ -37,6 +44,9 @@ given, each shaped like the single-id output without "ok" and "command".`,
 				return err
 			}
 			defer s.Close()
+			if proofRevision != 0 || diffRange != "" {
+				return a.showRevisions(s, args, proofRevision, diffRange, sentences, field)
+			}
 			items := make([]shown, 0, len(args))
 			for _, arg := range args {
 				id, _, err := s.ParseRef(arg)
@@ -75,8 +85,56 @@ given, each shaped like the single-id output without "ok" and "command".`,
 		},
 	}
 	c.Flags().BoolVar(&sentences, "sentences", false, "number the proof's sentences, as checkers cite them")
+	c.Flags().IntVar(&proofRevision, "proof-revision", 0, "print that kept proof revision of one statement (with --sentences, numbered)")
+	c.Flags().StringVar(&diffRange, "diff", "", "print a unified diff of two kept proof revisions A..B of one statement, one sentence per line")
 	c.Flags().StringVar(&field, "field", "", "print one field, e.g. status or validate.issues.0.sentence (a gjson path; # counts a list: validate.issues.#)")
 	return c
+}
+
+// showRevisions is show --proof-revision N or --diff A..B, on one statement.
+func (a *app) showRevisions(s *store.Store, args []string, n int, diffRange string, sentences bool, field string) error {
+	switch {
+	case len(args) != 1:
+		return store.Errorf(store.CodeUsage, "--proof-revision and --diff take one statement id, not %d", len(args))
+	case n != 0 && diffRange != "":
+		return store.Errorf(store.CodeUsage, "give --proof-revision or --diff, not both")
+	case field != "":
+		return store.Errorf(store.CodeUsage, "--field reads the current document; it does not go with --proof-revision or --diff")
+	case diffRange != "" && sentences:
+		return store.Errorf(store.CodeUsage, "--diff already prints one sentence per line; drop --sentences")
+	case n < 0:
+		return store.Errorf(store.CodeUsage, "--proof-revision takes a revision number from 1, not %d", n)
+	}
+	var from, to int
+	if diffRange != "" {
+		var err error
+		if from, to, err = parseDiffRange(diffRange); err != nil {
+			return err
+		}
+	}
+	id, _, err := s.ParseRef(args[0])
+	if err != nil {
+		return err
+	}
+	d, err := s.Read(id)
+	if err != nil {
+		return err
+	}
+	var it shown
+	if diffRange != "" {
+		it, err = showDiff(s, id, d, from, to)
+	} else {
+		it, err = showRevision(s, id, d, n, sentences)
+	}
+	if err != nil {
+		return err
+	}
+	if a.json {
+		it.obj["ok"], it.obj["command"] = true, "show"
+		return a.writeJSON(it.obj)
+	}
+	fmt.Fprint(a.stdout, it.text)
+	return nil
 }
 
 // shown is one document as show prints it: obj for --json, text otherwise.
