@@ -78,13 +78,27 @@ type Node struct {
 	Uncited []string
 }
 
-// Proved is the derived verdict on one item. NotProved is the first
-// statement (depth first, in relies-on order) that keeps it from being
-// fully proved, "" when it is; Why says what is wrong with that statement.
+// Proved is the derived verdict on one item. NotProved is the first item
+// (depth first, in relies-on order) that keeps it from being fully proved,
+// "" when it is: a statement that is not true, or the item itself (a
+// problem that is not solved). Reopened says that statement was true once.
 type Proved struct {
 	FullyProved bool   `json:"fully_proved"`
 	NotProved   string `json:"not_proved,omitempty"`
-	Why         string `json:"why,omitempty"`
+	Status      Status `json:"not_proved_status,omitempty"`
+	Reopened    bool   `json:"reopened,omitempty"`
+}
+
+// Why says in words why the item is not fully proved: "stmt_x reopened",
+// "stmt_x is has_gap"; "" when it is.
+func (v Proved) Why() string {
+	switch {
+	case v.FullyProved:
+		return ""
+	case v.Reopened:
+		return v.NotProved + " reopened"
+	}
+	return v.NotProved + " is " + string(v.Status)
 }
 
 // Prover derives fully_proved over a graph of nodes, remembering what it
@@ -109,28 +123,22 @@ func (p *Prover) Of(id string) (Proved, error) {
 		return v, nil
 	}
 	if p.busy[id] {
-		return Proved{NotProved: id, Why: "is in a dependency cycle"}, nil
+		return Proved{NotProved: id, Status: "in a dependency cycle"}, nil
 	}
 	n, err := p.node(id)
 	if err != nil {
 		return Proved{}, err
 	}
 	if n == nil {
-		return Proved{NotProved: id, Why: "does not exist"}, nil
+		return Proved{NotProved: id, Status: "missing"}, nil
 	}
 	p.busy[id] = true
 	defer delete(p.busy, id)
 	k, _ := KindOf(id)
 	var v Proved
 	switch {
-	case k == KindProblem && n.Status != ProblemSolved:
-		v = Proved{NotProved: id, Why: "is not solved"}
-	case k != KindProblem && n.Status != StatementTrue:
-		why := "is " + string(n.Status)
-		if n.Verified {
-			why = "was reopened (" + string(n.Status) + ")"
-		}
-		v = Proved{NotProved: id, Why: why}
+	case k == KindProblem && n.Status != ProblemSolved, k != KindProblem && n.Status != StatementTrue:
+		v = Proved{NotProved: id, Status: n.Status, Reopened: n.Verified}
 	default:
 		v = Proved{FullyProved: true}
 		for _, c := range n.ReliesOn {
@@ -148,7 +156,7 @@ func (p *Prover) Of(id string) (Proved, error) {
 				return Proved{}, err
 			}
 			if !cv.FullyProved {
-				v = Proved{NotProved: cv.NotProved, Why: cv.Why}
+				v = cv
 				break
 			}
 		}

@@ -61,6 +61,11 @@ found (exit 3), and show says so.`,
 				if err != nil {
 					return err
 				}
+				if field == "" {
+					if err := addProved(s, id, d, &it); err != nil {
+						return err
+					}
+				}
 				items = append(items, it)
 			}
 			if a.json {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
@@ -123,4 +124,46 @@ func showDiff(s *store.Store, id string, d *store.Doc, a, b int) (shown, error) 
 		text = fmt.Sprintf("proof revisions %d and %d of %s have the same sentences\n", a, b, id)
 	}
 	return shown{obj, text}, nil
+}
+
+// addProved adds to a shown document what is derived at read time: whether
+// it is fully proved (a problem: soundly solved) and what keeps it from
+// being so, and a statement's open issues by severity. Plain output names
+// them in the --sentences header; the document itself is printed as is.
+func addProved(s *store.Store, id string, d *store.Doc, it *shown) error {
+	li := &loop.Item{ID: id}
+	if err := loop.Proved(s, []*loop.Item{li}); err != nil {
+		return err
+	}
+	it.obj["fully_proved"] = li.FullyProved
+	if !li.FullyProved {
+		it.obj["not_proved"], it.obj["not_proved_status"] = li.NotProved, li.Proved.Status
+		if li.Reopened {
+			it.obj["reopened"] = true
+		}
+	}
+	// The header names the verdict of a true statement only: any other is
+	// not proved, for the reason its status gives.
+	var notes []string
+	if d.Status() == model.StatementTrue {
+		notes = append(notes, "fully proved")
+		if !li.FullyProved {
+			notes[0] = "not fully proved: " + li.Proved.Why()
+		}
+	}
+	if d.Kind == model.KindStatement {
+		st, err := d.Statement()
+		if err != nil {
+			return store.Errorf(store.CodeStoreDamaged, "%s", err)
+		}
+		bySev := st.OpenBySeverity()
+		it.obj["open_issues"] = bySev
+		if n := bySev[model.SeverityCritical] + bySev[model.SeverityGap]; n > 0 {
+			notes = append(notes, fmt.Sprintf("%s open: %d critical, %d gap", model.Count(n, "issue"), bySev[model.SeverityCritical], bySev[model.SeverityGap]))
+		}
+		if h, rest, ok := strings.Cut(it.text, ")\n"); ok && len(notes) > 0 && strings.HasPrefix(it.text, "statement ") {
+			it.text = h + "; " + strings.Join(notes, "; ") + ")\n" + rest
+		}
+	}
+	return nil
 }

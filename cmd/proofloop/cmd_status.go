@@ -75,6 +75,9 @@ func (a *app) statusCommand() *cobra.Command {
 			for _, r := range snap.Roots {
 				walk(r, 0)
 			}
+			if err := loop.Proved(s, items); err != nil {
+				return err
+			}
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "status", "items": items})
 			}
@@ -133,7 +136,7 @@ func (a *app) summary(snap *loop.Snapshot, items []*loop.Item) {
 
 func statusLine(it *loop.Item) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s [%s]", it.ID, it.Status)
+	fmt.Fprintf(&b, "%s [%s%s]", it.ID, it.Status, unsound(it))
 	if it.Role != "" {
 		fmt.Fprintf(&b, " -> %s: %s", it.Role, it.Reason)
 	} else {
@@ -144,9 +147,26 @@ func statusLine(it *loop.Item) string {
 	}
 	if len(it.OpenIssues) > 0 {
 		fmt.Fprintf(&b, "; open issues %v", it.OpenIssues)
+		if c, ok := it.OpenBySeverity[model.SeverityCritical]; ok {
+			fmt.Fprintf(&b, " (%d critical, %d gap)", c, it.OpenBySeverity[model.SeverityGap])
+		}
 	}
 	if it.Holder != "" {
 		fmt.Fprintf(&b, "; leased to %s until %s", it.Holder, it.Expires)
 	}
 	return b.String()
+}
+
+// unsound qualifies a solved problem or a true statement that is not fully
+// proved: " (unsound: stmt_x reopened)" or " (not fully proved: ...)".
+func unsound(it *loop.Item) string {
+	switch {
+	case it.Proved == nil || it.FullyProved:
+		return ""
+	case it.Kind == model.KindProblem && it.Status == model.ProblemSolved:
+		return " (unsound: " + it.Proved.Why() + ")"
+	case it.Kind == model.KindStatement && it.Status == model.StatementTrue:
+		return " (not fully proved: " + it.Proved.Why() + ")"
+	}
+	return ""
 }
