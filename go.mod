@@ -18,7 +18,8 @@ require (
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/sys v0.45.0
 	golang.org/x/term v0.25.0
-	golang.org/x/text v0.19.0
+	golang.org/x/text v0.23.0
+	gonum.org/v1/gonum v0.17.0
 )
 
 require (

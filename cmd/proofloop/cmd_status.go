@@ -62,23 +62,7 @@ func (a *app) statusCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			items := []*loop.Item{}
-			depths := map[string]int{}
-			var walk func(id string, depth int)
-			walk = func(id string, depth int) {
-				it, ok := snap.Items[id]
-				if !ok {
-					return
-				}
-				items = append(items, it)
-				depths[id] = depth
-				for _, c := range it.Children {
-					walk(c, depth+1)
-				}
-			}
-			for _, r := range snap.Roots {
-				walk(r, 0)
-			}
+			items, depths := treeOrder(snap)
 			if err := loop.Proved(s, items); err != nil {
 				return err
 			}
@@ -111,6 +95,29 @@ func (a *app) statusCommand() *cobra.Command {
 	c.Flags().StringVar(&problem, "problem", "", "only this problem and what lies below it")
 	c.Flags().BoolVar(&all, "all", false, "print every line of a large tree instead of a summary")
 	return c
+}
+
+// treeOrder lists a snapshot's items depth first from its roots, with each
+// one's depth below its root.
+func treeOrder(snap *loop.Snapshot) ([]*loop.Item, map[string]int) {
+	items := []*loop.Item{}
+	depths := map[string]int{}
+	var walk func(id string, depth int)
+	walk = func(id string, depth int) {
+		it, ok := snap.Items[id]
+		if !ok {
+			return
+		}
+		items = append(items, it)
+		depths[id] = depth
+		for _, c := range it.Children {
+			walk(c, depth+1)
+		}
+	}
+	for _, r := range snap.Roots {
+		walk(r, 0)
+	}
+	return items, depths
 }
 
 // summary prints a large tree as counts, then the items that need someone.
