@@ -276,6 +276,12 @@ func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 			return nil, err
 		}
 		t = model.StatementTurn(st, subs, maxRounds)
+	case model.KindDebate:
+		db, err := d.Debate()
+		if err != nil {
+			return nil, damaged(DocPath(d.Kind, d.ID), err)
+		}
+		t = model.DebateTurnOf(db)
 	default:
 		return nil, fmt.Errorf("no index rows for %s documents", d.Kind)
 	}
