@@ -11,6 +11,7 @@ import (
 
 	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
 )
 
@@ -220,6 +221,12 @@ func (a *app) debateTurnCommand() *cobra.Command {
 			if input != "" {
 				if raw, err = src.File(input, "--input"); err != nil {
 					return err
+				}
+				// Strict JSON first: a key in another case or given twice,
+				// which encoding/json would take, is refused by name.
+				var t model.DebateTurn
+				if err := skills.DecodeStrict(raw, &t); err != nil {
+					return store.Errorf(store.CodeInvalidInput, "--input: %v", err).WithHint("nothing was written; `proofloop transitions` lists the protocol's turn fields")
 				}
 			} else {
 				t := model.DebateTurn{}
