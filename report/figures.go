@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"maps"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/proofloop/proofloop/model"
@@ -87,11 +86,11 @@ func figures(d *Data) Figures {
 		}
 	}
 	for _, n := range slices.Sorted(maps.Keys(rounds)) {
-		f.RoundsHist = append(f.RoundsHist, Count{plural(n, "round"), rounds[n]})
+		f.RoundsHist = append(f.RoundsHist, Count{model.Count(n, "round"), rounds[n]})
 	}
 	slices.SortFunc(most, func(a, b *StatementData) int { return cmp.Or(cmp.Compare(b.Round, a.Round), cmp.Compare(a.ID, b.ID)) })
 	for _, st := range most[:min(len(most), maxFigureRows)] {
-		f.MostRounds = append(f.MostRounds, Value{st.ID, plural(st.Round, "round")})
+		f.MostRounds = append(f.MostRounds, Value{st.ID, model.Count(st.Round, "round")})
 	}
 	slices.SortFunc(toTrue, func(a, b took) int { return cmp.Or(cmp.Compare(b.d, a.d), cmp.Compare(a.id, b.id)) })
 	for _, t := range toTrue[:min(len(toTrue), maxFigureRows)] {
@@ -113,11 +112,4 @@ func counts(m map[string]int) []Count {
 	}
 	slices.SortFunc(out, func(a, b Count) int { return cmp.Or(cmp.Compare(b.N, a.N), cmp.Compare(a.Label, b.Label)) })
 	return out
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

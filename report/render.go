@@ -47,6 +47,11 @@ type Options struct {
 	Nonce string
 	// SplitOver overrides DefaultSplitOver (tests).
 	SplitOver int
+	// MainOnly renders only the page's <main> element: what a live page
+	// fetches to replace its own. (A whole page parsed by the live page
+	// would carry a <style> with another nonce, which the page's policy
+	// reports as a violation.)
+	MainOnly bool
 }
 
 // Page is one HTML file of a report.
@@ -200,7 +205,11 @@ func renderPage(d *Data, o Options, index bool, up string) ([]byte, error) {
 		}
 	}
 	var b bytes.Buffer
-	if err := tmpl.Execute(&b, pd); err != nil {
+	name := "page"
+	if o.MainOnly {
+		name = "main"
+	}
+	if err := tmpl.ExecuteTemplate(&b, name, pd); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

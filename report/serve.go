@@ -68,7 +68,7 @@ func (h *handler) page(w http.ResponseWriter, r *http.Request, name string) {
 		http.Error(w, err.Error(), status)
 		return
 	}
-	o := Options{Live: true, Nonce: NewNonce()}
+	o := Options{Live: true, Nonce: NewNonce(), MainOnly: r.URL.Query().Get("part") == "main"}
 	b, ok, err := RenderOne(d, o, name)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
 
@@ -67,8 +68,8 @@ func Write(ctx context.Context, s *store.Store, problem, out string, stdout io.W
 // Describe is one sentence about w for a person.
 func (w *Written) Describe() string {
 	if w.Split {
-		return fmt.Sprintf("Wrote the report of %d statements to %s/: index.html and %d pages, one per root problem (%.1f MB in all).",
-			w.Statements, w.Path, w.Pages-1, float64(w.Bytes)/1e6)
+		return fmt.Sprintf("Wrote the report of %s to %s/: index.html and %s, one per root problem (%.1f MB in all).",
+			model.Count(w.Statements, "statement"), w.Path, model.Count(w.Pages-1, "page"), float64(w.Bytes)/1e6)
 	}
-	return fmt.Sprintf("Wrote the report of %d statements to %s (%.1f MB); open it in a browser.", w.Statements, w.Path, float64(w.Bytes)/1e6)
+	return fmt.Sprintf("Wrote the report of %s to %s (%.1f MB); open it in a browser.", model.Count(w.Statements, "statement"), w.Path, float64(w.Bytes)/1e6)
 }

@@ -28,14 +28,13 @@
   function refresh() {
     if (busy) { again = true; return; }
     busy = true;
-    fetch(location.pathname + location.search, { cache: "no-store" })
+    fetch(location.pathname + "?part=main", { cache: "no-store" })
       .then(function (r) { return r.text(); })
       .then(function (t) {
         var doc = new DOMParser().parseFromString(t, "text/html");
         var fresh = doc.querySelector("main");
         if (fresh) {
           document.querySelector("main").replaceWith(document.adoptNode(fresh));
-          body.setAttribute("data-seq", doc.body.getAttribute("data-seq"));
           render(document);
         }
       })
@@ -45,6 +44,7 @@
         if (again) { again = false; refresh(); }
       });
   }
-  var es = new EventSource("/events?since=" + encodeURIComponent(body.getAttribute("data-seq") || "0"));
+  var seq = document.querySelector("main").getAttribute("data-seq") || "0";
+  var es = new EventSource("/events?since=" + encodeURIComponent(seq));
   es.onmessage = refresh;
 })();
