@@ -23,6 +23,7 @@ require (
 	golang.org/x/sys v0.45.0
 	golang.org/x/term v0.40.0
 	golang.org/x/text v0.34.0
+	gonum.org/v1/gonum v0.17.0
 )
 
 require (

@@ -106,7 +106,7 @@ func checkLedger(t *testing.T, snap *snapshot, calls []*call) int {
 			continue // a problem: wrap-up and subgoal were checked through created
 		}
 		switch k.Skill {
-		case "check-reject-proof":
+		case "check-reject-proof", "reopen":
 			issues[k.Target]++
 			n := k.Out.IssueNumber
 			if n < 1 || n > len(st.Validate.Issues) {

@@ -73,7 +73,7 @@ func TestMixedWorkload(t *testing.T) {
 		}
 	}
 	for _, sk := range []string{"check-reject-proof", "fix-patch-proof", "fix-create-substatement", "state-setup-substatement",
-		"state-complete-proof", "check-confirm-proof", "state-mark-false", "prob-wrapup-statement", "prob-setup-subgoal"} {
+		"state-complete-proof", "check-confirm-proof", "state-mark-false", "prob-wrapup-statement", "prob-setup-subgoal", "reopen"} {
 		if perSkill[sk] == 0 {
 			t.Errorf("no successful %s in the whole run (seed %d): the workload did not exercise it", sk, seed)
 		}
@@ -244,6 +244,18 @@ func (w *world) pickStatement(rng *rand.Rand) string {
 		}
 		return out
 	}
+	// Now and then a true statement, for a late finding (reopen).
+	if rng.IntN(8) == 0 {
+		var done []string
+		for _, id := range w.statements {
+			if w.status[id] == "true" {
+				done = append(done, id)
+			}
+		}
+		if len(done) > 0 {
+			return done[rng.IntN(len(done))]
+		}
+	}
 	if hot := live(w.roots); len(hot) > 0 && rng.IntN(2) == 0 {
 		return hot[rng.IntN(len(hot))]
 	}
@@ -318,6 +330,10 @@ func (w *world) act(rng *rand.Rand, actor string, st *statementDoc, sents []stri
 			w.do(w.completeCall(actor, id, expect))
 		default:
 			w.do(w.markFalseCall(actor, id, 0, expect))
+		}
+	case "true":
+		if len(sents) > 0 {
+			w.do(w.reopenCall(actor, id, rng, sents, expect))
 		}
 	case "awaiting_verification":
 		if r < 0.5 && len(sents) > 0 {
@@ -420,6 +436,14 @@ func (w *world) rejectCall(actor, id string, rng *rand.Rand, sents []string, exp
 	return &call{Skill: "check-reject-proof", Actor: actor, Target: id, Token: tok, Expect: expect,
 		Args: []string{"--statement-path", id, "--sentence-number", strconv.Itoa(n), "--sentence-text", quote,
 			"--error-type", "gap", "--explanation", "Gap found by " + tok + ".", "--suggested-fix", "Justify it."}}
+}
+
+// reopenCall records a late finding against a true statement's accepted
+// proof: the fields and checks of a rejection.
+func (w *world) reopenCall(actor, id string, rng *rand.Rand, sents []string, expect int) *call {
+	k := w.rejectCall(actor, id, rng, sents, expect)
+	k.Skill = "reopen"
+	return k
 }
 
 func (w *world) confirmCall(actor, id string, expect int) *call {

@@ -26,7 +26,9 @@ var crashHooks = []struct {
 }
 
 // multiFile are the skills that write two or more files in one transaction.
-var multiFile = []string{"fix-create-substatement", "state-setup-substatement", "prob-setup-subgoal", "prob-wrapup-statement"}
+// fix-patch-proof writes the statement and appends its kept revision to
+// proofs/<id>.jsonl in one transaction.
+var multiFile = []string{"fix-create-substatement", "state-setup-substatement", "prob-setup-subgoal", "prob-wrapup-statement", "fix-patch-proof"}
 
 // TestMixedCrash kills proofloop with SIGKILL while it runs the multi-file
 // skills, from four workers at once, and runs `proofloop doctor` after each
@@ -228,6 +230,9 @@ func (cr *crasher) prepare(skill string) *call {
 		open := st.openIssues()
 		switch st.Status {
 		case "has_gap":
+			if len(open) > 0 && skill == "fix-patch-proof" {
+				return w.patchCall("", cr.gap, cr.rng, open[:1], len(sents), -1)
+			}
 			if len(open) > 0 {
 				return w.fixCreateCall("", cr.gap, open[0], -1)
 			}

@@ -30,6 +30,11 @@ type Item struct {
 	Children   []string     `json:"children"`
 	Depth      int          `json:"depth"`
 	Root       string       `json:"root"` // the root problem it belongs to
+	// Derived by Proved, at read time (nil until then): whether the item is fully proved
+	// (a problem: soundly solved), the first statement that keeps it from
+	// being so, and its open issues by severity.
+	*model.Proved
+	OpenBySeverity map[string]int `json:"open_by_severity,omitempty"`
 
 	leased bool
 }

@@ -22,6 +22,7 @@ var want = map[string]map[Source][]Status{
 	"fix-patch-proof":            {"": {StatementHasGap, StatementAwaitingSubstatement}},
 	"fix-create-substatement":    {"": {StatementHasGap}},
 	"decide":                     {"": {StatementNeedsModification}},
+	"reopen":                     {"": {StatementTrue}},
 }
 
 // passing returns facts under which every guard of every skill passes.
@@ -80,7 +81,8 @@ func TestAllowedNow(t *testing.T) {
 	}{
 		{KindProblem, ProblemPending, []string{"prob-finish-up", "prob-setup-subgoal", "prob-wrapup-statement"}},
 		{KindProblem, ProblemSolved, nil},
-		{KindStatement, StatementTrue, nil},
+		{KindStatement, StatementTrue, []string{"reopen"}},
+		{KindStatement, StatementFalse, nil},
 		{KindStatement, StatementHasGap, []string{"state-mark-false", "state-propose-modification", "check-reject-proof", "fix-patch-proof", "fix-create-substatement"}},
 		{KindStatement, StatementNeedsModification, []string{"decide"}},
 	}
@@ -89,7 +91,7 @@ func TestAllowedNow(t *testing.T) {
 			t.Errorf("AllowedNow(%s, %s) = %v; want %v", tt.k, tt.s, got, tt.want)
 		}
 	}
-	err := Allow("state-complete-proof", &Facts{Status: StatementTrue, NewProof: "x"})
+	err := Allow("state-complete-proof", &Facts{Status: StatementFalse, NewProof: "x"})
 	if want := "the statement is final"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Allow on a true statement = %v; want a message with %q", err, want)
 	}

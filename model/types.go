@@ -24,20 +24,24 @@ type Problem struct {
 
 // Statement is a statement document, statement/<id>.json.
 type Statement struct {
-	ID                   string               `json:"id"`
-	Status               Status               `json:"status"`
-	CreatedAt            string               `json:"created_at"`
-	UpdatedAt            string               `json:"updated_at"`
-	Revision             int                  `json:"revision"`
-	Claim                string               `json:"claim"`
-	Premises             []string             `json:"premises"`
-	Purpose              *string              `json:"purpose,omitempty"`
-	Rationale            *string              `json:"rationale,omitempty"`
-	Context              string               `json:"context"`
-	Proof                *string              `json:"proof"`
-	ProofStrategy        *string              `json:"proof_strategy"`
-	ProofRevision        int                  `json:"proof_revision"`
-	ProofAuthor          *string              `json:"proof_author,omitempty"`
+	ID            string   `json:"id"`
+	Status        Status   `json:"status"`
+	CreatedAt     string   `json:"created_at"`
+	UpdatedAt     string   `json:"updated_at"`
+	Revision      int      `json:"revision"`
+	Claim         string   `json:"claim"`
+	Premises      []string `json:"premises"`
+	Purpose       *string  `json:"purpose,omitempty"`
+	Rationale     *string  `json:"rationale,omitempty"`
+	Context       string   `json:"context"`
+	Proof         *string  `json:"proof"`
+	ProofStrategy *string  `json:"proof_strategy"`
+	ProofRevision int      `json:"proof_revision"`
+	ProofAuthor   *string  `json:"proof_author,omitempty"`
+	// RevisionsKeptFrom is the first proof revision kept in
+	// proofs/<id>.jsonl; 0 (absent) while none is, as for a statement
+	// written before revisions were kept.
+	RevisionsKeptFrom    int                  `json:"revisions_kept_from,omitempty"`
 	Round                int                  `json:"round,omitempty"`
 	ExtraRounds          int                  `json:"extra_rounds,omitempty"`
 	IdleTurns            int                  `json:"idle_turns,omitempty"`
@@ -62,12 +66,15 @@ type Validate struct {
 
 // Issue is a gap recorded by a checker.
 type Issue struct {
-	IssueNumber   int     `json:"issue_number"`
-	Sentence      int     `json:"sentence"`
-	SentenceText  string  `json:"sentence_text"`
-	ErrorType     string  `json:"error_type"`
-	Explanation   string  `json:"explanation"`
-	SuggestedFix  *string `json:"suggested_fix,omitempty"`
+	IssueNumber  int     `json:"issue_number"`
+	Sentence     int     `json:"sentence"`
+	SentenceText string  `json:"sentence_text"`
+	ErrorType    string  `json:"error_type"`
+	Explanation  string  `json:"explanation"`
+	SuggestedFix *string `json:"suggested_fix,omitempty"`
+	// Severity is critical or gap; absent on issues recorded before it
+	// existed, when it defaults from the error type (see IssueSeverity).
+	Severity      string  `json:"severity,omitempty"`
 	CreatedAt     string  `json:"created_at"`
 	Actor         *string `json:"actor,omitempty"`
 	Round         int     `json:"round"`

@@ -41,10 +41,14 @@ const (
 	Journal   Kind = "journal"   // the store's redo journal
 	Lease     Kind = "lease"     // leases/<id>.json
 	Debate    Kind = "debate"    // debate/<id>.json
+	// ProofRevision is one line of proofs/<statement id>.jsonl.
+	ProofRevision Kind = "proof_revision"
 )
 
 // Kinds lists every schema, in a fixed order.
-func Kinds() []Kind { return []Kind{Problem, Statement, Event, Config, Journal, Lease, Debate} }
+func Kinds() []Kind {
+	return []Kind{Problem, Statement, Event, Config, Journal, Lease, Debate, ProofRevision}
+}
 
 // FileName is the name of the kind's schema file, e.g. statement.schema.json.
 func (k Kind) FileName() string { return string(k) + ".schema.json" }
@@ -89,7 +93,7 @@ type compiled struct {
 }
 
 var compiledSchemas = map[Kind]*compiled{
-	Problem: {}, Statement: {}, Event: {}, Config: {}, Journal: {}, Lease: {}, Debate: {},
+	Problem: {}, Statement: {}, Event: {}, Config: {}, Journal: {}, Lease: {}, Debate: {}, ProofRevision: {},
 }
 
 func schemaFor(kind Kind) (*gojsonschema.Schema, error) {

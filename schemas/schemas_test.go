@@ -39,6 +39,7 @@ var minimal = map[Kind]string{
 		"protocol": "socratic", "topic": "Is P = NP?", "topic_slug": "is_p_np", "max_turns": 6,
 		"participants": [], "turns": [], "artifact": ".debates/2026-11-22-is_p_np.md"
 	}`,
+	ProofRevision: `{"revision": 1, "text": "Step 1: Clear.", "strategy": null, "actor": null, "at": "2026-11-22T10:04:05Z", "cause": "complete"}`,
 }
 
 var full = map[Kind]string{
@@ -171,6 +172,8 @@ var full = map[Kind]string{
 		"artifact": ".debates/2026-11-22-cache_policy.md",
 		"flags": {"mediator_needed_at": "2026-11-22T10:25:00Z"}
 	}`,
+	ProofRevision: `{"revision": 4, "text": "Step 1: Let n > 2. Step 2: Then x(n).", "strategy": "direct", "actor": "fix-1",
+		"at": "2026-11-22T10:04:05.5Z", "cause": "patch", "issues": [2, 3], "response_number": 3}`,
 }
 
 // decode parses a fixture; it fails the test on bad fixtures.

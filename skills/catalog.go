@@ -149,6 +149,10 @@ var ValueMeanings = map[string]map[string]string{
 		"scope_error":       "a fact is used outside the range where it holds (a variable's domain, a quantifier's order, an edge case)",
 		"wrong_target":      "the proof establishes something other than the claim as stated",
 	},
+	"severity": {
+		"critical": "the step is wrong: the logic breaks here (usually answered by mark-false or a modification)",
+		"gap":      "the step may be right but is not supported (answered by a patch or a gap-filling sub-statement)",
+	},
 	"modification_type": {
 		"strengthen_premises": "add or sharpen premises so the claim becomes true",
 		"weaken_conclusion":   "claim less, keeping what the purpose needs",

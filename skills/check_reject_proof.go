@@ -18,13 +18,14 @@ var checkRejectProof = &Skill{
 		enum("error_type", "the kind of error", model.ErrorTypes, true),
 		text("explanation", "what is wrong, in detail"),
 		optText("suggested_fix", "what would be needed to fix it"),
+		severityParam,
 	},
 	Example:       `--statement-path stmt_example_wrap --sentence-number 2 --sentence-text "adding 2n+1 gives (n+1)^2" --error-type unjustified_leap --explanation "The identity n^2 + 2n + 1 = (n+1)^2 is used without being shown." --suggested-fix "Expand (n+1)^2."`,
 	When:          "Use it when, reading the proof sentence by sentence, you reach a sentence that does not follow: record that first invalid step, quote its exact text and classify the error.",
 	WhenNot:       "Do not use it for style, or for a step that is terse but that you can verify yourself. Do not record a later error before the first one. If every sentence holds and the proof proves the claim, use check-confirm-proof.",
 	Output:        "`issue_number` is the number of the issue recorded (fixers answer it by that number); `round` is the check/fix round. `status` is `has_gap`.",
 	ExampleAfter:  "state-complete-proof",
-	ExampleOutput: `{"command":"check-reject-proof","created":[],"id":"stmt_example_wrap","issue_number":1,"ok":true,"revision":3,"round":1,"status":"has_gap"}`,
+	ExampleOutput: `{"command":"check-reject-proof","created":[],"id":"stmt_example_wrap","issue_number":1,"ok":true,"revision":3,"round":1,"severity":"gap","status":"has_gap"}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "sentence_in_range",
 			When: "the sentence number is not in the proof",
@@ -59,12 +60,12 @@ func runCheckRejectProof(tx *store.Tx, in *Input) (*Result, error) {
 	n := len(st.Validate.Issues) + 1
 	issue := map[string]any{"issue_number": n, "sentence": f.Sentence, "sentence_text": f.Quote,
 		"error_type": in.Text("error_type"), "explanation": in.Text("explanation"),
-		"suggested_fix": in.OptText("suggested_fix"), "created_at": tx.Now(), "actor": actor(tx),
+		"suggested_fix": in.OptText("suggested_fix"), "severity": severity(in), "created_at": tx.Now(), "actor": actor(tx),
 		"round": round, "proof_revision": st.ProofRevision}
 	if err := set(d, "validate.issues.-1", issue, "round", round, "status", model.StatementHasGap); err != nil {
 		return nil, err
 	}
 	return &Result{ID: id, Status: model.StatementHasGap, Revision: d.Revision() + 1,
-		Extra: map[string]any{"issue_number": n, "round": round},
+		Extra: map[string]any{"issue_number": n, "round": round, "severity": issue["severity"]},
 		Text:  fmt.Sprintf("Recorded issue %d at sentence %d of %s (round %d); it has a gap.", n, f.Sentence, id, round)}, nil
 }

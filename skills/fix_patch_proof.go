@@ -74,6 +74,10 @@ func runFixPatchProof(tx *store.Tx, in *Input) (*Result, error) {
 	if err := set(d, "proof", proof, "proof_revision", rev, "proof_author", actor(tx), "status", status); err != nil {
 		return nil, err
 	}
+	if err := tx.KeepProofRevision(d, model.ProofRevision{Revision: rev, Text: proof, Strategy: st.ProofStrategy,
+		Actor: actor(tx), At: tx.Now(), Cause: model.CausePatch, Issues: f.Named, ResponseNumber: &n}); err != nil {
+		return nil, err
+	}
 	span := fmt.Sprintf("sentences %d-%d", r.Start, r.End)
 	if r.Start == r.End {
 		span = fmt.Sprintf("sentence %d", r.Start)

@@ -1,5 +1,6 @@
 // Package skills holds the eleven skills of the proof workflow, one file
-// each, and the registry that the CLI, its help, the catalog and the
+// each, plus reopen (the check role's late finding, not a seed skill), and
+// the registry that the CLI, its help, the catalog and the
 // generated .claude/ files all read.
 package skills
 
@@ -106,6 +107,8 @@ var Registry = []*Skill{
 	stateCompleteProof, stateSetupSubstatement, stateMarkFalse, stateProposeModification,
 	checkConfirmProof, checkRejectProof,
 	fixPatchProof, fixCreateSubstatement,
+	// Not a seed skill: the check role's late finding against a true statement.
+	reopen,
 }
 
 // Find returns the skill called name.

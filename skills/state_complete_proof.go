@@ -52,6 +52,11 @@ func runStateCompleteProof(tx *store.Tx, in *Input) (*Result, error) {
 		"proof_author", actor(tx), "status", model.StatementAwaitingVerification); err != nil {
 		return nil, err
 	}
+	strategy := in.Text("strategy")
+	if err := tx.KeepProofRevision(d, model.ProofRevision{Revision: rev, Text: f.NewProof, Strategy: &strategy,
+		Actor: actor(tx), At: tx.Now(), Cause: model.CauseComplete}); err != nil {
+		return nil, err
+	}
 	n := len(model.SplitSentences(f.NewProof))
 	return &Result{ID: id, Status: model.StatementAwaitingVerification, Revision: d.Revision() + 1,
 		Extra: map[string]any{"proof_revision": rev, "sentences": n},

@@ -26,21 +26,25 @@ type Finding struct {
 // FindingCodes lists every kind of damage doctor reports, with what it
 // means. `doctor --json` gives each finding its code.
 var FindingCodes = map[string]string{
-	"unreadable":        "a file or folder cannot be read or listed",
-	"unexpected_file":   "a file that does not belong where it is",
-	"not_strict_json":   "a duplicate object key or data after the JSON value",
-	"schema":            "a file does not parse or fails its JSON Schema",
-	"wrong_id":          "a document's id field is not its file name",
-	"duplicate_number":  "two issues or two responses of a statement carry the same number",
-	"bad_reference":     "a link between documents is missing or one-sided",
-	"revision_mismatch": "a document's revision is not the one the event log says it reached",
-	"replay_mismatch":   "a document differs from the replay of the event log's patches",
-	"event_invalid":     "a line of events.jsonl is not an event",
-	"event_gap":         "event seqs do not count up by one: lines were deleted, emptied or moved",
-	"chain_broken":      "an event's hash or prev does not match: a line was edited, removed or moved",
-	"event_quarantined": "a torn event line that no journal covered was moved to events.quarantine.jsonl",
-	"config":            "config.json is damaged or out of range",
-	"lease":             "a lease file is damaged",
+	"unreadable":         "a file or folder cannot be read or listed",
+	"unexpected_file":    "a file that does not belong where it is",
+	"not_strict_json":    "a duplicate object key or data after the JSON value",
+	"schema":             "a file does not parse or fails its JSON Schema",
+	"wrong_id":           "a document's id field is not its file name",
+	"duplicate_number":   "two issues or two responses of a statement carry the same number",
+	"bad_reference":      "a link between documents is missing or one-sided",
+	"revision_mismatch":  "a document's revision is not the one the event log says it reached",
+	"replay_mismatch":    "a document differs from the replay of the event log's patches",
+	"event_invalid":      "a line of events.jsonl is not an event",
+	"event_gap":          "event seqs do not count up by one: lines were deleted, emptied or moved",
+	"chain_broken":       "an event's hash or prev does not match: a line was edited, removed or moved",
+	"event_quarantined":  "a torn event line that no journal covered was moved to events.quarantine.jsonl",
+	"config":             "config.json is damaged or out of range",
+	"lease":              "a lease file is damaged",
+	"revisions_missing":  "a statement keeps its proof revisions but its proofs/<id>.jsonl file is gone",
+	"revisions_mismatch": "the kept proof revisions do not count up to the statement's proof",
+	"issue_quote":        "an issue's sentence_text is not at its sentence in the proof revision it cites",
+	"dependency_cycle":   "problems and statements depend on each other in a cycle",
 }
 
 // Report is what doctor did and found. Problems and Statements count the
@@ -109,6 +113,7 @@ func (s *Store) Doctor() (*Report, error) {
 		}
 		bad("bad_reference", p, 0, format, args...)
 	})
+	s.checkRevisions(docs, bad)
 	r.Log = s.checkLog(docs, bad)
 	r.Events = r.Log.Events
 	r.Index = "consistent"

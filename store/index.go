@@ -37,7 +37,7 @@ const IndexFile = "index.db"
 
 // indexVersion changes when the layout or the rows change meaning; an index
 // of another version is rebuilt.
-const indexVersion = "1"
+const indexVersion = "2"
 
 var (
 	bucketItems  = []byte("items")
@@ -64,6 +64,15 @@ type Row struct {
 	FillsIssue *int         `json:"fills_issue,omitempty"`
 	Lease      *RowLease    `json:"lease,omitempty"`
 	Revision   int          `json:"revision"`
+	// What fully_proved is derived from, at read time (model.Prover): the
+	// statements the item relies on (a solved problem: its key statement),
+	// those of them a statement's proof does not cite, and whether the
+	// statement was ever verified. OpenCritical counts the open issues of
+	// severity critical.
+	ReliesOn     []string `json:"relies_on,omitempty"`
+	Uncited      []string `json:"uncited,omitempty"`
+	Verified     bool     `json:"verified,omitempty"`
+	OpenCritical int      `json:"open_critical,omitempty"`
 }
 
 // RowLease is the lease of a row's item as last written; whether it is live
@@ -264,6 +273,9 @@ func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 			return nil, err
 		}
 		t = model.ProblemTurn(p, wraps, maxRounds)
+		if p.Status == model.ProblemSolved && p.ResolvedBy != nil {
+			r.ReliesOn = []string{*p.ResolvedBy}
+		}
 	case model.KindStatement:
 		st, err := d.Statement()
 		if err != nil {
@@ -276,6 +288,8 @@ func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 			return nil, err
 		}
 		t = model.StatementTurn(st, subs, maxRounds)
+		r.ReliesOn, r.Uncited = model.ReliesOn(st)
+		r.Verified, r.OpenCritical = st.VerifiedAt != nil, st.OpenBySeverity()[model.SeverityCritical]
 	default:
 		return nil, fmt.Errorf("no index rows for %s documents", d.Kind)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -37,6 +38,9 @@ func (a *app) listCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := loop.Proved(s, items); err != nil {
+				return err
+			}
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "list", "items": nonNilItems(items)})
 			}
@@ -45,7 +49,7 @@ func (a *app) listCommand() *cobra.Command {
 				if it.Role != "" {
 					who = string(it.Role)
 				}
-				fmt.Fprintf(a.stdout, "%-48s %-9s %-22s %s\n", it.ID, it.Kind, it.Status, who)
+				fmt.Fprintf(a.stdout, "%s\n", strings.TrimRight(fmt.Sprintf("%-48s %-9s %-22s %-6s %s", it.ID, it.Kind, it.Status, who, strings.TrimSpace(unsound(it))), " "))
 			}
 			if len(items) == 0 {
 				fmt.Fprintln(a.stdout, "Nothing matches.")

@@ -69,6 +69,7 @@ func (a *app) primeCommand() *cobra.Command {
 				fmt.Fprintln(w, "  nothing now; `proofloop status` shows what everything waits on.")
 			}
 			fmt.Fprintf(w, "\nYour skills: %s (`proofloop <skill> --help`).\n", strings.Join(mine, ", "))
+			primeNotes(w, r)
 			fmt.Fprintf(w, "\nCommands:\n")
 			fmt.Fprintf(w, "  proofloop next --role %s --claim --holder NAME --json   take an item; export PROOFLOOP_LEASE=<lease>\n", r)
 			fmt.Fprintf(w, "  proofloop show ID --sentences                            read an item, proof numbered as checkers cite it\n")

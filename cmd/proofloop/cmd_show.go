@@ -13,9 +13,10 @@ import (
 
 func (a *app) showCommand() *cobra.Command {
 	var sentences bool
-	var field, at string
+	var field, at, diffRange string
+	var proofRevision int
 	c := &cobra.Command{
-		Use:   "show ID... [--sentences] [--field PATH] [--at SEQ|TIME]",
+		Use:   "show ID... [--sentences] [--field PATH] [--at SEQ|TIME] [--proof-revision N | --diff A..B]",
 		Short: "Print problems or statements; --sentences numbers the proof as checkers cite it",
 		Long: `Print problems or statements.
 
@@ -27,7 +28,13 @@ given, each shaped like the single-id output without "ok" and "command".
 
 --at SEQ|TIME shows a document as it was then (after event SEQ, or at an RFC
 3339 time, or at the end of a date), rebuilt from the patches of the event
-log; --json adds "at" and "seq" (the event of its last change by then).`,
+log; --json adds "at" and "seq" (the event of its last change by then).
+
+Every proof revision is kept (proofs/<id>.jsonl). With one statement id,
+--proof-revision N prints revision N (--sentences numbers it as its checkers
+saw it), and --diff A..B prints a unified diff of revisions A and B, one
+sentence per line. A revision written before revisions were kept is not
+found (exit 3), and show says so.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return store.Errorf(store.CodeUsage, "show takes at least one document id").
@@ -41,6 +48,12 @@ log; --json adds "at" and "seq" (the event of its last change by then).`,
 				return err
 			}
 			defer s.Close()
+			if proofRevision != 0 || diffRange != "" {
+				if at != "" {
+					return store.Errorf(store.CodeUsage, "--at and --proof-revision/--diff do not go together: a kept revision is the same at any time")
+				}
+				return a.showRevisions(s, args, proofRevision, diffRange, sentences, field)
+			}
 			var point *store.Point
 			if at != "" {
 				p, err := store.ParsePoint(at)
@@ -75,6 +88,12 @@ log; --json adds "at" and "seq" (the event of its last change by then).`,
 				if step != nil && field == "" {
 					it.text = fmt.Sprintf("%s as of %s (its last change by then: seq %d at %s, revision %d)\n", id, point, step.Event.Seq, step.Event.Time, step.Change.Revision) + it.text
 				}
+				// Whether it is fully proved is a fact of now, not of --at.
+				if step == nil && field == "" {
+					if err := addProved(s, id, d, &it); err != nil {
+						return err
+					}
+				}
 				items = append(items, it)
 			}
 			if a.json {
@@ -100,8 +119,56 @@ log; --json adds "at" and "seq" (the event of its last change by then).`,
 	}
 	c.Flags().BoolVar(&sentences, "sentences", false, "number the proof's sentences, as checkers cite them")
 	c.Flags().StringVar(&at, "at", "", "show the document as it was at `SEQ|TIME`, rebuilt from the event log")
+	c.Flags().IntVar(&proofRevision, "proof-revision", 0, "print that kept proof revision of one statement (with --sentences, numbered)")
+	c.Flags().StringVar(&diffRange, "diff", "", "print a unified diff of two kept proof revisions A..B of one statement, one sentence per line")
 	c.Flags().StringVar(&field, "field", "", "print one field, e.g. status or validate.issues.0.sentence (a gjson path; # counts a list: validate.issues.#)")
 	return c
+}
+
+// showRevisions is show --proof-revision N or --diff A..B, on one statement.
+func (a *app) showRevisions(s *store.Store, args []string, n int, diffRange string, sentences bool, field string) error {
+	switch {
+	case len(args) != 1:
+		return store.Errorf(store.CodeUsage, "--proof-revision and --diff take one statement id, not %d", len(args))
+	case n != 0 && diffRange != "":
+		return store.Errorf(store.CodeUsage, "give --proof-revision or --diff, not both")
+	case field != "":
+		return store.Errorf(store.CodeUsage, "--field reads the current document; it does not go with --proof-revision or --diff")
+	case diffRange != "" && sentences:
+		return store.Errorf(store.CodeUsage, "--diff already prints one sentence per line; drop --sentences")
+	case n < 0:
+		return store.Errorf(store.CodeUsage, "--proof-revision takes a revision number from 1, not %d", n)
+	}
+	var from, to int
+	if diffRange != "" {
+		var err error
+		if from, to, err = parseDiffRange(diffRange); err != nil {
+			return err
+		}
+	}
+	id, _, err := s.ParseRef(args[0])
+	if err != nil {
+		return err
+	}
+	d, err := s.Read(id)
+	if err != nil {
+		return err
+	}
+	var it shown
+	if diffRange != "" {
+		it, err = showDiff(s, id, d, from, to)
+	} else {
+		it, err = showRevision(s, id, d, n, sentences)
+	}
+	if err != nil {
+		return err
+	}
+	if a.json {
+		it.obj["ok"], it.obj["command"] = true, "show"
+		return a.writeJSON(it.obj)
+	}
+	fmt.Fprint(a.stdout, it.text)
+	return nil
 }
 
 // shown is one document as show prints it: obj for --json, text otherwise.

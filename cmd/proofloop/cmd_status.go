@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 	"maps"
 	"slices"
 	"strings"
@@ -60,29 +62,17 @@ func (a *app) statusCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			items := []*loop.Item{}
-			depths := map[string]int{}
-			var walk func(id string, depth int)
-			walk = func(id string, depth int) {
-				it, ok := snap.Items[id]
-				if !ok {
-					return
-				}
-				items = append(items, it)
-				depths[id] = depth
-				for _, c := range it.Children {
-					walk(c, depth+1)
-				}
-			}
-			for _, r := range snap.Roots {
-				walk(r, 0)
+			items, depths := treeOrder(snap)
+			if err := loop.Proved(s, items); err != nil {
+				return err
 			}
 			if a.json {
-				// json/v2 encodes a 100k-item tree about twice as fast as
-				// encoding/json, with the same bytes here: sorted keys, no
-				// HTML escaping, and every list non-nil.
+				// json/v2's engine encodes a 100k-item tree about twice as
+				// fast as encoding/json; with v1's options (omitempty, nil
+				// slices, sorted keys) and no HTML escaping, as writeJSON,
+				// the bytes are the same.
 				out := map[string]any{"ok": true, "command": "status", "items": items}
-				if err := jsonv2.MarshalWrite(a.stdout, out, jsonv2.Deterministic(true)); err != nil {
+				if err := jsonv2.MarshalWrite(a.stdout, out, jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false)); err != nil {
 					return err
 				}
 				_, err := fmt.Fprintln(a.stdout)
@@ -105,6 +95,29 @@ func (a *app) statusCommand() *cobra.Command {
 	c.Flags().StringVar(&problem, "problem", "", "only this problem and what lies below it")
 	c.Flags().BoolVar(&all, "all", false, "print every line of a large tree instead of a summary")
 	return c
+}
+
+// treeOrder lists a snapshot's items depth first from its roots, with each
+// one's depth below its root.
+func treeOrder(snap *loop.Snapshot) ([]*loop.Item, map[string]int) {
+	items := []*loop.Item{}
+	depths := map[string]int{}
+	var walk func(id string, depth int)
+	walk = func(id string, depth int) {
+		it, ok := snap.Items[id]
+		if !ok {
+			return
+		}
+		items = append(items, it)
+		depths[id] = depth
+		for _, c := range it.Children {
+			walk(c, depth+1)
+		}
+	}
+	for _, r := range snap.Roots {
+		walk(r, 0)
+	}
+	return items, depths
 }
 
 // summary prints a large tree as counts, then the items that need someone.
@@ -165,7 +178,7 @@ func (a *app) listSome(title string, items []*loop.Item) {
 
 func statusLine(it *loop.Item) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s [%s]", it.ID, it.Status)
+	fmt.Fprintf(&b, "%s [%s%s]", it.ID, it.Status, unsound(it))
 	if it.Role != "" {
 		fmt.Fprintf(&b, " -> %s: %s", it.Role, it.Reason)
 	} else {
@@ -176,9 +189,26 @@ func statusLine(it *loop.Item) string {
 	}
 	if len(it.OpenIssues) > 0 {
 		fmt.Fprintf(&b, "; open issues %v", it.OpenIssues)
+		if c, ok := it.OpenBySeverity[model.SeverityCritical]; ok {
+			fmt.Fprintf(&b, " (%d critical, %d gap)", c, it.OpenBySeverity[model.SeverityGap])
+		}
 	}
 	if it.Holder != "" {
 		fmt.Fprintf(&b, "; leased to %s until %s", it.Holder, it.Expires)
 	}
 	return b.String()
+}
+
+// unsound qualifies a solved problem or a true statement that is not fully
+// proved: " (unsound: stmt_x reopened)" or " (not fully proved: ...)".
+func unsound(it *loop.Item) string {
+	switch {
+	case it.Proved == nil || it.FullyProved:
+		return ""
+	case it.Kind == model.KindProblem && it.Status == model.ProblemSolved:
+		return " (unsound: " + it.Proved.Why() + ")"
+	case it.Kind == model.KindStatement && it.Status == model.StatementTrue:
+		return " (not fully proved: " + it.Proved.Why() + ")"
+	}
+	return ""
 }

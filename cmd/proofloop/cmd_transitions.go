@@ -21,13 +21,16 @@ func (a *app) transitionsCommand() *cobra.Command {
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if a.json {
-				return a.writeJSON(map[string]any{"ok": true, "command": "transitions", "transitions": transitionRows()})
+				return a.writeJSON(map[string]any{"ok": true, "command": "transitions", "transitions": transitionRows(), "severities": severityRows()})
 			}
 			if wide {
-				return a.wideTransitions()
+				if err := a.wideTransitions(); err != nil {
+					return err
+				}
+				return a.printSeverities()
 			}
 			a.narrowTransitions()
-			return nil
+			return a.printSeverities()
 		},
 	}
 	c.Flags().BoolVar(&wide, "wide", false, "one line per skill, guards included, however wide it gets")

@@ -16,7 +16,7 @@ var commandGroups = []struct {
 	Commands  []string
 }{
 	{"loop", "The turn loop:", []string{"status", "next", "list", "claim", "refresh", "release", "run", "decide"}},
-	{"audit", "Audit:", []string{"show", "events", "history", "report", "serve"}},
+	{"audit", "Audit:", []string{"show", "events", "history", "graph", "report", "serve"}},
 	{"setup", "Setup and agents:", []string{"init", "new-problem", "doctor", "config", "gen-claude", "mcp", "skills", "prime", "transitions", "version", "completion", "help"}},
 }
 

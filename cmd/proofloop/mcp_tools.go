@@ -46,7 +46,7 @@ var mcpExposure = struct {
 	readOnly: map[string]bool{
 		"status": true, "show": true, "list": true, "events": true,
 		"skills": true, "transitions": true, "prime": true,
-		"history": true,
+		"history": true, "graph": true,
 	},
 	// release: a second release of the same lease changes nothing more.
 	// refresh is not idempotent: each call moves the expiry from now.

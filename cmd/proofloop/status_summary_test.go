@@ -9,7 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+
 	"github.com/proofloop/proofloop/bench/storegen"
+	"github.com/proofloop/proofloop/loop"
+	"github.com/proofloop/proofloop/store"
 )
 
 // TestStatusSummary: a tree of more than 500 items is summarised: counts by
@@ -61,5 +67,38 @@ func TestStatusSummary(t *testing.T) {
 	}
 	if err := json.Unmarshal(out.Bytes(), &js); err != nil || !js.OK || len(js.Items) != total {
 		t.Errorf("status --json: ok %v, %d items, %v; want ok and all %d", js.OK, len(js.Items), err, total)
+	}
+}
+
+// TestStatusJSONEncoding: status --json encodes with json/v2's engine under
+// v1's options; every item of a generated store (every status, leases,
+// rounds, open issues) must come out byte for byte as encoding/json writes
+// it, as every other command's output does.
+func TestStatusJSONEncoding(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "contents")
+	if _, err := storegen.Generate(root, storegen.Options{Statements: 200}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	snap, err := loop.Load(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, it := range snap.Items {
+		var v1 bytes.Buffer
+		enc := json.NewEncoder(&v1)
+		enc.SetEscapeHTML(false)
+		enc.Encode(it)
+		v2, err := jsonv2.Marshal(it, jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := string(v2), strings.TrimSuffix(v1.String(), "\n"); got != want {
+			t.Fatalf("%s: json/v2 wrote\n%s\nencoding/json writes\n%s", id, got, want)
+		}
 	}
 }

@@ -1,0 +1,75 @@
+package skills
+
+import (
+	"fmt"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+// reopen is not a seed skill: it is the check role's late finding. It takes
+// check-reject-proof's fields and passes its guards, against the accepted
+// proof of a true statement.
+var reopen = &Skill{
+	Name:    "reopen",
+	Purpose: "Record a late finding against a true statement's accepted proof and reopen it (true -> has_gap).",
+	Target:  "statement_path",
+	Params: []Param{
+		ref("statement_path", "the true statement whose accepted proof has the flaw: a bare id or a path of its JSON file"),
+		{Name: "sentence_number", Type: TypeInt, Required: true, Help: "the flawed sentence, numbered as proofloop show ID --sentences prints them"},
+		text("sentence_text", "the exact text of that sentence, or a quoted part of it (whitespace is ignored)"),
+		enum("error_type", "the kind of error", model.ErrorTypes, true),
+		text("explanation", "what is wrong, in detail"),
+		optText("suggested_fix", "what would be needed to fix it"),
+		severityParam,
+	},
+	Example:       `--statement-path stmt_example_wrap --sentence-number 2 --sentence-text "adding 2n+1 gives (n+1)^2" --error-type unjustified_leap --explanation "The identity n^2 + 2n + 1 = (n+1)^2 is used without being shown." --suggested-fix "Expand (n+1)^2."`,
+	When:          "Use it when you find a flaw in the proof of a statement that is already true: the first invalid step, quoted exactly, as for check-reject-proof. Everything that relies on the statement stops being fully proved until it is proved again.",
+	WhenNot:       "Do not use it on a statement that is not true: while a proof awaits verification or has a gap, use check-reject-proof. Do not reopen for style, or for a step you can verify yourself.",
+	Output:        "`issue_number` is the issue recorded (fixers answer it by that number); `round` is the new check/fix round; `proof_revision` the accepted revision it was found in. `status` is `has_gap`.",
+	ExampleAfter:  "check-confirm-proof",
+	ExampleOutput: `{"command":"reopen","created":[],"id":"stmt_example_wrap","issue_number":1,"ok":true,"proof_revision":1,"revision":4,"round":1,"severity":"gap","status":"has_gap"}`,
+	Refusals: []Refusal{
+		{Code: store.CodeGuardFailed, Guard: "sentence_in_range",
+			When: "the sentence number is not in the accepted proof",
+			Do:   "Take the number from `proofloop show ID --sentences`: a true statement's proof is the revision its checkers accepted."},
+		{Code: store.CodeGuardFailed, Guard: "sentence_text_found",
+			When: "the quoted text is not in that sentence",
+			Do:   "Copy the text from that sentence exactly (a contiguous part of it will do; whitespace is ignored). The message shows the real sentence, and the number of the sentence where your quote does appear, if any."},
+		{Code: store.CodeGuardFailed, Guard: "not_self_check",
+			When: "you wrote the accepted proof revision (forbid_self_check)",
+			Do:   "Leave it to another checker: release the item and end your turn."},
+	},
+	Run: runReopen,
+}
+
+func runReopen(tx *store.Tx, in *Input) (*Result, error) {
+	id := in.Text("statement_path")
+	d, st, f, err := statementState(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	f.Sentence, f.Quote = in.Int("sentence_number"), in.Text("sentence_text")
+	if _, err := checkFacts(tx, f, st); err != nil {
+		return nil, err
+	}
+	if err := model.Allow("reopen", f); err != nil {
+		return nil, err
+	}
+	// A late finding opens a round of its own; verified_at stays, so that
+	// a reader can tell a statement that was true and was reopened.
+	round := st.Round + 1
+	n := len(st.Validate.Issues) + 1
+	sev := severity(in)
+	issue := map[string]any{"issue_number": n, "sentence": f.Sentence, "sentence_text": f.Quote,
+		"error_type": in.Text("error_type"), "explanation": in.Text("explanation"),
+		"suggested_fix": in.OptText("suggested_fix"), "severity": sev, "created_at": tx.Now(), "actor": actor(tx),
+		"round": round, "proof_revision": st.ProofRevision}
+	if err := set(d, "validate.issues.-1", issue, "round", round, "status", model.StatementHasGap); err != nil {
+		return nil, err
+	}
+	return &Result{ID: id, Status: model.StatementHasGap, Revision: d.Revision() + 1,
+		Extra: map[string]any{"issue_number": n, "round": round, "severity": sev, "proof_revision": st.ProofRevision},
+		Text: fmt.Sprintf("Reopened %s: recorded issue %d (%s) at sentence %d of its accepted proof revision %d (round %d); it has a gap, and whatever relies on it is no longer fully proved.",
+			id, n, sev, f.Sentence, st.ProofRevision, round)}, nil
+}
