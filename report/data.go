@@ -37,10 +37,12 @@ type Data struct {
 type StatementData struct {
 	*model.Statement
 	Revisions []loop.ProofRevisionView // oldest first
-	// RevisionsRebuilt says the revisions came from the event log's
-	// patches; when false, only the current proof is known.
-	RevisionsRebuilt bool
-	FirstProofAt     string
+	Causes    []string                 // each revision's cause (complete, patch, ...), "" when unknown
+	// Source says where the revisions came from: "kept" (the store's
+	// proofs/<id>.jsonl), "log" (rebuilt from the events' patches) or
+	// "current" (neither: only the current proof is known).
+	Source       string
+	FirstProofAt string
 }
 
 // Load reads everything a report of s shows; problem ("" for all) limits it
@@ -62,6 +64,9 @@ func Load(ctx context.Context, s *store.Store, problem string) (*Data, error) {
 		return nil, err
 	}
 	d.Roots, d.Items = snap.Roots, snap.Items
+	if err := loop.Proved(s, slices.Collect(maps.Values(d.Items))); err != nil {
+		return nil, err
+	}
 	for _, id := range slices.Sorted(maps.Keys(d.Items)) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -113,36 +118,55 @@ func Load(ctx context.Context, s *store.Store, problem string) (*Data, error) {
 	return d, nil
 }
 
-// statementData rebuilds a statement's proof revisions from its history:
-// the proof of each step whose proof_revision changed. A store whose early
-// events carry no patches (or a document written by hand) still shows its
-// current proof.
+// statementData finds a statement's proof revisions: the texts the store
+// keeps (proofs/<id>.jsonl), else, for a store from before it kept them,
+// the proof of each step of its history whose proof_revision changed
+// (rebuilt from the events' patches); a revision neither has (a document
+// written by hand) is shown as the current proof.
 func statementData(s *store.Store, st *model.Statement) (*StatementData, error) {
 	sd := &StatementData{Statement: st}
-	steps, err := s.History(st.ID)
+	kept, err := s.ProofRevisions(st.ID)
 	if err != nil {
-		return nil, fmt.Errorf("history of %s: %w", st.ID, err)
+		return nil, err
 	}
 	last := 0
-	for _, step := range steps {
-		if step.After == nil {
-			continue
-		}
-		rev := int(gjson.GetBytes(step.After, "proof_revision").Int())
-		proof := gjson.GetBytes(step.After, "proof")
-		if rev <= last || proof.Type != gjson.String {
-			continue
-		}
-		last = rev
-		sd.Revisions = append(sd.Revisions, loop.ProofRevisionView{
-			Revision: rev, Text: proof.String(), Strategy: gjson.GetBytes(step.After, "proof_strategy").String(),
-			Author: deref(step.Event.Actor), At: step.Event.Time,
-		})
+	for _, r := range kept {
+		sd.Revisions = append(sd.Revisions, loop.ProofRevisionView{Revision: r.Revision, Text: r.Text,
+			Strategy: deref(r.Strategy), Author: deref(r.Actor), At: r.At})
+		sd.Causes = append(sd.Causes, r.Cause)
+		last = r.Revision
 	}
-	sd.RevisionsRebuilt = len(sd.Revisions) > 0
+	sd.Source = "kept"
+	if len(kept) == 0 {
+		sd.Source = "log"
+		steps, err := s.History(st.ID)
+		if err != nil {
+			return nil, fmt.Errorf("history of %s: %w", st.ID, err)
+		}
+		for _, step := range steps {
+			if step.After == nil {
+				continue
+			}
+			rev := int(gjson.GetBytes(step.After, "proof_revision").Int())
+			proof := gjson.GetBytes(step.After, "proof")
+			if rev <= last || proof.Type != gjson.String {
+				continue
+			}
+			last = rev
+			sd.Revisions = append(sd.Revisions, loop.ProofRevisionView{
+				Revision: rev, Text: proof.String(), Strategy: gjson.GetBytes(step.After, "proof_strategy").String(),
+				Author: deref(step.Event.Actor), At: step.Event.Time,
+			})
+			sd.Causes = append(sd.Causes, step.Event.Command)
+		}
+	}
 	if st.Proof != nil && last < st.ProofRevision {
+		if len(sd.Revisions) == 0 {
+			sd.Source = "current"
+		}
 		sd.Revisions = append(sd.Revisions, loop.ProofRevisionView{Revision: st.ProofRevision, Text: *st.Proof,
 			Strategy: deref(st.ProofStrategy), Author: deref(st.ProofAuthor)})
+		sd.Causes = append(sd.Causes, "")
 	}
 	if len(sd.Revisions) > 0 {
 		sd.FirstProofAt = sd.Revisions[0].At

@@ -19,6 +19,7 @@ type Figures struct {
 	TimeToTrue     []Value // first proof -> true, longest first
 	MedianToTrue   string
 	IssuesByType   []Count
+	IssuesBySev    []Count
 	IssuesTotal    int
 	StatementCount int
 	ByStatus       []Count
@@ -60,7 +61,7 @@ func figures(d *Data) Figures {
 	f.TurnsPerRole = append(f.TurnsPerRole, Count{"decide", roles["decide"]})
 	f.OtherCommands = counts(other)
 
-	rounds, types, status := map[int]int{}, map[string]int{}, map[string]int{}
+	rounds, types, sevs, status := map[int]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 	var most []*StatementData
 	type took struct {
 		id string
@@ -76,6 +77,7 @@ func figures(d *Data) Figures {
 		}
 		for _, is := range st.Validate.Issues {
 			types[is.ErrorType]++
+			sevs[model.IssueSeverity(&is)]++
 			f.IssuesTotal++
 		}
 		if st.Status == model.StatementTrue && st.FirstProofAt != "" && st.VerifiedAt != nil {
@@ -100,6 +102,7 @@ func figures(d *Data) Figures {
 		f.MedianToTrue = toTrue[len(toTrue)/2].d.String()
 	}
 	f.IssuesByType = counts(types)
+	f.IssuesBySev = counts(sevs)
 	f.ByStatus = counts(status)
 	return f
 }

@@ -200,7 +200,7 @@ func renderPage(d *Data, o Options, index bool, up string) ([]byte, error) {
 		}
 		for _, id := range treeOrder(d) {
 			if sd := d.Statements[id]; sd != nil {
-				pd.Statements = append(pd.Statements, statementView(sd))
+				pd.Statements = append(pd.Statements, statementView(sd, d.Items[id]))
 			}
 		}
 	}

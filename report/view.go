@@ -21,6 +21,8 @@ type treeNode struct {
 	Round                    int
 	OpenIssues               []int
 	Title                    template.HTML
+	FullyProved              bool
+	NotProved                string // why not, when it is not
 	Href                     string // "" when the page does not show it
 	Children                 []*treeNode
 }
@@ -34,17 +36,19 @@ type stmtView struct {
 	Premises            []template.HTML
 	Purpose             template.HTML
 	Revisions           []*revView
-	Rebuilt             bool
+	Source              string
+	FullyProved         bool
+	NotProved           string
 	Thread              []entry
 	Counterexample      template.HTML
 }
 
 // revView is one proof revision with numbered sentences.
 type revView struct {
-	ID                           string // anchor of the revision
-	N                            int
-	Author, At, Strategy, Status string
-	Sentences                    []*sentView
+	ID                          string // anchor of the revision
+	N                           int
+	Author, At, Strategy, Cause string
+	Sentences                   []*sentView
 }
 
 // sentView is one numbered sentence; Anchor is s-<stmt>-r<rev>-<n>.
@@ -58,12 +62,13 @@ type sentView struct {
 
 // issueView is an issue, shown beside the sentence it cites.
 type issueView struct {
-	N                           int
-	ID, Anchor                  string // its own id, and the sentence's
-	ErrorType, Actor, At, Quote string
-	Round, Revision, Sentence   int
-	Explanation, SuggestedFix   template.HTML
-	Open, Anchored              bool
+	N                         int
+	ID, Anchor                string // its own id, and the sentence's
+	ErrorType, Severity       string
+	Actor, At, Quote          string
+	Round, Revision, Sentence int
+	Explanation, SuggestedFix template.HTML
+	Open, Anchored            bool
 }
 
 // entry is one dated step of a statement's thread.
@@ -82,6 +87,9 @@ func tree(d *Data, id string, href func(string) string) *treeNode {
 	}
 	n := &treeNode{ID: id, Kind: string(it.Kind), Status: string(it.Status), Holder: it.Holder, Round: it.Round,
 		OpenIssues: it.OpenIssues, Href: href(id)}
+	if it.Proved != nil {
+		n.FullyProved, n.NotProved = it.FullyProved, it.Why()
+	}
 	if p := d.Problems[id]; p != nil {
 		n.Title = Inline(p.Objective)
 	} else if st := d.Statements[id]; st != nil {
@@ -98,10 +106,13 @@ func tree(d *Data, id string, href func(string) string) *treeNode {
 // statementView lays out one statement: its revisions with each issue
 // beside the sentence it cites (in the revision it cites), then its
 // thread in time order.
-func statementView(sd *StatementData) *stmtView {
+func statementView(sd *StatementData, it *loop.Item) *stmtView {
 	st := sd.Statement
 	v := &stmtView{ID: st.ID, Status: string(st.Status), Context: st.Context, Round: st.Round, OpenIssues: st.OpenIssues(),
-		Claim: Inline(st.Claim), Rebuilt: sd.RevisionsRebuilt}
+		Claim: Inline(st.Claim), Source: sd.Source}
+	if it != nil && it.Proved != nil {
+		v.FullyProved, v.NotProved = it.FullyProved, it.Why()
+	}
 	for _, p := range st.Premises {
 		v.Premises = append(v.Premises, Inline(p))
 	}
@@ -112,8 +123,8 @@ func statementView(sd *StatementData) *stmtView {
 		v.Counterexample = Markdown(*st.Counterexample)
 	}
 	sents := map[string]*sentView{}
-	for _, r := range sd.Revisions {
-		rv := &revView{ID: fmt.Sprintf("r-%s-%d", st.ID, r.Revision), N: r.Revision, Author: r.Author, At: r.At, Strategy: r.Strategy}
+	for i, r := range sd.Revisions {
+		rv := &revView{ID: fmt.Sprintf("r-%s-%d", st.ID, r.Revision), N: r.Revision, Author: r.Author, At: r.At, Strategy: r.Strategy, Cause: sd.Causes[i]}
 		for i, s := range model.Sentences(r.Text) {
 			sv := &sentView{N: i + 1, Anchor: sentenceAnchor(st.ID, r.Revision, i+1), Source: s, HTML: Inline(s)}
 			sents[sv.Anchor] = sv
@@ -127,7 +138,7 @@ func statementView(sd *StatementData) *stmtView {
 	}
 	for _, is := range st.Validate.Issues {
 		iv := &issueView{N: is.IssueNumber, ID: fmt.Sprintf("i-%s-%d", st.ID, is.IssueNumber),
-			Anchor: sentenceAnchor(st.ID, is.ProofRevision, is.Sentence), ErrorType: is.ErrorType, Actor: deref(is.Actor),
+			Anchor: sentenceAnchor(st.ID, is.ProofRevision, is.Sentence), ErrorType: is.ErrorType, Severity: model.IssueSeverity(&is), Actor: deref(is.Actor),
 			At: is.CreatedAt, Quote: is.SentenceText, Round: is.Round, Revision: is.ProofRevision, Sentence: is.Sentence,
 			Explanation: Markdown(is.Explanation), Open: open[is.IssueNumber]}
 		if is.SuggestedFix != nil {
@@ -147,12 +158,15 @@ func statementView(sd *StatementData) *stmtView {
 			body = issueBody(iv)
 		}
 		v.Thread = append(v.Thread, entry{At: is.CreatedAt, Actor: iv.Actor, Link: link, Body: body,
-			What: fmt.Sprintf("issue %d (%s) on sentence %d of revision %d, round %d", is.IssueNumber, is.ErrorType, is.Sentence, is.ProofRevision, is.Round)})
+			What: fmt.Sprintf("issue %d (%s, %s) on sentence %d of revision %d, round %d", is.IssueNumber, iv.Severity, is.ErrorType, is.Sentence, is.ProofRevision, is.Round)})
 	}
-	for _, r := range sd.Revisions {
+	for i, r := range sd.Revisions {
 		if r.At != "" {
-			v.Thread = append(v.Thread, entry{At: r.At, Actor: r.Author, Link: fmt.Sprintf("#r-%s-%d", st.ID, r.Revision),
-				What: fmt.Sprintf("proof revision %d", r.Revision)})
+			what := fmt.Sprintf("proof revision %d", r.Revision)
+			if c := sd.Causes[i]; c != "" {
+				what += " (" + c + ")"
+			}
+			v.Thread = append(v.Thread, entry{At: r.At, Actor: r.Author, Link: fmt.Sprintf("#r-%s-%d", st.ID, r.Revision), What: what})
 		}
 	}
 	for _, r := range st.Validate.Responses {

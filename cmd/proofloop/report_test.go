@@ -150,6 +150,16 @@ func TestReportHTML(t *testing.T) {
 			}
 		}
 	}
+	// fully_proved (derived), severities, the causes of kept revisions.
+	for id, want := range map[string]string{"st-stmt_sq_wrap_sub2": "fully proved", "st-stmt_planted_wrap": "not fully proved: stmt_planted_wrap is has_gap",
+		"r-stmt_sq_wrap_sub2-2": "Proof revision 2 (patch) by fix", "i-stmt_planted_wrap-1": "Issue 1 · gap · gap · open"} {
+		if n := byID[id]; n == nil || !strings.Contains(textOf(n), want) {
+			t.Errorf("#%s does not say %q", id, want)
+		}
+	}
+	if strings.Contains(body, "rebuilt from the event log") || strings.Contains(body, "only the current proof") {
+		t.Errorf("the page says revisions were rebuilt or lost; want the kept revisions of this store")
+	}
 	if issues != 4 {
 		t.Errorf("%d issues in the session; want 4", issues)
 	}
@@ -178,6 +188,16 @@ func attr(n *html.Node, key string) string {
 		}
 	}
 	return ""
+}
+
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	walk(n, func(c *html.Node) {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	})
+	return b.String()
 }
 
 func contains(outer, inner *html.Node) bool {
