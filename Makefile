@@ -9,7 +9,7 @@ GO ?= go
 BIN := bin/proofloop
 GOFILES := $(shell find . -name '*.go' -not -path './.demo/*')
 
-.PHONY: build install test demo bench soak deps clean
+.PHONY: build install test demo bench soak deps clean chromium
 
 $(BIN): go.mod go.sum $(GOFILES)
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/proofloop
@@ -25,9 +25,26 @@ install: deps
 deps:
 	$(GO) mod download
 
+# The browser tests of `proofloop report` and `serve` drive headless
+# Chromium. When no Chromium binary is found, install it with apt-get (as
+# root, or through sudo -n); if that fails, say so loudly and go on: those
+# tests then skip, loudly.
+CHROMIUM_NAMES := chromium chromium-browser chromium-headless-shell headless_shell google-chrome
+chromium:
+	@for n in $(CHROMIUM_NAMES); do command -v $$n >/dev/null && exit 0; done; \
+	sudo=; if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null; then sudo="sudo -n"; fi; \
+	echo "No Chromium found: installing it with apt-get for the report's browser tests."; \
+	if ! { $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }; then \
+	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
+	  echo '!!! COULD NOT INSTALL CHROMIUM (apt-get install -y chromium failed).'; \
+	  echo '!!! The browser tests of proofloop report and serve will be SKIPPED.'; \
+	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
+	fi
+
 # Unit tests, testscript end-to-end tests, the fuzz seed corpus, the
-# multi-process lost-update test and the kill -9 crash test.
-test: build
+# multi-process lost-update test, the kill -9 crash test and the report's
+# browser tests.
+test: build chromium
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
 

@@ -3,6 +3,8 @@ module github.com/proofloop/proofloop
 go 1.26
 
 require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/evanphx/json-patch/v5 v5.9.11
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/renameio/v2 v2.0.2
@@ -15,10 +17,12 @@ require (
 	github.com/tidwall/sjson v1.2.5
 	github.com/wI2L/jsondiff v0.7.1
 	github.com/xeipuuv/gojsonschema v1.2.0
+	github.com/yuin/goldmark v1.8.7
 	go.etcd.io/bbolt v1.5.0
+	golang.org/x/net v0.50.0
 	golang.org/x/sys v0.45.0
-	golang.org/x/term v0.25.0
-	golang.org/x/text v0.23.0
+	golang.org/x/term v0.40.0
+	golang.org/x/text v0.34.0
 	gonum.org/v1/gonum v0.17.0
 )
 

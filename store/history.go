@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -68,6 +69,9 @@ func (s *Store) History(id string) ([]Step, error) {
 				WithHint("run `proofloop doctor --reindex` to rebuild the index from the documents and the log")
 		}
 		i := changeIndex(ev, id)
+		if i < 0 && slices.Contains(ev.IDs, id) {
+			continue // a lease event (claim, release) names the item without changing it
+		}
 		if i < 0 {
 			return nil, damaged(IndexFile, fmt.Errorf("seq %d does not change %s", l.Seq, id)).
 				WithHint("run `proofloop doctor --reindex` to rebuild the index from the documents and the log")

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/proofloop/proofloop/report"
+)
+
+func (a *app) reportCommand() *cobra.Command {
+	var problem, out string
+	c := &cobra.Command{
+		Use:   "report [--problem P] [-o FILE]",
+		Short: "Write the store as one self-contained HTML page for auditors (math offline, no network)",
+		Long: `report writes one HTML file that opens from disk with no network: the problem tree
+(statuses, rounds, open issues), each statement's claim and premises and its proof at every
+revision with numbered sentences, each issue beside the sentence it cites, the thread of
+responses, confirmations and decisions, the debates, a timeline of the events and summary
+figures. Math is rendered by KaTeX, inlined in the page, to MathML. Agents' text is escaped:
+raw HTML shows as text, links as text, and a Content-Security-Policy allows only the page's
+own script.
+
+-o defaults to report.html in the working folder; -o - writes to stdout. A store of more than
+1000 statements under several root problems is written as a folder instead (report.html ->
+report/): index.html and one page per root problem. --problem limits the report to one
+problem's subtree.
+
+--json: {"ok":true,"command":"report","path","split","pages","bytes","statements","last_seq"}.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			w, err := report.Write(ctx, s, problem, out, a.stdout, report.Options{})
+			if err != nil {
+				return err
+			}
+			switch {
+			case out == "-":
+				return nil
+			case a.json:
+				return a.writeJSON(map[string]any{"ok": true, "command": "report", "path": w.Path, "split": w.Split,
+					"pages": w.Pages, "bytes": w.Bytes, "statements": w.Statements, "last_seq": w.LastSeq})
+			}
+			_, err = fmt.Fprintln(a.stdout, w.Describe())
+			return err
+		},
+	}
+	c.Flags().StringVar(&problem, "problem", "", "only this problem's subtree (`PROBLEM` id)")
+	c.Flags().StringVarP(&out, "output", "o", "report.html", "write to `FILE` (- for stdout)")
+	return c
+}

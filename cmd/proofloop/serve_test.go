@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/proofloop/proofloop/report"
+	"github.com/proofloop/proofloop/store"
+)
+
+// serveSession serves the report of a session's store, as `proofloop
+// serve` does.
+func serveSession(t *testing.T) (root string, srv *httptest.Server) {
+	t.Helper()
+	root = session(t)
+	s, err := store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv = httptest.NewServer(report.Handler(s, ""))
+	t.Cleanup(func() {
+		srv.CloseClientConnections() // the event streams end only when their clients go
+		srv.Close()
+		s.Close()
+	})
+	return root, srv
+}
+
+// TestServeHTTP checks serve without a browser: read-only, a strict CSP
+// whose nonce is the page's, 404 for anything but the pages and events.
+func TestServeHTTP(t *testing.T) {
+	root, srv := serveSession(t)
+	before := snapshot(t, root)
+	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH", "OPTIONS"} {
+		req, _ := http.NewRequest(m, srv.URL+"/", strings.NewReader("x"))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {
+			t.Errorf("%s / = %d, Allow %q; want 405, Allow GET, HEAD", m, resp.StatusCode, resp.Header.Get("Allow"))
+		}
+	}
+	for _, p := range []string{"/nope", "/statement/stmt_sq_wrap.json", "/events.jsonl", "/prob_sq.html", "/../config.json", "/a/b.html"} {
+		resp, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s = %d; want 404", p, resp.StatusCode)
+		}
+	}
+	resp, err := http.Get(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	csp := resp.Header.Get("Content-Security-Policy")
+	nonce := regexp.MustCompile(`'nonce-([A-Za-z0-9_-]+)'`).FindStringSubmatch(csp)
+	if resp.StatusCode != 200 || !strings.HasPrefix(csp, "default-src 'none'; script-src 'nonce-") || nonce == nil ||
+		!strings.Contains(csp, "connect-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Fatalf("GET / = %d, CSP %q; want 200 and default-src 'none', nonced scripts, connect-src 'self', frame-ancestors 'none'", resp.StatusCode, csp)
+	}
+	if got := strings.Count(string(body), `nonce="`+nonce[1]+`"`); got != 3 {
+		t.Errorf("the page has %d elements with the header's nonce; want 3 (style, KaTeX, script)", got)
+	}
+	if !strings.Contains(string(body), `data-live="1"`) || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("the served page is not live or lacks nosniff")
+	}
+	resp2, _ := http.Get(srv.URL + "/")
+	resp2.Body.Close()
+	if n2 := resp2.Header.Get("Content-Security-Policy"); n2 == csp {
+		t.Errorf("two responses share the nonce %q; want a new one each time", nonce[1])
+	}
+	if after := snapshot(t, root); !maps.Equal(after, before) {
+		t.Errorf("serving changed the store; want it read-only")
+	}
+}
+
+// TestServeInBrowser watches the served page in headless Chromium while a
+// command commits: the new event must show, and the issue asks within 2 s.
+func TestServeInBrowser(t *testing.T) {
+	ctx, pl := browser(t)
+	root, srv := serveSession(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible("#ev-30")); err != nil {
+		t.Fatal(err)
+	}
+	checkPage(t, ctx, root)
+	plRun(t, "new-problem", "--name", "late", "--objective", "Show that $1 + 1 = 2$.", "--actor", "sol")
+	committed := time.Now()
+	// The wait is long, so that a slow machine reports its figure
+	// instead of hanging; the assertion is the issue's 2 s.
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := chromedp.Do(wctx, chromedp.WaitVisible("#ev-31", chromedp.RetryInterval(10*time.Millisecond))); err != nil {
+		t.Fatalf("event 31 did not show within 10 s of its commit: %v", err)
+	}
+	took := time.Since(committed)
+	t.Logf("commit -> visible in the served page: %v", took)
+	if took > 2*time.Second {
+		t.Errorf("the new event showed %v after its commit; the issue asks for 2 s", took)
+	}
+	checkPage(t, ctx, root) // the swapped-in content has its math rendered too
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#tree .id").length`))
+	if err != nil || n != 11 {
+		t.Errorf("the tree shows %d items (%v); want 11 with the new problem", n, err)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(artifacts(t), "serve.png"), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errs, reqs := pl.snapshot()
+	if len(errs) > 0 {
+		t.Errorf("the page logged errors; want none:\n%s", strings.Join(errs, "\n"))
+	}
+	for _, r := range reqs {
+		if !strings.HasPrefix(r, srv.URL+"/") {
+			t.Errorf("the page requested %q; want only its own origin %s", r, srv.URL)
+		}
+	}
+}
