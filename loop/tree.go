@@ -55,6 +55,8 @@ func itemOf(r *store.Row, now time.Time) *Item {
 type Snapshot struct {
 	Items map[string]*Item
 	Roots []string // root problems, sorted
+	// Debates are the debates, sorted: items of the loop outside any tree.
+	Debates []string
 }
 
 // Load reads every row of the index (one read of the index, no document)
@@ -69,6 +71,9 @@ func Load(s *store.Store) (*Snapshot, error) {
 			if it.Kind == model.KindProblem && it.Parent == "" {
 				snap.Roots = append(snap.Roots, it.ID)
 			}
+			if it.Kind == model.KindDebate {
+				snap.Debates = append(snap.Debates, it.ID)
+			}
 			return nil
 		})
 	})
@@ -76,6 +81,7 @@ func Load(s *store.Store) (*Snapshot, error) {
 		return nil, err
 	}
 	slices.Sort(snap.Roots)
+	slices.Sort(snap.Debates)
 	return snap, nil
 }
 

@@ -75,6 +75,11 @@ func (a *app) statusCommand() *cobra.Command {
 			for _, r := range snap.Roots {
 				walk(r, 0)
 			}
+			if problem == "" {
+				for _, d := range snap.Debates {
+					walk(d, 0)
+				}
+			}
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "status", "items": items})
 			}
