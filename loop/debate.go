@@ -265,16 +265,21 @@ func JoinDebate(s *store.Store, opts store.TxOptions, in DebateJoin) (*DebateRes
 		joined := false
 		me := d.ParticipantByName(in.Name)
 		if me == nil {
-			role, err := p.JoinRole(d)
+			// A new participant changes the debate: the lease rule of every
+			// item applies (a resume by name writes nothing and needs none).
+			err := GuardLease(s, tx, in.ID, opts.Lease, func() error {
+				role, err := p.JoinRole(d)
+				if err != nil {
+					return turnErr(err)
+				}
+				d.Participants = append(d.Participants, model.Participant{ParticipantID: d.NextParticipantID(), Name: in.Name,
+					Role: role, Harness: in.Harness, ModelID: in.ModelID, JoinedAt: tx.Now()})
+				me = &d.Participants[len(d.Participants)-1]
+				tx.Detail("participant_id", me.ParticipantID)
+				tx.Detail("role", me.Role)
+				return putDebate(tx, doc, d)
+			})
 			if err != nil {
-				return turnErr(err)
-			}
-			d.Participants = append(d.Participants, model.Participant{ParticipantID: d.NextParticipantID(), Name: in.Name,
-				Role: role, Harness: in.Harness, ModelID: in.ModelID, JoinedAt: tx.Now()})
-			me = &d.Participants[len(d.Participants)-1]
-			tx.Detail("participant_id", me.ParticipantID)
-			tx.Detail("role", me.Role)
-			if err := putDebate(tx, doc, d); err != nil {
 				return err
 			}
 			joined = true

@@ -70,15 +70,18 @@ func Events(ctx context.Context, s *store.Store, since int, follow bool, fn func
 
 // watcher delivers a value on c whenever the watched file is written.
 type watcher struct {
-	fd int
-	c  chan struct{}
+	f *os.File // the inotify instance, read through Go's poller
+	c chan struct{}
 }
 
 // watch sets an inotify watch on the open file f. It names the file through
 // /proc/self/fd, so it watches exactly the file the store opened inside its
-// root.
+// root. The inotify descriptor is non-blocking and read through an
+// *os.File, so that Close wakes the reading goroutine: a goroutine left
+// blocked in a raw read(2) would, once its descriptor number is reused by a
+// later watch in the same process, steal that watch's events.
 func watch(f *os.File) (*watcher, error) {
-	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC)
+	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC | syscall.IN_NONBLOCK)
 	if err != nil {
 		return nil, err
 	}
@@ -87,11 +90,11 @@ func watch(f *os.File) (*watcher, error) {
 		syscall.Close(fd)
 		return nil, err
 	}
-	w := &watcher{fd: fd, c: make(chan struct{}, 1)}
+	w := &watcher{f: os.NewFile(uintptr(fd), "inotify"), c: make(chan struct{}, 1)}
 	go func() {
 		buf := make([]byte, 4096)
 		for {
-			if _, err := syscall.Read(fd, buf); err != nil && !errors.Is(err, syscall.EINTR) {
+			if _, err := w.f.Read(buf); err != nil && !errors.Is(err, syscall.EINTR) {
 				close(w.c)
 				return
 			}
@@ -104,5 +107,5 @@ func watch(f *os.File) (*watcher, error) {
 	return w, nil
 }
 
-// Close ends the watch; the reading goroutine stops on its next read error.
-func (w *watcher) Close() error { return syscall.Close(w.fd) }
+// Close ends the watch; the reading goroutine's Read returns at once.
+func (w *watcher) Close() error { return w.f.Close() }

@@ -148,7 +148,7 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 	}
 	r := &runner{s: s, opts: opts, agents: map[model.Role]string{}, maxFails: cfg.MaxAgentFailures, failures: map[model.Role]int{}}
 	r.changed = sync.NewCond(&r.mu)
-	for _, role := range []model.Role{model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide} {
+	for _, role := range append([]model.Role{model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide}, DebateAgentRoles(cfg)...) {
 		if c := strings.TrimSpace(cfg.Agents[string(role)]); c != "" {
 			r.agents[role] = c
 			r.roles = append(r.roles, role)
@@ -388,6 +388,14 @@ func (r *runner) settle() error {
 	r.sum.Stuck = r.left(snap)
 	if r.done != "idle" {
 		return nil
+	}
+	if len(r.sum.Stuck) == 0 {
+		// Nothing is left for any role: a run on debates alone (no
+		// problem to solve) ends when every debate is closed.
+		if roots, err := r.rootProblems(); err == nil && len(roots) == 0 {
+			r.sum.Outcome = OutcomeDone
+			return nil
+		}
 	}
 	// Nothing was actionable while nothing of ours ran. If another holder
 	// leases work our agents could do, the run is not stuck: it may retry.

@@ -154,6 +154,9 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 	cmd.Env = append(os.Environ(), "PROOFLOOP_ROOT="+root, "PROOFLOOP_ROLE="+string(t.Role), "PROOFLOOP_ID="+t.ID,
 		"PROOFLOOP_KIND="+string(t.Kind), "PROOFLOOP_LEASE="+token, "PROOFLOOP_ACTOR="+t.Actor,
 		"PROOFLOOP_RUN_ID="+r.sum.RunID)
+	if t.Kind == model.KindDebate {
+		cmd.Env = append(cmd.Env, DebateAgentEnv(r.s, t.ID)...)
+	}
 	if r.opts.Self != "" {
 		cmd.Env = append(cmd.Env, "PATH="+filepath.Dir(r.opts.Self)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	}

@@ -60,6 +60,8 @@ func itemOf(r *store.Row, now time.Time) *Item {
 type Snapshot struct {
 	Items map[string]*Item
 	Roots []string // root problems, sorted
+	// Debates are the debates, sorted: items of the loop outside any tree.
+	Debates []string
 }
 
 // Load reads every row of the index (one read of the index, no document)
@@ -74,6 +76,9 @@ func Load(s *store.Store) (*Snapshot, error) {
 			if it.Kind == model.KindProblem && it.Parent == "" {
 				snap.Roots = append(snap.Roots, it.ID)
 			}
+			if it.Kind == model.KindDebate {
+				snap.Debates = append(snap.Debates, it.ID)
+			}
 			return nil
 		})
 	})
@@ -81,6 +86,7 @@ func Load(s *store.Store) (*Snapshot, error) {
 		return nil, err
 	}
 	slices.Sort(snap.Roots)
+	slices.Sort(snap.Debates)
 	return snap, nil
 }
 

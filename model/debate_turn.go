@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // DebateTurnOf derives whose turn it is on a debate as a Turn, the shape
 // the index and the turn loop use for every item: the role of the
@@ -32,6 +35,20 @@ func DebateTurnOf(d *Debate) Turn {
 		r += "; " + s.Advice
 	}
 	return Turn{Role: Role(s.Role), Reason: r}
+}
+
+// DebateRoles are the debate roles every debate of a protocol may use (an
+// agora position's role is the debate's own), for checking a --role flag.
+func DebateRoles() []string {
+	var out []string
+	for _, p := range Protocols {
+		for _, r := range p.Roles {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	return append(out, RoleMediator)
 }
 
 // IssueOf returns issue n of a statement, or nil.

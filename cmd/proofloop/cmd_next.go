@@ -141,6 +141,9 @@ func parseRole(s string, optional bool) (model.Role, error) {
 		return "", nil
 	}
 	roles := []string{"solve", "prove", "check", "fix", "decide"}
+	// The fixed debate roles too (an agora position's own role is named
+	// only by its debate: claim takes it, next lists it without --role).
+	roles = append(roles, model.DebateRoles()...)
 	if err := model.OneOf("role", s, roles); err != nil {
 		return "", store.Errorf(store.CodeInvalidInput, "%v", err)
 	}

@@ -87,6 +87,13 @@ max_agent_failures turns in a row (config.json, default 3) is given up, with the
 its stderr. run stops when the problem is solved, at --max-turns, or when nothing is actionable
 while nothing runs, and then says what is left and why. --problem takes a root problem only.
 
+Debates are items too: agents.<debate role> (participant, reviewer, responder, main, partner,
+mediator, or an agora position's role) runs a debate's turns, with PROOFLOOP_KIND=debate and
+PROOFLOOP_PARTICIPANT_ID set when a participant writes next, or PROOFLOOP_JOIN_ROLE and
+PROOFLOOP_PARTICIPANT_NAME when the debate needs a joiner first (the agent then runs
+"proofloop debate join $PROOFLOOP_ID --participant-name $PROOFLOOP_PARTICIPANT_NAME"). With no
+problem in the store, a run whose debates are all closed ends "done" (exit 0).
+
 Progress goes to stderr: a line when each turn starts (its number, in start order, role, item and
 agent command) and ends (exit code, duration, status before -> after or "changed nothing"), and on
 a terminal a live line with the elapsed time and the turns in flight. A summary ends on stdout.
@@ -152,7 +159,7 @@ func liveWidth(w io.Writer) int {
 // printRunSummary prints a run's summary for a person.
 func (a *app) printRunSummary(sum *loop.RunSummary) {
 	outcome := map[string]string{
-		"solved": "solved", "stuck": "stuck", "max_turns": "out of turns", "budget_spent": "out of budget",
+		"solved": "solved", "done": "done: every debate is closed", "stuck": "stuck", "max_turns": "out of turns", "budget_spent": "out of budget",
 		"lease_held": "everything left is leased by others", "interrupted": "interrupted",
 	}[sum.Outcome]
 	if outcome == "" {
@@ -170,7 +177,7 @@ func (a *app) printRunSummary(sum *loop.RunSummary) {
 	}
 	fmt.Fprintf(a.stdout, "Run %s: %s after %s in %s (%s; %d idle); %s.\n", sum.RunID, outcome,
 		model.Count(sum.Turns, "turn"), (time.Duration(sum.ElapsedMS) * time.Millisecond).Round(10*time.Millisecond), strings.Join(counts, ", "), sum.Idle, logs)
-	if sum.Outcome == "solved" {
+	if sum.Outcome == "solved" || sum.Outcome == loop.OutcomeDone {
 		return
 	}
 	if len(sum.Stuck) == 0 {

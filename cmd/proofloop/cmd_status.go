@@ -66,6 +66,13 @@ func (a *app) statusCommand() *cobra.Command {
 			if err := loop.Proved(s, items); err != nil {
 				return err
 			}
+			if problem == "" {
+				for _, d := range snap.Debates {
+					if it, ok := snap.Items[d]; ok {
+						items, depths[d] = append(items, it), 0
+					}
+				}
+			}
 			if a.json {
 				// json/v2's engine encodes a 100k-item tree about twice as
 				// fast as encoding/json; with v1's options (omitempty, nil

@@ -14,14 +14,18 @@ import (
 const tableWidth = 100
 
 func (a *app) transitionsCommand() *cobra.Command {
-	var wide bool
+	var wide, protocols bool
 	c := &cobra.Command{
-		Use:   "transitions [--wide]",
-		Short: "Print the transition table: what each skill acts on, leaves and needs",
+		Use:   "transitions [--wide | --protocols]",
+		Short: "Print the transition table: what each skill acts on, leaves and needs; --protocols: the debate protocols",
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if a.json {
-				return a.writeJSON(map[string]any{"ok": true, "command": "transitions", "transitions": transitionRows(), "severities": severityRows()})
+				return a.writeJSON(map[string]any{"ok": true, "command": "transitions", "transitions": transitionRows(), "severities": severityRows(), "protocols": protocolRows()})
+			}
+			if protocols {
+				a.printProtocols()
+				return nil
 			}
 			if wide {
 				if err := a.wideTransitions(); err != nil {
@@ -34,6 +38,7 @@ func (a *app) transitionsCommand() *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&wide, "wide", false, "one line per skill, guards included, however wide it gets")
+	c.Flags().BoolVar(&protocols, "protocols", false, "print the debate protocols: roles, limit, outcomes and each turn field with its rule (--json always has them)")
 	return c
 }
 

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/proofloop/proofloop/model"
+)
+
+// protocolRow is one debate protocol as `transitions` prints it: the data
+// of model.Protocols, which the engine itself runs on.
+type protocolRow struct {
+	Name     string     `json:"name"`
+	Seed     string     `json:"seed"`
+	Summary  string     `json:"summary"`
+	Roles    []string   `json:"roles"` // join order; agora's come from --position
+	Limit    limitRow   `json:"limit"`
+	Outcomes []string   `json:"outcomes"`
+	Fields   []fieldRow `json:"fields"`
+}
+
+type limitRow struct {
+	N    int    `json:"n"`
+	Unit string `json:"unit"`
+	Soft bool   `json:"soft"`
+}
+
+type fieldRow struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Roles    []string `json:"roles"` // empty: every role
+	Required bool     `json:"required"`
+	Enum     []string `json:"enum"`
+	Rule     string   `json:"rule"`
+}
+
+func protocolRows() []protocolRow {
+	var out []protocolRow
+	for _, p := range model.Protocols {
+		roles := p.Roles
+		if roles == nil {
+			roles = []string{"one per --position ROLE=TEXT", model.RoleMediator + " (asked for after repeated counters)"}
+		}
+		var fields []fieldRow
+		for _, f := range p.Fields {
+			fields = append(fields, fieldRow{f.Name, f.Type, append([]string{}, f.Roles...), f.Required, append([]string{}, f.Enum...), f.Rule})
+		}
+		out = append(out, protocolRow{p.Name, p.Seed, p.Summary, roles, limitRow{p.Limit.N, p.Limit.Unit, p.Limit.Soft}, p.Outcomes, fields})
+	}
+	return out
+}
+
+// printProtocols prints each protocol and its turn fields for a person.
+func (a *app) printProtocols() {
+	for i, p := range protocolRows() {
+		if i > 0 {
+			fmt.Fprintln(a.stdout)
+		}
+		soft := ""
+		if p.Limit.Soft {
+			soft = " (soft)"
+		}
+		fmt.Fprintf(a.stdout, "%s — seed %s: %s\n", p.Name, p.Seed, p.Summary)
+		fmt.Fprintf(a.stdout, "  roles: %s; limit: %d %s%s; outcomes: %s\n", strings.Join(p.Roles, ", "), p.Limit.N, p.Limit.Unit, soft, strings.Join(p.Outcomes, ", "))
+		for _, f := range p.Fields {
+			who := "any role"
+			if len(f.Roles) > 0 {
+				who = strings.Join(f.Roles, ", ")
+			}
+			req := ""
+			if f.Required {
+				req = ", required"
+			}
+			enum := ""
+			if len(f.Enum) > 0 {
+				enum = "; one of " + strings.Join(f.Enum, ", ")
+			}
+			fmt.Fprintf(a.stdout, "  %s: %s (%s%s)%s; %s\n", f.Name, f.Type, who, req, enum, f.Rule)
+		}
+	}
+}
