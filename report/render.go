@@ -52,7 +52,18 @@ type Options struct {
 	// would carry a <style> with another nonce, which the page's policy
 	// reports as a violation.)
 	MainOnly bool
+	// KaTeXFile, when set, is the name of a file beside the page that
+	// holds katex.min.js, instead of inlining it: a split report writes it
+	// once rather than 273 KB into each of its pages.
+	KaTeXFile string
 }
+
+// KaTeXFile is the name of the KaTeX file of a split report.
+const KaTeXFile = "katex.min.js"
+
+// KaTeX is katex.min.js, for the file a split report writes beside its
+// pages.
+func KaTeX() []byte { return []byte(katexJS) }
 
 // Page is one HTML file of a report.
 type Page struct {
@@ -83,6 +94,7 @@ type pageData struct {
 	CSP, Nonce                          string
 	Style                               template.CSS
 	KaTeX, Script                       template.JS
+	KaTeXFile                           string
 	Live                                bool
 	LastSeq                             int
 	Index                               bool
@@ -121,6 +133,7 @@ func Render(d *Data, o Options) ([]Page, error) {
 		}
 		return []Page{{Name: "index.html", HTML: b}}, nil
 	}
+	o.KaTeXFile = KaTeXFile
 	index, err := renderPage(d, o, true, "")
 	if err != nil {
 		return nil, err
@@ -180,9 +193,12 @@ func renderPage(d *Data, o Options, index bool, up string) ([]byte, error) {
 		title += ": " + d.Problem
 	}
 	pd := &pageData{Title: title, Root: d.Root, Problem: d.Problem, Generated: d.Generated, Up: up,
-		CSP: CSP(o.Nonce), Nonce: o.Nonce, Style: template.CSS(pageCSS), KaTeX: template.JS(katexJS), Script: template.JS(pageJS),
+		CSP: CSP(o.Nonce), Nonce: o.Nonce, Style: template.CSS(pageCSS), Script: template.JS(pageJS), KaTeXFile: o.KaTeXFile,
 		Live: o.Live, LastSeq: d.LastSeq, Index: index, StatementCount: len(d.Statements), SplitOver: o.SplitOver,
 		Debates: debateViews(d), Figures: figures(d)}
+	if o.KaTeXFile == "" {
+		pd.KaTeX = template.JS(katexJS)
+	}
 	pd.Timeline, pd.Left = timeline(d)
 	if index {
 		pd.Pages = indexRows(d)
