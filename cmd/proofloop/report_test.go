@@ -94,13 +94,13 @@ func TestReportHTML(t *testing.T) {
 			break
 		}
 	}
-	for _, id := range []string{"tree", "figures", "statements", "debates", "timeline"} {
+	for _, id := range []string{"tree", "figures", "statements", "debates", "d-deb_cache_policy", "timeline"} {
 		if byID[id] == nil {
 			t.Errorf("no section #%s", id)
 		}
 	}
 	body := text.String()
-	for _, want := range []string{"No debates.", "<script>document.title='pwned';window.pwned=1</script>", "<b>bold</b>",
+	for _, want := range []string{"<script>window.pwned=5</script>", "Cache policy <script>window.pwned=6</script>", "<script>document.title='pwned';window.pwned=1</script>", "<b>bold</b>",
 		"<script>window.pwned=4</script>", "the source (http://127.0.0.1:9/a)", "Turns per role"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page's text has no %q", want)
