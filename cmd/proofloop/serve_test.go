@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"maps"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -134,5 +136,53 @@ func TestServeInBrowser(t *testing.T) {
 		if !strings.HasPrefix(r, srv.URL+"/") {
 			t.Errorf("the page requested %q; want only its own origin %s", r, srv.URL)
 		}
+	}
+}
+
+// TestServeCommand runs `proofloop serve` itself: it prints where it
+// listens (on localhost by default), serves the page, and stops cleanly,
+// exit 0, on SIGINT.
+func TestServeCommand(t *testing.T) {
+	session(t) // sets PROOFLOOP_ROOT
+	pr, pw := io.Pipe()
+	code := make(chan int, 1)
+	go func() {
+		code <- run([]string{"serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), pw, io.Discard)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`^Serving the report of \S+ at (http://127\.0\.0\.1:[0-9]+/) \(read-only; Ctrl-C stops\)\.\n$`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("serve printed %q; want where it listens, on 127.0.0.1", line)
+	}
+	go io.Copy(io.Discard, pr)
+	resp, err := http.Get(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `id="st-stmt_sq_wrap_sub2"`) {
+		t.Errorf("GET %s = %d; want 200 and the report", m[1], resp.StatusCode)
+	}
+	// An open event stream must not keep serve from stopping.
+	ev, err := http.Get(m[1] + "events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Body.Close()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Errorf("serve exited %d on SIGINT; want 0", c)
+		}
+	case <-time.After(time.Minute): // hang protection only
+		t.Fatal("serve did not stop on SIGINT")
 	}
 }
