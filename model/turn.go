@@ -63,6 +63,11 @@ func StatementTurn(st *Statement, subs []Child, maxRounds int) Turn {
 	case StatementNeedsModification:
 		return Turn{Role: RoleDecide, Reason: "a modification is proposed: accept or reject it"}
 	}
+	for i := range st.Validate.Issues {
+		if is := &st.Validate.Issues[i]; is.DisputeOpen() {
+			return Turn{Outcome: OutcomeWaiting, Reason: fmt.Sprintf("issue %d is disputed in %s: the statement waits for it", is.IssueNumber, is.Dispute.Debate)}
+		}
+	}
 	if Exhausted(st, maxRounds) {
 		return Turn{Role: RoleDecide, Outcome: OutcomeExhausted,
 			Reason: fmt.Sprintf("the round budget is spent (%d of %d): extend it or give up", Spent(st), Budget(st, maxRounds))}

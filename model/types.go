@@ -82,7 +82,24 @@ type Issue struct {
 	// SupersededAt is set when an accepted modification replaced the claim
 	// the issue was about; such an issue is no longer open.
 	SupersededAt *string `json:"superseded_at,omitempty"`
+	// Dispute is the socratic debate a fixer opened on the issue (debate
+	// start --about); while it is open the statement waits for it.
+	Dispute *IssueDispute `json:"dispute,omitempty"`
+	// WithdrawnAt is set when a dispute ended in consensus that the issue is
+	// withdrawn: it is no longer open, and stays in the history.
+	WithdrawnAt *string `json:"withdrawn_at,omitempty"`
 }
+
+// IssueDispute links an issue to the debate that disputes it.
+type IssueDispute struct {
+	Debate   string  `json:"debate"`
+	OpenedAt string  `json:"opened_at"`
+	ClosedAt *string `json:"closed_at,omitempty"`
+	Outcome  *string `json:"outcome,omitempty"`
+}
+
+// DisputeOpen reports whether an issue's dispute is still running.
+func (is *Issue) DisputeOpen() bool { return is.Dispute != nil && is.Dispute.ClosedAt == nil }
 
 // Response is a fixer's answer to one or more issues.
 type Response struct {
@@ -161,7 +178,7 @@ func (s *Statement) OpenIssues() []int {
 	}
 	open := []int{}
 	for _, is := range s.Validate.Issues {
-		if !answered[is.IssueNumber] && is.SupersededAt == nil {
+		if !answered[is.IssueNumber] && is.SupersededAt == nil && is.WithdrawnAt == nil {
 			open = append(open, is.IssueNumber)
 		}
 	}

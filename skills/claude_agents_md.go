@@ -56,6 +56,7 @@ var agentsDo = map[store.Code]string{
 	loop.CodeMaxTurns:    "Run again to continue: the store keeps every turn taken; raise --max-turns for a longer run.",
 	loop.CodeBudgetSpent: "A person decides what happens next: `proofloop decide ID --extend N` grants N more rounds (`proofloop decide --help` lists the other decisions).",
 	loop.CodeInterrupted: "Nothing is half done: run again to continue.",
+	loop.CodeTimeout:     "`debate wait` ran out of time: run it again to keep waiting, or close the debate (`proofloop debate close --help`).",
 }
 
 // agentsMDFile renders AGENTS.md: the role table's skills, and the exit

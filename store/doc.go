@@ -111,6 +111,20 @@ func (d *Doc) Statement() (*model.Statement, error) {
 	return &s, nil
 }
 
+// Debate decodes the document as a debate. The result is shared until the
+// document changes: callers must not modify it.
+func (d *Doc) Debate() (*model.Debate, error) {
+	if db, ok := d.decoded.(*model.Debate); ok {
+		return db, nil
+	}
+	var db model.Debate
+	if err := decode(d.Raw, &db); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", d.ID, err)
+	}
+	d.decoded = &db
+	return &db, nil
+}
+
 // CheckJSON refuses what the schema validator would let through: a
 // duplicate object key (gjson reads the first value and encoding/json the
 // last, so two readers would see two different documents) and trailing data

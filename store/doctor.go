@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -58,8 +59,16 @@ type Report struct {
 	Events     int       `json:"events"`
 	Log        LogReport `json:"log"`
 	Index      string    `json:"index"` // consistent, or rebuilt and why
-	Findings   []Finding `json:"findings"`
+	Debates    int       `json:"debates,omitempty"`
+	// Transcripts lists the debate transcripts doctor rewrote because they
+	// were missing or stale (a transcript is derived from its debate).
+	Transcripts []string  `json:"transcripts_regenerated,omitempty"`
+	Findings    []Finding `json:"findings"`
 }
+
+// RenderTranscript renders a debate's transcript for doctor; package loop
+// sets it (loop.RenderDebate), since the store does not import the loop.
+var RenderTranscript func(d *model.Debate) []byte
 
 // tempRe matches renameio's temp names for the store's own files: "." +
 // target name + a random number, where the target is a document, a lease,
@@ -67,7 +76,7 @@ type Report struct {
 var tempRe = regexp.MustCompile(`^\.(\.journal|[a-z0-9_]+\.json|[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9_-]+\.md)[0-9]+$`)
 
 // docDirs are the folders of documents, each holding one kind.
-var docDirs = []model.Kind{model.KindProblem, model.KindStatement}
+var docDirs = []model.Kind{model.KindProblem, model.KindStatement, model.KindDebate}
 
 // Doctor checks the whole store under the lock: it finishes or discards a
 // leftover journal, removes stale temp files (under the lock no transaction
@@ -99,12 +108,12 @@ func (s *Store) Doctor() (*Report, error) {
 	if _, err := s.Config(); err != nil {
 		bad("config", ConfigFile, 0, "%v", err)
 	}
-	docs := &docSet{problems: map[string]*model.Problem{}, statements: map[string]*model.Statement{},
+	docs := &docSet{problems: map[string]*model.Problem{}, statements: map[string]*model.Statement{}, debates: map[string]*model.Debate{},
 		revision: map[string]int{}, present: map[string]bool{}}
 	for _, dir := range append([]string{"."}, append(kindDirs(), LeaseDir)...) {
 		s.doctorDir(dir, r, docs, bad)
 	}
-	r.Problems, r.Statements = docs.count[model.KindProblem], docs.count[model.KindStatement]
+	r.Problems, r.Statements, r.Debates = docs.count[model.KindProblem], docs.count[model.KindStatement], docs.count[model.KindDebate]
 	// A reference to a file that is there but damaged is reported once,
 	// as the damaged file, not again as missing.
 	checkRefs(docs.problems, docs.statements, func(p, format string, args ...any) {
@@ -114,6 +123,7 @@ func (s *Store) Doctor() (*Report, error) {
 		bad("bad_reference", p, 0, format, args...)
 	})
 	s.checkRevisions(docs, bad)
+	s.checkDebates(r, docs, bad)
 	r.Log = s.checkLog(docs, bad)
 	r.Events = r.Log.Events
 	r.Index = "consistent"
@@ -136,6 +146,7 @@ func kindDirs() []string {
 type docSet struct {
 	problems   map[string]*model.Problem
 	statements map[string]*model.Statement
+	debates    map[string]*model.Debate
 	revision   map[string]int  // every readable document's revision
 	present    map[string]bool // every document file, damaged or not
 	count      map[model.Kind]int
@@ -144,7 +155,7 @@ type docSet struct {
 // doctorDir checks the files of one folder of the root.
 func (s *Store) doctorDir(dir string, r *Report, docs *docSet, bad func(code, p string, seq int, format string, args ...any)) {
 	entries, err := fs.ReadDir(s.root.FS(), dir)
-	if dir == LeaseDir && errors.Is(err, fs.ErrNotExist) {
+	if (dir == LeaseDir || dir == model.KindDebate.Dir()) && errors.Is(err, fs.ErrNotExist) {
 		return
 	}
 	if err != nil {
@@ -220,6 +231,40 @@ func (s *Store) checkDoc(k model.Kind, p, name string, docs *docSet, bad func(co
 		for _, dup := range duplicates(st) {
 			bad("duplicate_number", p, 0, "%s", dup)
 		}
+	case model.KindDebate:
+		if db, err := d.Debate(); err == nil {
+			docs.debates[id] = db
+		}
+	}
+}
+
+// checkDebates checks each debate's link to the issue it disputes, and
+// rewrites a missing or stale transcript: the transcript is derived from
+// the document, so doctor repairs it rather than reporting damage.
+func (s *Store) checkDebates(r *Report, docs *docSet, bad func(code, p string, seq int, format string, args ...any)) {
+	for _, id := range slices.Sorted(maps.Keys(docs.debates)) {
+		db, p := docs.debates[id], DocPath(model.KindDebate, id)
+		if a := db.About; a != nil {
+			st, ok := docs.statements[a.Statement]
+			switch {
+			case !ok && !docs.present[a.Statement]:
+				bad("bad_reference", p, 0, "disputed statement %s does not exist", a.Statement)
+			case ok && model.IssueOf(st, a.IssueNumber) == nil:
+				bad("bad_reference", p, 0, "disputed issue %d does not exist in %s", a.IssueNumber, a.Statement)
+			}
+		}
+		if RenderTranscript == nil {
+			continue
+		}
+		want := RenderTranscript(db)
+		if got, err := s.root.ReadFile(db.Artifact); err == nil && bytes.Equal(got, want) {
+			continue
+		}
+		if err := writeAtomic(s.root, db.Artifact, want); err != nil {
+			bad("unreadable", db.Artifact, 0, "cannot regenerate the transcript: %v", err)
+			continue
+		}
+		r.Transcripts = append(r.Transcripts, db.Artifact)
 	}
 }
 

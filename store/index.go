@@ -37,7 +37,7 @@ const IndexFile = "index.db"
 
 // indexVersion changes when the layout or the rows change meaning; an index
 // of another version is rebuilt.
-const indexVersion = "2"
+const indexVersion = "3"
 
 var (
 	bucketItems  = []byte("items")
@@ -290,6 +290,12 @@ func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 		t = model.StatementTurn(st, subs, maxRounds)
 		r.ReliesOn, r.Uncited = model.ReliesOn(st)
 		r.Verified, r.OpenCritical = st.VerifiedAt != nil, st.OpenBySeverity()[model.SeverityCritical]
+	case model.KindDebate:
+		db, err := d.Debate()
+		if err != nil {
+			return nil, damaged(DocPath(d.Kind, d.ID), err)
+		}
+		t = model.DebateTurnOf(db)
 	default:
 		return nil, fmt.Errorf("no index rows for %s documents", d.Kind)
 	}

@@ -167,6 +167,9 @@ func damaged(path string, err error) *Error {
 // folder, so only whole-store commands (status, next, doctor) call it.
 func (s *Store) List(k model.Kind) ([]string, error) {
 	entries, err := fs.ReadDir(s.root.FS(), k.Dir())
+	if k == model.KindDebate && errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // a root made before debates existed
+	}
 	if err != nil {
 		return nil, damaged(k.Dir(), err)
 	}

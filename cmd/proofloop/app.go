@@ -102,7 +102,7 @@ func (a *app) rootCommand() *cobra.Command {
 		return &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: "see --help for the flags"}
 	})
 	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.decideCommand(),
-		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.historyCommand(), a.graphCommand(), a.reportCommand(), a.serveCommand(), a.runCommand(), a.primeCommand(), a.listCommand())
+		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.historyCommand(), a.graphCommand(), a.reportCommand(), a.serveCommand(), a.runCommand(), a.primeCommand(), a.listCommand(), a.debateCommand())
 	c.AddCommand(a.skillsCommand(), a.genClaudeCommand(), a.versionCommand(), a.configCommand(), a.mcpCommand())
 	for _, s := range skills.Registry {
 		c.AddCommand(a.skillCommand(s))

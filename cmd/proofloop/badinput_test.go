@@ -240,6 +240,43 @@ var badInputs = []badInput{
 		exit: 3, code: "not_found", msg: `did not exist yet at seq 1: it was created at seq 2`},
 	{name: "history of an unknown statement", args: []string{"history", "stmt_nope"},
 		exit: 3, code: "not_found", msg: `no statement stmt_nope`},
+
+	// Debates (issue 9): the fixture's deb_fixture is socratic, both joined, p1's turn.
+	{name: "debate start without --protocol", args: []string{"debate", "start", "--topic", "x"}, exit: 2, code: "usage", msg: `needs --protocol and --topic`},
+	{name: "debate start unknown protocol", args: []string{"debate", "start", "--protocol", "duel", "--topic", "x"}, exit: 2, code: "invalid_input", msg: `protocol: "duel" is not a protocol`},
+	{name: "debate start agora with one position", args: []string{"debate", "start", "--protocol", "agora", "--topic", "x", "--position", "a=A"}, exit: 2, code: "invalid_input", msg: `agora needs at least 2 positions`},
+	{name: "debate start bad position", args: []string{"debate", "start", "--protocol", "agora", "--topic", "x", "--position", "a"}, exit: 2, code: "invalid_input", msg: `--position "a": write ROLE=TEXT`},
+	{name: "debate start bad methodology", args: []string{"debate", "start", "--protocol", "agora", "--topic", "x", "--position", "a=A", "--position", "b=B", "--methodology", "vibes"}, exit: 2, code: "invalid_input", msg: `methodology: "vibes" is not accepted`},
+	{name: "debate start missing source", args: []string{"debate", "start", "--protocol", "socratic", "--topic", "x", "--source", "$DIR/none.md"}, exit: 2, code: "invalid_input", msg: `cannot read --source file`},
+	{name: "debate start --about a non-socratic", args: []string{"debate", "start", "--protocol", "review", "--topic", "x", "--about", bpGap + "#1"}, exit: 2, code: "invalid_input", msg: `only a socratic debate can dispute an issue`},
+	{name: "debate start --about malformed", args: []string{"debate", "start", "--protocol", "socratic", "--topic", "x", "--about", bpGap}, exit: 2, code: "invalid_input", msg: `write STATEMENT#ISSUE`},
+	{name: "debate start --about a missing issue", args: []string{"debate", "start", "--protocol", "socratic", "--topic", "x", "--about", bpGap + "#9"}, exit: 3, code: "not_found", msg: `has no issue 9`},
+	{name: "debate join empty name", args: []string{"debate", "join", "deb_fixture", "--participant-name", " "}, exit: 2, code: "invalid_input", msg: `--participant-name must not be empty`},
+	{name: "debate join a statement", args: []string{"debate", "join", bpGap, "--participant-name", "x"}, exit: 2, code: "invalid_input", msg: `is a statement, not a debate`},
+	{name: "debate turn unknown key", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p1", "--input", "-"},
+		stdin: strings.NewReader(`{"stance": "OPEN_TO_DEBATE", "mood": "x"}`), exit: 2, code: "invalid_input", msg: `unknown key "mood"`},
+	{name: "debate turn key in another case", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p1", "--input", "-"},
+		stdin: strings.NewReader(`{"Stance": "OPEN_TO_DEBATE"}`), exit: 2, code: "invalid_input", msg: `unknown key "Stance"`},
+	{name: "debate turn repeated key", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p1", "--input", "-"},
+		stdin: strings.NewReader(`{"stance": "OPEN_TO_DEBATE", "stance": "DISSENTING"}`), exit: 2, code: "invalid_input", msg: `key "stance" is given twice`},
+	{name: "debate turn trailing data", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p1", "--input", "-"},
+		stdin: strings.NewReader(`{"stance": "OPEN_TO_DEBATE"} x`), exit: 2, code: "invalid_input", msg: `trailing data after the JSON value`},
+	{name: "debate turn endless stdin", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p1", "--input", "-"},
+		stdin: endless{}, exit: 2, code: "invalid_input", msg: `larger than max_input_bytes`},
+	{name: "debate turn missing section", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p1", "--input", "-"},
+		stdin: strings.NewReader(`{"stance": "OPEN_TO_DEBATE"}`), exit: 2, code: "invalid_input", msg: `position: is required`},
+	{name: "debate turn out of order", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p2", "--input", "-"},
+		stdin: strings.NewReader(`{"stance": "OPEN_TO_DEBATE"}`), exit: 4, code: "invalid_transition", msg: `it is not p2's turn`},
+	{name: "debate turn --body on socratic", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p1", "--body", "hi"}, exit: 2, code: "invalid_input", msg: `body: is not a field of the socratic protocol`},
+	{name: "debate turn both inputs", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p1", "--body", "hi", "--input", "-"}, exit: 2, code: "usage", msg: `give either --input`},
+	{name: "debate close unknown outcome", args: []string{"debate", "close", "deb_fixture", "--outcome", "WON"}, exit: 2, code: "invalid_input", msg: `"WON" is not an outcome of socratic`},
+	{name: "debate close consensus not reached", args: []string{"debate", "close", "deb_fixture", "--outcome", "ACCEPTED_CONSENSUS"}, exit: 4, code: "invalid_transition", msg: `the rule of ACCEPTED_CONSENSUS does not hold`},
+	{name: "debate close both", args: []string{"debate", "close", "deb_fixture", "--outcome", "DISSENT", "--discard"}, exit: 2, code: "usage", msg: `give either --outcome O or --discard`},
+	{name: "debate wait no participant", args: []string{"debate", "wait", "deb_fixture", "--participant-id", "p7", "--timeout", "1s"}, exit: 2, code: "invalid_input", msg: `"p7" is not a participant of deb_fixture`},
+	{name: "debate list bad status", args: []string{"debate", "list", "--status", "done"}, exit: 2, code: "invalid_input", msg: `status`},
+	{name: "decide suggestion on a statement", args: []string{"decide", bpGap, "--suggestion", "1", "--accept"}, exit: 2, code: "usage", msg: `decide DEBATE takes --suggestion N`},
+	{name: "decide suggestion on socratic", args: []string{"decide", "deb_fixture", "--suggestion", "1", "--accept"}, exit: 2, code: "invalid_input", msg: `suggestion 1 does not exist; this debate has 0`},
+	{name: "claim --for-timeout with both joined", args: []string{"claim", "deb_fixture", "--for-timeout", "--holder", "h"}, exit: 4, code: "invalid_transition", msg: `all 2 participants joined`},
 }
 
 // badInputFixture builds the prepared store once; each entry runs on a
@@ -256,6 +293,9 @@ func badInputFixture(t *testing.T) string {
 		{"state-complete-proof", "--actor", "prover", "--statement-path", bpAwaiting, "--strategy", "induction", "--proof-text", bpProof},
 		{"state-complete-proof", "--actor", "prover", "--statement-path", bpGap, "--strategy", "induction", "--proof-text", bpProof},
 		{"check-reject-proof", "--actor", "checker", "--statement-path", bpGap, "--sentence-number", "2", "--sentence-text", "Adding", "--error-type", "gap", "--explanation", "Expand."},
+		{"debate", "start", "--protocol", "socratic", "--topic", "fixture"},
+		{"debate", "join", "deb_fixture", "--participant-name", "alice"},
+		{"debate", "join", "deb_fixture", "--participant-name", "bob"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(append([]string{"--root", root}, args...), strings.NewReader(""), &out, &errb); code != 0 {

@@ -1,23 +1,29 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
+	"github.com/proofloop/proofloop/loop"
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
 )
 
 func (a *app) decideCommand() *cobra.Command {
 	var accept, reject bool
-	var extend int
+	var extend, suggestion int
 	var reason string
 	c := &cobra.Command{
-		Use:   "decide ID --accept|--reject|--extend N [--reason TEXT]",
+		Use:   "decide ID --accept|--reject|--extend N [--reason TEXT] | decide DEBATE --suggestion N --accept|--reject",
 		Short: "Resolve a proposed modification, or grant more rounds to a statement that spent its budget",
 		Long: "decide resolves a statement in needs_modification. --accept applies the proposed claim and\n" +
 			"premises (the old ones are kept in modification_history) and sends it back to pending;\n" +
 			"--reject sends it back to the status it came from. --extend N grants N more check/fix\n" +
-			"rounds to a statement whose round budget (config.json max_rounds) is spent.",
+			"rounds to a statement whose round budget (config.json max_rounds) is spent. On a dialectic\n" +
+			"debate, --suggestion N --accept|--reject decides the partner's pending suggestion N; the\n" +
+			"record names the actor and the time.",
 		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n := 0
@@ -28,6 +34,25 @@ func (a *app) decideCommand() *cobra.Command {
 			}
 			if n != 1 || extend < 0 {
 				return store.Errorf(store.CodeUsage, "give exactly one of --accept, --reject and --extend N (N >= 1)")
+			}
+			if k, _ := model.KindOf(args[0]); k == model.KindDebate || cmd.Flags().Changed("suggestion") {
+				if extend != 0 || k != model.KindDebate || suggestion < 1 {
+					return store.Errorf(store.CodeUsage, "decide DEBATE takes --suggestion N (N >= 1) with --accept or --reject")
+				}
+				s, err := a.open()
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				r, err := loop.DecideSuggestion(s, a.txOptions(cmd, ""), args[0], suggestion, accept)
+				if err != nil {
+					return err
+				}
+				state := "rejected"
+				if accept {
+					state = "accepted"
+				}
+				return a.debateOK(r, fmt.Sprintf("Suggestion %d of %s %s by %s.", suggestion, args[0], state, a.actor))
 			}
 			s, err := a.open()
 			if err != nil {
@@ -56,6 +81,7 @@ func (a *app) decideCommand() *cobra.Command {
 	c.Flags().BoolVar(&reject, "reject", false, "keep the statement as it was")
 	c.Flags().IntVar(&extend, "extend", 0, "grant `N` more check/fix rounds to a statement that spent its budget")
 	c.Flags().StringVar(&reason, "reason", "", "why (recorded in modification_history)")
+	c.Flags().IntVar(&suggestion, "suggestion", 0, "on a dialectic debate: decide the partner's suggestion `N`")
 	addExpectRevision(c)
 	return c
 }

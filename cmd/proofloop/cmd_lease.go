@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/proofloop/proofloop/loop"
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
 
@@ -16,12 +17,36 @@ import (
 func (a *app) claimCommand() *cobra.Command {
 	var role, holder string
 	var ttl time.Duration
+	var forTimeout bool
 	c := &cobra.Command{
-		Use:   "claim ID --role R --holder H [--ttl D]",
+		Use:   "claim ID (--role R | --for-timeout) --holder H [--ttl D]",
 		Short: "Lease an item for a role's turn; prints the token skills on it then need",
-		Args:  oneID,
+		Long: "claim leases an item for the role whose turn it is (on a debate: the role of the participant\n" +
+			"who writes next, or the role that must join). --for-timeout (socratic debates, rp1's timeout\n" +
+			"path) leases a debate whose peer never joined, after re-checking that it is still missing;\n" +
+			"then `debate close ID --outcome TIMEOUT --lease TOKEN` closes it.",
+		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if forTimeout {
+				if role != "" || holder == "" {
+					return store.Errorf(store.CodeUsage, "claim --for-timeout takes --holder NAME and no --role")
+				}
+				s, err := a.open()
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				l, err := loop.ClaimForTimeout(s, a.txOptions(cmd, args[0]), args[0], holder)
+				if err != nil {
+					return err
+				}
+				return a.leaseOut(l, fmt.Sprintf("Claimed %s for its timeout until %s; lease %s", args[0], l.ExpiresAt, l.Token))
+			}
 			r, err := parseRole(role, false)
+			if k, _ := model.KindOf(args[0]); k == model.KindDebate && role != "" {
+				// A debate's roles include agora's own position names.
+				r, err = model.Role(role), nil
+			}
 			if err != nil {
 				return err
 			}
@@ -48,9 +73,10 @@ func (a *app) claimCommand() *cobra.Command {
 			return a.leaseOut(cl.Lease, fmt.Sprintf("Claimed %s for %s until %s; lease %s", id, r, cl.Lease.ExpiresAt, cl.Lease.Token))
 		},
 	}
-	c.Flags().StringVar(&role, "role", "", "the role whose turn it is: solve, prove, check, fix or decide")
+	c.Flags().StringVar(&role, "role", "", "the role whose turn it is: solve, prove, check, fix or decide (on a debate: its role)")
 	c.Flags().StringVar(&holder, "holder", "", "who takes the lease, e.g. check-1")
 	c.Flags().DurationVar(&ttl, "ttl", 0, "lease length (default: config.json lease_ttl)")
+	c.Flags().BoolVar(&forTimeout, "for-timeout", false, "lease a socratic debate whose peer never joined, to close it TIMEOUT")
 	addExpectRevision(c)
 	return c
 }

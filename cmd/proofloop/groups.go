@@ -16,6 +16,7 @@ var commandGroups = []struct {
 	Commands  []string
 }{
 	{"loop", "The turn loop:", []string{"status", "next", "list", "claim", "refresh", "release", "run", "decide"}},
+	{"debates", "Debates:", []string{"debate"}},
 	{"audit", "Audit:", []string{"show", "events", "history", "graph", "report", "serve"}},
 	{"setup", "Setup and agents:", []string{"init", "new-problem", "doctor", "config", "gen-claude", "mcp", "skills", "prime", "transitions", "version", "completion", "help"}},
 }

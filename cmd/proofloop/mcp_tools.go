@@ -42,8 +42,8 @@ var mcpExposure = struct {
 		"version":    "the server reports its version at initialize",
 		"doctor":     "repairs the store: a person's job, not an agent's",
 		"config":     "settings belong to the person who runs the project",
-		"report":     "writes an HTML file outside the store, for people",
-		"serve":      "long-running: it serves the report until stopped",
+		"report":     "writes an HTML file outside the store; a person reads it",
+		"serve":      "long-running: an HTTP server",
 	},
 	readOnly: map[string]bool{
 		"status": true, "show": true, "list": true, "events": true,

@@ -1,0 +1,462 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/proofloop/proofloop/loop"
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/skills"
+	"github.com/proofloop/proofloop/store"
+)
+
+func (a *app) debateCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "debate start|join|turn|wait|close|show|list|transcript",
+		Short: "Run a debate of one of the four protocols (socratic, review, agora, dialectic) on the turn loop",
+		Long: "A debate is a document of the store (debate/<id>.json) with a derived Markdown transcript\n" +
+			"(.debates/YYYY-MM-DD-<slug>.md) rewritten in the same transaction as every change. The\n" +
+			"protocols are data (`proofloop transitions` prints their turn fields); the engine validates\n" +
+			"every turn before anything is written (exit 2 naming the field and the rule), refuses a turn out\n" +
+			"of order or on a closed debate (exit 4) or under another's lease (exit 5), and decides the\n" +
+			"outcome after every turn. --json results carry id, status, revision, protocol, artifact,\n" +
+			"participant_id, role, participant_count, turn_number, whose_turn {closed, participant_id, role,\n" +
+			"join_role, turn_number, require, advice}, candidate_convergence, mediator_needed and outcome\n" +
+			"{outcome, reason, at, summary, actor} once closed.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	c.AddCommand(a.debateStartCommand(), a.debateJoinCommand(), a.debateTurnCommand(), a.debateWaitCommand(),
+		a.debateCloseCommand(), a.debateShowCommand(), a.debateListCommand(), a.debateTranscriptCommand())
+	return c
+}
+
+// debateOpts are a debate command's transaction options; its event is
+// named debate-<subcommand>.
+func (a *app) debateOpts(cmd *cobra.Command) store.TxOptions {
+	o := a.txOptions(cmd, "")
+	o.Command = "debate-" + cmd.Name()
+	return o
+}
+
+// debateOK prints a debate result: its JSON keys next to ok and command, or
+// one line per fact for a person.
+func (a *app) debateOK(r *loop.DebateResult, text string) error {
+	if a.json {
+		raw, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		out := map[string]any{}
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return err
+		}
+		out["ok"], out["command"] = true, a.command
+		return a.writeJSON(out)
+	}
+	fmt.Fprintln(a.stdout, text)
+	fmt.Fprintf(a.stdout, "%s: %s, %d participants, %d turns; transcript %s\n", r.ID, r.Status, r.ParticipantCount, r.TurnNumber, r.Artifact)
+	if r.Outcome != nil {
+		fmt.Fprintf(a.stdout, "outcome: %s (%s)\n", r.Outcome.Outcome, r.Outcome.Reason)
+	} else {
+		fmt.Fprintf(a.stdout, "next: %s\n", nextText(r.WhoseTurn))
+	}
+	if r.CandidateConvergence {
+		fmt.Fprintln(a.stdout, "candidate convergence: both latest stances converge")
+	}
+	return nil
+}
+
+func nextText(s model.TurnState) string {
+	t := ""
+	switch {
+	case s.Closed:
+		return "nobody: the debate is closed"
+	case s.ParticipantID != "":
+		t = fmt.Sprintf("%s (%s) writes turn %d", s.ParticipantID, s.Role, s.TurnNumber)
+	default:
+		t = fmt.Sprintf("a %s must join (debate join)", s.JoinRole)
+	}
+	if s.Require != "" {
+		t += "; the turn must carry " + s.Require
+	}
+	if s.Advice != "" {
+		t += "; " + s.Advice
+	}
+	return t
+}
+
+func debateID(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return store.Errorf(store.CodeUsage, "debate %s takes one debate id, got %s", cmd.Name(), model.Count(len(args), "argument")).
+			WithHint("e.g. proofloop debate " + cmd.Name() + " deb_example")
+	}
+	return nil
+}
+
+func (a *app) debateStartCommand() *cobra.Command {
+	var in loop.DebateStart
+	c := &cobra.Command{
+		Use:   "start --protocol P --topic TEXT [--source FILE.md] [--subject TEXT] [--methodology M] [--position ROLE=TEXT]... [--max-turns N] [--about STMT#ISSUE]",
+		Short: "Start a debate; prints its id (deb_<topic_slug>, then _2, _3) and transcript path",
+		Long: "start creates debate/<id>.json and its transcript. Protocols: socratic (two participants,\n" +
+			"6 turns), review (reviewer then responder, 5 rounds; --subject names what is reviewed), agora\n" +
+			"(one participant per --position ROLE=TEXT, 20 turns; --methodology opinion|fact-based|mixed),\n" +
+			"dialectic (main then partner, a user may interject; soft limit 10 rounds). --max-turns overrides\n" +
+			"the limit. --source FILE.md is hashed (SHA-256): support quotes must occur in it, and a changed\n" +
+			"source invalidates the debate. --about STMT#ISSUE (socratic only) disputes a statement's issue:\n" +
+			"the statement waits while the dispute is open, and ACCEPTED_CONSENSUS with both latest verdicts\n" +
+			"`withdrawn` withdraws the issue.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if in.Protocol == "" || in.Topic == "" {
+				return store.Errorf(store.CodeUsage, "debate start needs --protocol and --topic").
+					WithHint("protocols: " + strings.Join(model.ProtocolNames(), ", "))
+			}
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			src, err := a.source(s)
+			if err != nil {
+				return err
+			}
+			if in.Topic, err = src.Text(in.Topic); err != nil {
+				return err
+			}
+			r, err := loop.StartDebate(s, a.debateOpts(cmd), in)
+			if err != nil {
+				return err
+			}
+			return a.debateOK(r, "Started "+r.ID+" ("+r.Protocol+").")
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&in.Protocol, "protocol", "", "the protocol: "+strings.Join(model.ProtocolNames(), ", "))
+	f.StringVar(&in.Topic, "topic", "", "what the debate is about (@FILE or @- reads it)")
+	f.StringVar(&in.Source, "source", "", "a Markdown `FILE` that support quotes are checked against; its SHA-256 is recorded")
+	f.StringVar(&in.Subject, "subject", "", "review: what is reviewed")
+	f.StringVar(&in.Methodology, "methodology", "", "agora: opinion (default), fact-based (evidence on every turn) or mixed")
+	f.StringArrayVar(&in.Positions, "position", nil, "agora: a starting position `ROLE=TEXT`; one participant joins per position, in order")
+	f.IntVar(&in.MaxTurns, "max-turns", 0, "override the protocol's limit (turns; rounds for review and dialectic)")
+	f.StringVar(&in.About, "about", "", "socratic: dispute issue `STMT#ISSUE` of a statement")
+	return c
+}
+
+func (a *app) debateJoinCommand() *cobra.Command {
+	var in loop.DebateJoin
+	c := &cobra.Command{
+		Use:   "join ID --participant-name NAME [--harness H] [--model-id M]",
+		Short: "Join a debate in the next role it needs; idempotent per name (resume in a new session)",
+		Long: "join gives the caller the next role the debate needs (socratic: participant, participant;\n" +
+			"review: reviewer, responder; agora: the --position roles in order, and mediator when the\n" +
+			"debate asks for one; dialectic: main, partner) and a participant id (p1, p2, ...). A name that\n" +
+			"already joined gets its participant back and nothing is written (joined: false). A full or\n" +
+			"closed debate refuses (exit 4).",
+		Args: debateID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in.ID = args[0]
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			r, err := loop.JoinDebate(s, a.debateOpts(cmd), in)
+			if err != nil {
+				return err
+			}
+			verb := "Joined"
+			if r.Joined != nil && !*r.Joined {
+				verb = "Already joined"
+			}
+			return a.debateOK(r, fmt.Sprintf("%s %s as %s (%s).", verb, r.ID, r.ParticipantID, r.Role))
+		},
+	}
+	c.Flags().StringVar(&in.Name, "participant-name", "", "the participant's name (required; the same name resumes)")
+	c.Flags().StringVar(&in.Harness, "harness", "", "the agent harness, e.g. claude-code (shown in the transcript)")
+	c.Flags().StringVar(&in.ModelID, "model-id", "", "the model, e.g. claude-opus-4 (shown in the transcript)")
+	return c
+}
+
+func (a *app) debateTurnCommand() *cobra.Command {
+	var pid, input, body, conclusion, conclusionText string
+	var suggestions []string
+	c := &cobra.Command{
+		Use:   "turn ID --participant-id P (--input FILE|- | --body TEXT [--suggestion TEXT]... [--conclusion O --conclusion-text TEXT])",
+		Short: "Write a participant's turn; the engine validates it, then decides the outcome",
+		Long: "turn reads the turn as one JSON object (--input FILE, or - for standard input) with the\n" +
+			"protocol's fields (`proofloop transitions` lists them), or, for dialectic, from --body (Markdown),\n" +
+			"--suggestion (partner, repeatable) and --conclusion consensus|partial|disagreement with\n" +
+			"--conclusion-text (main). Unknown keys and trailing data are refused. A dialectic user\n" +
+			"interjects with --participant-id user. The turn is checked before anything is written: a\n" +
+			"broken field exits 2 naming it and the rule; a turn out of order or on a closed debate exits 4;\n" +
+			"a turn while another holds the debate's lease exits 5 (give yours with --lease). After the turn\n" +
+			"the engine evaluates the protocol's terminal rules and closes the debate in the same\n" +
+			"transaction when one holds (outcome in the result).",
+		Args: debateID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if pid == "" {
+				return store.Errorf(store.CodeUsage, "debate turn needs --participant-id").WithHint("debate join prints it")
+			}
+			fromFlags := body != "" || len(suggestions) > 0 || conclusion != "" || conclusionText != ""
+			if (input == "") == !fromFlags {
+				return store.Errorf(store.CodeUsage, "give either --input FILE|- or --body TEXT (with --suggestion, --conclusion)")
+			}
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			src, err := a.source(s)
+			if err != nil {
+				return err
+			}
+			var raw []byte
+			if input != "" {
+				if raw, err = src.File(input, "--input"); err != nil {
+					return err
+				}
+				// Strict JSON first: a key in another case or given twice,
+				// which encoding/json would take, is refused by name.
+				var t model.DebateTurn
+				if err := skills.DecodeStrict(raw, &t); err != nil {
+					return store.Errorf(store.CodeInvalidInput, "--input: %v", err).WithHint("nothing was written; `proofloop transitions` lists the protocol's turn fields")
+				}
+			} else {
+				t := model.DebateTurn{}
+				if t.Body, err = src.Text(body); err != nil {
+					return err
+				}
+				if err := src.Texts(suggestions); err != nil {
+					return err
+				}
+				for _, s := range suggestions {
+					t.Suggestions = append(t.Suggestions, model.SuggestionInput{Text: s})
+				}
+				if conclusion != "" || conclusionText != "" {
+					ct, err := src.Text(conclusionText)
+					if err != nil {
+						return err
+					}
+					t.Conclusion = &model.Conclusion{Outcome: conclusion, Text: ct}
+				}
+				if raw, err = json.Marshal(t); err != nil {
+					return err
+				}
+			}
+			r, err := loop.TurnDebate(s, a.debateOpts(cmd), args[0], pid, raw)
+			if err != nil {
+				return err
+			}
+			return a.debateOK(r, fmt.Sprintf("Turn %d by %s (%s) recorded.", r.TurnNumber, r.ParticipantID, r.Role))
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&pid, "participant-id", "", "the writer's participant id (from debate join), or user for a dialectic interjection")
+	f.StringVar(&input, "input", "", "the turn as a JSON object in `FILE` (- reads standard input)")
+	f.StringVar(&body, "body", "", "dialectic: the turn's Markdown body (@FILE or @- reads it)")
+	f.StringArrayVar(&suggestions, "suggestion", nil, "dialectic partner: a suggestion that waits for `proofloop decide ID --suggestion N`")
+	f.StringVar(&conclusion, "conclusion", "", "dialectic main: close with consensus, partial or disagreement")
+	f.StringVar(&conclusionText, "conclusion-text", "", "dialectic main: the conclusion's text")
+	return c
+}
+
+func (a *app) debateWaitCommand() *cobra.Command {
+	var pid string
+	var timeout time.Duration
+	c := &cobra.Command{
+		Use:   "wait ID --participant-id P [--timeout D]",
+		Short: "Block until it is P's turn or the debate is closed (file notifications, no polling)",
+		Long: "wait returns as soon as it is the participant's turn or the debate is closed, watching the\n" +
+			"event log with inotify; it exits 5 with code timeout when --timeout (default 10m; 0 waits\n" +
+			"forever) runs out. Many waiters may run at once. Its result is the debate's state (whose_turn,\n" +
+			"status, outcome).",
+		Args: debateID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if pid == "" {
+				return store.Errorf(store.CodeUsage, "debate wait needs --participant-id")
+			}
+			if timeout < 0 {
+				return store.Errorf(store.CodeUsage, "--timeout must not be negative")
+			}
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			r, err := loop.WaitDebate(context.Background(), s, args[0], pid, timeout)
+			if err != nil {
+				return err
+			}
+			what := "It is " + pid + "'s turn."
+			if r.WhoseTurn.Closed {
+				what = "The debate is closed."
+			}
+			return a.debateOK(r, what)
+		},
+	}
+	c.Flags().StringVar(&pid, "participant-id", "", "the waiting participant's id")
+	c.Flags().DurationVar(&timeout, "timeout", 10*time.Minute, "give up after `D` (exit 5, timeout); 0 waits forever")
+	return c
+}
+
+func (a *app) debateCloseCommand() *cobra.Command {
+	var outcome, summary string
+	var discard bool
+	c := &cobra.Command{
+		Use:   "close ID (--outcome O [--summary TEXT] | --discard)",
+		Short: "Close a debate with an outcome whose rule holds, TIMEOUT, or invalidated; or discard it",
+		Long: "close --outcome O is accepted only when O's rule holds now (the engine usually closes a\n" +
+			"debate itself after the deciding turn); when O is TIMEOUT (socratic) after `proofloop claim ID\n" +
+			"--for-timeout` re-checked that a participant never joined (give its token with --lease); or\n" +
+			"when O is the protocol's invalidated outcome (INVALIDATED, or invalidated) with the reason in\n" +
+			"--summary. Otherwise it exits 4 saying what is missing. --discard removes the debate and its\n" +
+			"transcript; the event log still records that it existed.",
+		Args: debateID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if (outcome == "") == !discard {
+				return store.Errorf(store.CodeUsage, "give either --outcome O or --discard")
+			}
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			in := loop.DebateClose{ID: args[0], Outcome: outcome, Discard: discard}
+			if cmd.Flags().Changed("summary") {
+				src, err := a.source(s)
+				if err != nil {
+					return err
+				}
+				if summary, err = src.Text(summary); err != nil {
+					return err
+				}
+				in.Summary = &summary
+			}
+			r, err := loop.CloseDebate(s, a.debateOpts(cmd), in)
+			if err != nil {
+				return err
+			}
+			if discard {
+				if a.json {
+					return a.debateOK(r, "")
+				}
+				fmt.Fprintf(a.stdout, "Discarded %s and its transcript %s.\n", r.ID, r.Artifact)
+				return nil
+			}
+			return a.debateOK(r, "Closed "+r.ID+".")
+		},
+	}
+	c.Flags().StringVar(&outcome, "outcome", "", "the outcome (the protocol's Outcomes; `proofloop transitions` lists them)")
+	c.Flags().StringVar(&summary, "summary", "", "a closing summary; the reason of an invalidation (@FILE or @- reads it)")
+	c.Flags().BoolVar(&discard, "discard", false, "remove the debate and its transcript (the event log keeps that it existed)")
+	return c
+}
+
+func (a *app) debateShowCommand() *cobra.Command {
+	var transcript bool
+	c := &cobra.Command{
+		Use:   "show ID [--transcript]",
+		Short: "Print a debate's state (--json: the result keys plus the document as debate), or its transcript",
+		Args:  debateID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			d, r, err := loop.ShowDebate(s, args[0])
+			if err != nil {
+				return err
+			}
+			if transcript && !a.json {
+				_, err := a.stdout.Write(loop.RenderDebate(d))
+				return err
+			}
+			if a.json {
+				raw, _ := json.Marshal(r)
+				out := map[string]any{}
+				json.Unmarshal(raw, &out)
+				out["ok"], out["command"], out["debate"] = true, a.command, d
+				if transcript {
+					out["transcript"] = string(loop.RenderDebate(d))
+				}
+				return a.writeJSON(out)
+			}
+			return a.debateOK(r, d.Topic)
+		},
+	}
+	c.Flags().BoolVar(&transcript, "transcript", false, "print the Markdown transcript (with --json: as the transcript key)")
+	return c
+}
+
+func (a *app) debateListCommand() *cobra.Command {
+	var status string
+	c := &cobra.Command{
+		Use:   "list [--status open|completed|invalidated]",
+		Short: "List the debates with their status, whose turn and outcome",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if status != "" {
+				if err := model.OneOf("status", status, []string{"open", "completed", "invalidated"}); err != nil {
+					return store.Errorf(store.CodeInvalidInput, "%v", err)
+				}
+			}
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			rs, err := loop.ListDebates(s, model.Status(status))
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.writeJSON(map[string]any{"ok": true, "command": a.command, "debates": rs})
+			}
+			if len(rs) == 0 {
+				fmt.Fprintln(a.stdout, "No debates.")
+			}
+			for _, r := range rs {
+				state := nextText(r.WhoseTurn)
+				if r.Outcome != nil {
+					state = r.Outcome.Outcome
+				}
+				fmt.Fprintf(a.stdout, "%s  %s  %s  %s\n", r.ID, r.Protocol, r.Status, state)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&status, "status", "", "only debates of this status: open, completed or invalidated")
+	return c
+}
+
+func (a *app) debateTranscriptCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "transcript ID",
+		Short: "Print the Markdown transcript of a debate, or a statement's check/fix thread as one",
+		Args:  debateID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			out, err := loop.Transcript(s, args[0])
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.writeJSON(map[string]any{"ok": true, "command": a.command, "id": args[0], "transcript": string(out)})
+			}
+			_, err = a.stdout.Write(out)
+			return err
+		},
+	}
+}

@@ -1,0 +1,608 @@
+package loop
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+// The store cannot import the loop; doctor renders transcripts through
+// this hook to find and rewrite a missing or stale one.
+func init() { store.RenderTranscript = RenderDebate }
+
+// DebateResult is what a debate command reports: the facts a caller needs
+// for its next step (DESIGN.md "Debates").
+type DebateResult struct {
+	ID       string       `json:"id"`
+	Status   model.Status `json:"status"`
+	Revision int          `json:"revision"`
+	Protocol string       `json:"protocol"`
+	// Artifact is the transcript's path under the contents root.
+	Artifact string `json:"artifact"`
+	// ParticipantID and Role are the caller's, after join or turn.
+	ParticipantID    string `json:"participant_id,omitempty"`
+	Role             string `json:"role,omitempty"`
+	ParticipantCount int    `json:"participant_count"`
+	// TurnNumber is the number of the turn just written (turn), else the
+	// number of turns so far.
+	TurnNumber           int                  `json:"turn_number"`
+	WhoseTurn            model.TurnState      `json:"whose_turn"`
+	CandidateConvergence bool                 `json:"candidate_convergence"`
+	MediatorNeeded       bool                 `json:"mediator_needed"`
+	Outcome              *model.DebateOutcome `json:"outcome,omitempty"`
+	// Joined is false when join found the name already there (a resume).
+	Joined *bool `json:"joined,omitempty"`
+	// Discarded is set when close --discard removed the debate.
+	Discarded bool `json:"discarded,omitempty"`
+	// Withdrawn names the issue a dispute withdrew, as STMT#N.
+	Withdrawn string `json:"withdrawn_issue,omitempty"`
+}
+
+// resultOf summarises d after a command.
+func resultOf(d *model.Debate) *DebateResult {
+	p, _ := model.LookupProtocol(d.Protocol)
+	r := &DebateResult{ID: d.ID, Status: d.Status, Revision: d.Revision, Protocol: d.Protocol, Artifact: d.Artifact,
+		ParticipantCount: len(d.Participants), TurnNumber: len(d.Turns), Outcome: d.Outcome}
+	if p != nil {
+		r.WhoseTurn = p.WhoseTurn(d)
+		if !r.WhoseTurn.Closed {
+			a := p.Terminal(d)
+			r.CandidateConvergence, r.MediatorNeeded = a.CandidateConvergence, a.MediatorNeeded
+		}
+	}
+	return r
+}
+
+// turnErr maps the protocol's errors to the contract's codes: a broken
+// turn format is invalid input (exit 2), a refused action is an invalid
+// transition (exit 4).
+func turnErr(err error) error {
+	var te *model.TurnError
+	var re *model.RefusalError
+	switch {
+	case errors.As(err, &te):
+		return store.Errorf(store.CodeInvalidInput, "%s", te.Error()).WithHint("nothing was written; fix the field and send the turn again")
+	case errors.As(err, &re):
+		return store.Errorf(store.CodeInvalidTransition, "%s", re.Error())
+	}
+	return err
+}
+
+// debateIn reads a debate inside a transaction.
+func debateIn(tx *store.Tx, id string) (*store.Doc, *model.Debate, *model.Protocol, error) {
+	k, err := model.KindOf(id)
+	if err != nil {
+		return nil, nil, nil, store.Errorf(store.CodeInvalidInput, "%v", err)
+	}
+	if k != model.KindDebate {
+		return nil, nil, nil, store.Errorf(store.CodeInvalidInput, "%s is a %s, not a debate", id, k).WithHint("debate ids start with deb_")
+	}
+	doc, err := tx.Get(id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	shared, err := doc.Debate()
+	if err != nil {
+		return nil, nil, nil, store.Errorf(store.CodeStoreDamaged, "%v", err)
+	}
+	// The decoded value is shared with the Doc: work on a deep copy.
+	var d model.Debate
+	raw, _ := json.Marshal(shared)
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return nil, nil, nil, store.Errorf(store.CodeInternal, "copy %s", id).Wrap(err)
+	}
+	p, err := model.LookupProtocol(d.Protocol)
+	if err != nil {
+		return nil, nil, nil, store.Errorf(store.CodeStoreDamaged, "%s: %v", id, err)
+	}
+	return doc, &d, p, nil
+}
+
+// putDebate writes d back into its document, field by field, and rewrites
+// its transcript in the same transaction. The store sets revision and
+// updated_at at commit; the transcript does not show them.
+func putDebate(tx *store.Tx, doc *store.Doc, d *model.Debate) error {
+	d.UpdatedAt, d.Revision = tx.Now(), doc.Revision()+1
+	raw, err := store.Marshal(d)
+	if err != nil {
+		return store.Errorf(store.CodeInternal, "encode %s", d.ID).Wrap(err)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return store.Errorf(store.CodeInternal, "encode %s", d.ID).Wrap(err)
+	}
+	for _, k := range slices.Sorted(mapsKeys(fields)) {
+		switch k {
+		case "id", "created_at", "updated_at", "revision":
+			continue
+		}
+		if err := doc.SetRaw(k, fields[k]); err != nil {
+			return store.Errorf(store.CodeInternal, "%v", err)
+		}
+	}
+	return tx.WriteFile(d.Artifact, RenderDebate(d))
+}
+
+func mapsKeys(m map[string]json.RawMessage) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// DebateStart describes a new debate.
+type DebateStart struct {
+	Protocol    string
+	Topic       string
+	Source      string // a Markdown file whose SHA-256 is recorded; quotes are checked against it
+	Subject     string
+	Methodology string
+	Positions   []string // ROLE=TEXT
+	MaxTurns    int      // 0: the protocol's limit
+	About       string   // STMT#ISSUE: a dispute
+}
+
+// StartDebate creates a debate and its transcript in one transaction. Its
+// id is deb_<topic_slug>, then _2, _3, ...
+func StartDebate(s *store.Store, opts store.TxOptions, in DebateStart) (*DebateResult, error) {
+	p, err := model.LookupProtocol(in.Protocol)
+	if err != nil {
+		return nil, turnErr(err)
+	}
+	var src *model.DebateSource
+	if in.Source != "" {
+		abs, err := filepath.Abs(in.Source)
+		if err != nil {
+			return nil, store.Errorf(store.CodeInvalidInput, "--source %q: %v", in.Source, err)
+		}
+		b, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, store.Errorf(store.CodeInvalidInput, "cannot read --source file %q: %v", in.Source, err)
+		}
+		sum := sha256.Sum256(b)
+		src = &model.DebateSource{Path: abs, SHA256: hex.EncodeToString(sum[:])}
+	}
+	var positions []model.Position
+	for _, pos := range in.Positions {
+		role, text, ok := strings.Cut(pos, "=")
+		if !ok {
+			return nil, store.Errorf(store.CodeInvalidInput, "--position %q: write ROLE=TEXT", pos)
+		}
+		positions = append(positions, model.Position{Role: strings.TrimSpace(role), Text: text})
+	}
+	var about *model.DisputeLink
+	if in.About != "" {
+		stmt, n, ok := strings.Cut(in.About, "#")
+		num, err := strconv.Atoi(n)
+		if !ok || err != nil || num < 1 {
+			return nil, store.Errorf(store.CodeInvalidInput, "--about %q: write STATEMENT#ISSUE, such as stmt_x#2", in.About)
+		}
+		about = &model.DisputeLink{Statement: stmt, IssueNumber: num}
+	}
+	var out *model.Debate
+	_, err = s.Update(opts, func(tx *store.Tx) error {
+		slug := model.TopicSlug(in.Topic)
+		n := 1
+		for {
+			ok, err := tx.Exists(model.DebateID(slug, n))
+			if err != nil {
+				return store.Errorf(store.CodeInternal, "stat debate").Wrap(err)
+			}
+			if !ok {
+				break
+			}
+			n++
+		}
+		id := model.DebateID(slug, n)
+		d := model.NewDebate(p, id, in.Topic, tx.Now())
+		if n > 1 {
+			suffix := "_" + strconv.Itoa(n)
+			d.Artifact = model.ArtifactPath(tx.Now(), slug[:min(len(slug), 40-len(suffix))]+suffix)
+		}
+		if in.Subject != "" {
+			d.Subject = &in.Subject
+		}
+		d.Methodology, d.Source, d.Positions, d.About = in.Methodology, src, positions, about
+		if in.MaxTurns != 0 {
+			d.MaxTurns = in.MaxTurns
+		}
+		if err := p.CheckStart(d); err != nil {
+			return turnErr(err)
+		}
+		if about != nil {
+			if err := openDispute(tx, d); err != nil {
+				return err
+			}
+		}
+		d.Revision = 1
+		if _, err := tx.Create(id, d); err != nil {
+			return err
+		}
+		tx.Detail("protocol", p.Name)
+		tx.Detail("artifact", d.Artifact)
+		out = d
+		return tx.WriteFile(d.Artifact, RenderDebate(d))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resultOf(out), nil
+}
+
+// DebateJoin describes a participant joining.
+type DebateJoin struct {
+	ID, Name, Harness, ModelID string
+}
+
+// JoinDebate adds a participant in the role the protocol gives the next
+// joiner. It is idempotent per name: a name that already joined gets its
+// participant back and nothing is written, so that a participant can resume
+// in a new session.
+func JoinDebate(s *store.Store, opts store.TxOptions, in DebateJoin) (*DebateResult, error) {
+	if strings.TrimSpace(in.Name) == "" {
+		return nil, store.Errorf(store.CodeInvalidInput, "--participant-name must not be empty")
+	}
+	opts.Target = in.ID
+	var out *DebateResult
+	_, err := s.Update(opts, func(tx *store.Tx) error {
+		doc, d, p, err := debateIn(tx, in.ID)
+		if err != nil {
+			return err
+		}
+		joined := false
+		me := d.ParticipantByName(in.Name)
+		if me == nil {
+			role, err := p.JoinRole(d)
+			if err != nil {
+				return turnErr(err)
+			}
+			d.Participants = append(d.Participants, model.Participant{ParticipantID: d.NextParticipantID(), Name: in.Name,
+				Role: role, Harness: in.Harness, ModelID: in.ModelID, JoinedAt: tx.Now()})
+			me = &d.Participants[len(d.Participants)-1]
+			tx.Detail("participant_id", me.ParticipantID)
+			tx.Detail("role", me.Role)
+			if err := putDebate(tx, doc, d); err != nil {
+				return err
+			}
+			joined = true
+		} else {
+			d.Revision = doc.Revision()
+		}
+		out = resultOf(d)
+		out.ParticipantID, out.Role, out.Joined = me.ParticipantID, me.Role, &joined
+		return nil
+	})
+	return out, err
+}
+
+// errSourceChanged is the refusal of a turn on a debate whose source file
+// changed since start: the debate was invalidated in its own transaction.
+const errSourceChanged = "the source %s changed since the debate started (sha256 %s, now %s); the debate was closed INVALIDATED"
+
+// TurnDebate validates a turn against the protocol and, only when it
+// passes, appends it, lets the engine decide the outcome and rewrites the
+// transcript, all in one transaction. A turn while another holds the
+// debate's lease is refused (exit 5), as on every item.
+func TurnDebate(s *store.Store, opts store.TxOptions, id, participantID string, raw []byte) (*DebateResult, error) {
+	t, err := model.ParseTurn(raw)
+	if err != nil {
+		return nil, turnErr(err)
+	}
+	opts.Target = id
+	var out *DebateResult
+	var changed error
+	_, err = s.Update(opts, func(tx *store.Tx) error {
+		doc, d, p, err := debateIn(tx, id)
+		if err != nil {
+			return err
+		}
+		return GuardLease(s, tx, id, opts.Lease, func() error {
+			var source []byte
+			if d.Source != nil && d.Status == model.DebateOpen {
+				source, err = os.ReadFile(d.Source.Path)
+				sum := sha256.Sum256(source)
+				if now := hex.EncodeToString(sum[:]); err != nil || now != d.Source.SHA256 {
+					if err != nil {
+						now = "unreadable"
+					}
+					changed = store.Errorf(store.CodeInvalidTransition, errSourceChanged, d.Source.Path, short(d.Source.SHA256), short(now)).
+						WithHint("start a new debate on the current source")
+					_, err := closeDebate(tx, doc, d, p, p.Invalidated, "the source file changed", nil, "")
+					return err
+				}
+			}
+			if err := p.ValidateTurn(d, participantID, t, source); err != nil {
+				return turnErr(err)
+			}
+			role := p.WhoseTurn(d).Role
+			if participantID == model.ParticipantUser && p.Name == model.Dialectic.Name {
+				role = model.RoleUser
+			}
+			written := d.AppendTurn(*t, participantID, role, tx.Now())
+			tx.Detail("turn_number", written.TurnNumber)
+			tx.Detail("participant_id", participantID)
+			a := p.Terminal(d)
+			if a.CandidateConvergence {
+				tx.Detail("candidate_convergence", true)
+			}
+			for _, f := range d.NoteFlags(a, tx.Now()) {
+				tx.Detail(f, true)
+			}
+			var withdrawn string
+			if a.Closed {
+				if withdrawn, err = closeDebate(tx, doc, d, p, a.Outcome, a.Reason, nil, ""); err != nil {
+					return err
+				}
+			} else if err := putDebate(tx, doc, d); err != nil {
+				return err
+			}
+			out = resultOf(d)
+			out.ParticipantID, out.Role, out.TurnNumber = participantID, role, written.TurnNumber
+			out.CandidateConvergence, out.MediatorNeeded = a.CandidateConvergence, a.MediatorNeeded
+			out.Withdrawn = withdrawn
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if changed != nil {
+		return nil, changed
+	}
+	return out, nil
+}
+
+func short(h string) string { return h[:min(len(h), 12)] }
+
+// closeDebate gives d its outcome and status, settles a dispute, and
+// writes the document and the transcript. It returns the issue a dispute
+// withdrew, as STMT#N, or "".
+func closeDebate(tx *store.Tx, doc *store.Doc, d *model.Debate, p *model.Protocol, outcome, reason string, summary *string, actor string) (string, error) {
+	d.Status = p.ClosedStatus(outcome)
+	d.Outcome = &model.DebateOutcome{Outcome: outcome, Reason: reason, At: tx.Now(), Summary: summary}
+	if actor != "" {
+		d.Outcome.Actor = &actor
+	}
+
+	tx.Detail("outcome", outcome)
+	tx.Detail("reason", reason)
+	withdrawn := ""
+	if d.About != nil {
+		w, err := settleDispute(tx, d)
+		if err != nil {
+			return "", err
+		}
+		if w {
+			withdrawn = fmt.Sprintf("%s#%d", d.About.Statement, d.About.IssueNumber)
+			tx.Detail("withdrawn_issue", withdrawn)
+		}
+	}
+	return withdrawn, putDebate(tx, doc, d)
+}
+
+// DebateClose describes an explicit close.
+type DebateClose struct {
+	ID, Outcome string
+	Summary     *string
+	Discard     bool
+}
+
+// CloseDebate closes a debate explicitly: only with an outcome whose rule
+// holds, TIMEOUT after a --for-timeout claim (its lease token given), or the
+// invalidated outcome with a reason (--summary). With Discard it removes the
+// debate and its transcript instead; the event log keeps that it existed.
+func CloseDebate(s *store.Store, opts store.TxOptions, in DebateClose) (*DebateResult, error) {
+	opts.Target = in.ID
+	var out *DebateResult
+	_, err := s.Update(opts, func(tx *store.Tx) error {
+		doc, d, p, err := debateIn(tx, in.ID)
+		if err != nil {
+			return err
+		}
+		l, err := tx.Lease(in.ID)
+		if err != nil {
+			return err
+		}
+		live := l.Live(s.Now())
+		if live && l.Token != opts.Lease {
+			return store.HeldError(l)
+		}
+		if in.Discard {
+			if d.About != nil && d.Status == model.DebateOpen {
+				if _, err := settleDispute(tx, d); err != nil {
+					return err
+				}
+			}
+			if err := tx.Delete(in.ID); err != nil {
+				return err
+			}
+			tx.Detail("discarded", true)
+			tx.Detail("artifact", d.Artifact)
+			out = resultOf(d)
+			out.Discarded = true
+			return tx.RemoveFile(d.Artifact)
+		}
+		forTimeout := live && l.Role == TimeoutRole
+		reason := ""
+		if in.Summary != nil {
+			reason = *in.Summary
+		}
+		if err := p.CheckClose(d, in.Outcome, reason, forTimeout); err != nil {
+			return turnErr(err)
+		}
+		why := "closed by " + tx.Actor()
+		switch in.Outcome {
+		case p.Invalidated:
+			why = reason
+		case p.Timeout:
+			why = "a participant never joined; closed after a --for-timeout claim"
+		default:
+			if a := p.Terminal(d); a.Closed {
+				why = a.Reason
+			}
+		}
+		if live {
+			at := tx.Now()
+			l.ReleasedAt = &at
+			tx.PutLease(l)
+		}
+		// An explicit close records who closed it; the engine's own
+		// decision after a turn comes from the turns, not from a person.
+		withdrawn, err := closeDebate(tx, doc, d, p, in.Outcome, why, in.Summary, tx.Actor())
+		if err != nil {
+			return err
+		}
+		out = resultOf(d)
+		out.Withdrawn = withdrawn
+		return nil
+	})
+	return out, err
+}
+
+// TimeoutRole is the lease role of a `claim --for-timeout` on a debate: the
+// claimer waited for a peer that never joined and may now close it TIMEOUT.
+const TimeoutRole = "timeout"
+
+// ClaimForTimeout leases a debate for closing it TIMEOUT (rp1's timeout
+// path): it re-checks, under the lock, that a participant is still
+// missing, and refuses otherwise (exit 4).
+func ClaimForTimeout(s *store.Store, opts store.TxOptions, id, holder string) (*store.Lease, error) {
+	opts.Target = id
+	ttl, err := LeaseTTL(s, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out *store.Lease
+	_, err = s.Update(opts, func(tx *store.Tx) error {
+		_, d, p, err := debateIn(tx, id)
+		if err != nil {
+			return err
+		}
+		if p.Timeout == "" {
+			return store.Errorf(store.CodeInvalidTransition, "claim --for-timeout refused: the %s protocol has no timeout outcome", p.Name)
+		}
+		if d.Status != model.DebateOpen {
+			return store.Errorf(store.CodeInvalidTransition, "claim --for-timeout refused: the debate is %s", d.Status)
+		}
+		if len(d.Participants) >= p.Needs(d) {
+			return store.Errorf(store.CodeInvalidTransition, "claim --for-timeout refused: all %d participants joined", p.Needs(d))
+		}
+		l, err := tx.Lease(id)
+		if err != nil {
+			return err
+		}
+		if l.Live(s.Now()) && l.Token != opts.Lease {
+			return store.HeldError(l)
+		}
+		nl := store.NewLease(id, TimeoutRole, holder, s.Now(), ttl)
+		tx.PutLease(nl)
+		tx.Detail("claim", map[string]any{"role": TimeoutRole, "holder": holder, "expires_at": nl.ExpiresAt})
+		out = nl
+		return nil
+	})
+	return out, err
+}
+
+// ShowDebate reads a debate without a transaction.
+func ShowDebate(s *store.Store, id string) (*model.Debate, *DebateResult, error) {
+	if k, err := model.KindOf(id); err != nil {
+		return nil, nil, store.Errorf(store.CodeInvalidInput, "%v", err)
+	} else if k != model.KindDebate {
+		return nil, nil, store.Errorf(store.CodeInvalidInput, "%s is a %s, not a debate", id, k).WithHint("debate ids start with deb_")
+	}
+	doc, err := s.Read(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := doc.Debate()
+	if err != nil {
+		return nil, nil, store.Errorf(store.CodeStoreDamaged, "%v", err)
+	}
+	return d, resultOf(d), nil
+}
+
+// ListDebates lists the debates, optionally of one status, in id order.
+func ListDebates(s *store.Store, status model.Status) ([]*DebateResult, error) {
+	ids, err := s.List(model.KindDebate)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(ids)
+	out := []*DebateResult{}
+	for _, id := range ids {
+		_, r, err := ShowDebate(s, id)
+		if err != nil {
+			return nil, err
+		}
+		if status == "" || r.Status == status {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// DecideSuggestion records a person's decision on a dialectic partner's
+// suggestion n (decide ID --suggestion N --accept|--reject): who decided
+// (the actor) and when. A decided suggestion cannot be decided again.
+func DecideSuggestion(s *store.Store, opts store.TxOptions, id string, n int, accept bool) (*DebateResult, error) {
+	opts.Target = id
+	var out *DebateResult
+	_, err := s.Update(opts, func(tx *store.Tx) error {
+		doc, d, _, err := debateIn(tx, id)
+		if err != nil {
+			return err
+		}
+		if err := d.DecideSuggestion(n, accept, tx.Actor(), tx.Now()); err != nil {
+			return turnErr(err)
+		}
+		tx.Detail("suggestion", n)
+		tx.Detail("state", d.Suggestions[n-1].State)
+		if err := putDebate(tx, doc, d); err != nil {
+			return err
+		}
+		out = resultOf(d)
+		return nil
+	})
+	return out, err
+}
+
+// Transcript renders a debate's transcript, or a statement's check/fix
+// thread in the same shape (statements are debates too).
+func Transcript(s *store.Store, id string) ([]byte, error) {
+	k, err := model.KindOf(id)
+	if err != nil {
+		return nil, store.Errorf(store.CodeInvalidInput, "%v", err)
+	}
+	switch k {
+	case model.KindDebate:
+		d, _, err := ShowDebate(s, id)
+		if err != nil {
+			return nil, err
+		}
+		return RenderDebate(d), nil
+	case model.KindStatement:
+		doc, err := s.Read(id)
+		if err != nil {
+			return nil, err
+		}
+		st, err := doc.Statement()
+		if err != nil {
+			return nil, store.Errorf(store.CodeStoreDamaged, "%v", err)
+		}
+		return RenderStatementThread(st, nil), nil
+	}
+	return nil, store.Errorf(store.CodeInvalidInput, "%s is a %s: a transcript is of a debate or a statement", id, k)
+}

@@ -1,0 +1,45 @@
+package model
+
+import "fmt"
+
+// DebateTurnOf derives whose turn it is on a debate as a Turn, the shape
+// the index and the turn loop use for every item: the role of the
+// participant who writes next, or the role a new participant must join
+// as; nobody's once the debate is closed. It reads the protocol's
+// WhoseTurn, the one derivation `debate wait` and `debate show` use too.
+func DebateTurnOf(d *Debate) Turn {
+	p, err := LookupProtocol(d.Protocol)
+	if err != nil {
+		return Turn{Reason: err.Error()}
+	}
+	s := p.WhoseTurn(d)
+	switch {
+	case s.Closed:
+		t := Turn{Reason: "the debate is " + string(d.Status)}
+		if d.Outcome != nil {
+			t.Outcome = d.Outcome.Outcome
+			t.Reason += ": " + d.Outcome.Outcome
+		}
+		return t
+	case s.ParticipantID == "":
+		return Turn{Role: Role(s.JoinRole), Reason: fmt.Sprintf("waits for a %s to join", s.JoinRole)}
+	}
+	r := fmt.Sprintf("%s (%s) writes turn %d", s.ParticipantID, s.Role, s.TurnNumber)
+	if s.Require != "" {
+		r += "; it must carry " + s.Require
+	}
+	if s.Advice != "" {
+		r += "; " + s.Advice
+	}
+	return Turn{Role: Role(s.Role), Reason: r}
+}
+
+// IssueOf returns issue n of a statement, or nil.
+func IssueOf(st *Statement, n int) *Issue {
+	for i := range st.Validate.Issues {
+		if st.Validate.Issues[i].IssueNumber == n {
+			return &st.Validate.Issues[i]
+		}
+	}
+	return nil
+}
