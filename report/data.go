@@ -70,6 +70,9 @@ func Load(ctx context.Context, s *store.Store, problem string) (*Data, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if k := d.Items[id].Kind; k != model.KindProblem && k != model.KindStatement {
+			continue // debates are read below, by loadDebates
+		}
 		doc, err := s.Read(id)
 		if err != nil {
 			return nil, err

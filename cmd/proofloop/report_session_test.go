@@ -59,42 +59,23 @@ func session(t testing.TB) string {
 	plRun(t, "state-complete-proof", "--statement-path", "stmt_planted_wrap", "--proof-text", plantedProof, "--strategy", "direct", "--actor", "pro")
 	plRun(t, "check-reject-proof", "--statement-path", "stmt_planted_wrap", "--sentence-number", "2", "--sentence-text", "<script>document.title='pwned'", "--error-type", "gap", "--explanation", "A script is no argument. <script>window.pwned=4</script>", "--actor", "chk")
 	plRun(t, "check-reject-proof", "--statement-path", "stmt_planted_wrap", "--sentence-number", "1", "--sentence-text", "Let $x_1 < y^2$", "--error-type", "unjustified_leap", "--explanation", "Why is $x_1 < y^2$?", "--actor", "chk")
-	// A debate (written as a file: no command starts one yet), whose
-	// turns carry a script and a formula too.
-	if err := os.MkdirAll(filepath.Join(root, "debate"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "debate", "deb_cache_policy.json"), []byte(plantedDebate), 0o644); err != nil {
-		t.Fatal(err)
+	// A debate, whose turns carry a script and a formula too.
+	plRun(t, "debate", "start", "--protocol", "agora", "--topic", "Cache policy <b>now</b>", "--position", "lru=Use LRU", "--position", "lfu=Use LFU")
+	plRun(t, "debate", "join", "deb_cache_policy_b_now_b", "--participant-name", "ann")
+	plRun(t, "debate", "join", "deb_cache_policy_b_now_b", "--participant-name", "ben")
+	for i, turn := range []string{
+		`{"signal": "propose", "message": "LRU fits: misses grow like $O(\\log n)$. <script>window.pwned=5</script>", "confidence": 0.8}`,
+		`{"signal": "approve", "message": "Fine.", "confidence": 0.7, "target": "proposal-lru"}`,
+		`{"signal": "no-change", "message": "I stay.", "confidence": 0.6}`,
+	} {
+		name := filepath.Join(dir, "turn.json")
+		if err := os.WriteFile(name, []byte(turn), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		plRun(t, "debate", "turn", "deb_cache_policy_b_now_b", "--participant-id", []string{"p1", "p2", "p1"}[i], "--input", name)
 	}
 	return root
 }
-
-// plantedDebate is an agora debate (schemas' full fixture) with a script
-// and a formula in its messages.
-const plantedDebate = `{
-	"id": "deb_cache_policy", "status": "completed",
-	"created_at": "2026-11-22T10:04:05Z", "updated_at": "2026-11-22T10:30:00.25Z", "revision": 6,
-	"protocol": "agora", "topic": "Cache policy <script>window.pwned=6</script>", "topic_slug": "cache_policy", "subject": null,
-	"methodology": "fact-based", "source": {"path": "notes/cache.md", "sha256": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"},
-	"positions": [{"role": "pro", "text": "Use LRU."}, {"role": "con", "text": "Use LFU."}],
-	"max_turns": 20,
-	"participants": [
-		{"participant_id": "p1", "name": "alice", "role": "pro", "harness": "Claude Code", "model_id": "opus", "joined_at": "2026-11-22T10:04:06Z"},
-		{"participant_id": "p2", "name": "bob", "role": "con", "joined_at": "2026-11-22T10:05:00Z"}
-	],
-	"turns": [
-		{"turn_number": 1, "participant_id": "p1", "role": "pro", "at": "2026-11-22T10:10:00Z",
-		 "signal": "propose", "message": "LRU fits: hits grow like $O(\\log n)$. <script>window.pwned=5</script>", "confidence": 0.8, "target": null,
-		 "evidence": [{"source": "trace.csv", "content": "90% recency hits", "confidence": 0.7}]},
-		{"turn_number": 2, "participant_id": "p2", "role": "con", "at": "2026-11-22T10:20:00Z",
-		 "signal": "approve", "message": "Agreed.", "confidence": 1, "target": "proposal-pro",
-		 "evidence": [{"source": "trace.csv", "content": "few repeats", "confidence": 0.5}]}
-	],
-	"outcome": {"outcome": "consensus", "reason": "every participant approves or accepts the proposal of pro",
-		"at": "2026-11-22T10:30:00.25Z", "summary": null, "actor": null},
-	"artifact": ".debates/2026-11-22-cache_policy.md"
-}`
 
 // plRun runs the CLI in-process and fails the test unless it exits 0.
 func plRun(t testing.TB, args ...string) string {

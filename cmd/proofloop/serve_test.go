@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -98,7 +99,12 @@ func TestServeHTTP(t *testing.T) {
 func TestServeInBrowser(t *testing.T) {
 	ctx, pl := browser(t)
 	root, srv := serveSession(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible("#ev-30")); err != nil {
+	log, err := os.ReadFile(filepath.Join(root, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := strings.Count(string(log), "\n")
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(fmt.Sprintf("#ev-%d", last))); err != nil {
 		t.Fatal(err)
 	}
 	checkPage(t, ctx, root)
@@ -108,8 +114,8 @@ func TestServeInBrowser(t *testing.T) {
 	// instead of hanging; the assertion is the 2 s.
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := chromedp.Do(wctx, chromedp.WaitVisible("#ev-31", chromedp.RetryInterval(10*time.Millisecond))); err != nil {
-		t.Fatalf("event 31 did not show within 10 s of its commit: %v", err)
+	if err := chromedp.Do(wctx, chromedp.WaitVisible(fmt.Sprintf("#ev-%d", last+1), chromedp.RetryInterval(10*time.Millisecond))); err != nil {
+		t.Fatalf("event %d did not show within 10 s of its commit: %v", last+1, err)
 	}
 	took := time.Since(committed)
 	t.Logf("commit -> visible in the served page: %v", took)
