@@ -156,7 +156,7 @@ func TestReportHTML(t *testing.T) {
 	}
 	// fully_proved (derived), severities, the causes of kept revisions.
 	for id, want := range map[string]string{"st-stmt_sq_wrap_sub2": "fully proved", "st-stmt_planted_wrap": "not fully proved: stmt_planted_wrap is has_gap",
-		"r-stmt_sq_wrap_sub2-2": "Proof revision 2 (patch) by fix", "i-stmt_planted_wrap-1": "Issue 1 · gap · gap · open"} {
+		"r-stmt_sq_wrap_sub2-2": "Proof revision 2 (patch) by fix", "i-stmt_planted_wrap-1": "Issue 1 · gap · severity gap · open"} {
 		if n := byID[id]; n == nil || !strings.Contains(textOf(n), want) {
 			t.Errorf("#%s does not say %q", id, want)
 		}
