@@ -52,8 +52,8 @@ func Load(ctx context.Context, s *store.Store, problem string) (*Data, error) {
 	var snap *loop.Snapshot
 	var err error
 	if problem != "" {
-		if k, kerr := model.KindOf(problem); kerr != nil || k != model.KindProblem {
-			return nil, store.Errorf(store.CodeUsage, "--problem %q is not a problem id (prob_<name>)", problem)
+		if err := CheckProblem(s, problem); err != nil {
+			return nil, err
 		}
 		snap, err = loop.Subtree(s, problem)
 	} else {
@@ -128,6 +128,16 @@ func Load(ctx context.Context, s *store.Store, problem string) (*Data, error) {
 		sd.fromLog(logRevs[id])
 	}
 	return d, nil
+}
+
+// CheckProblem checks that problem names a problem of s: a usage error
+// when it is no problem id, not_found when there is no such problem.
+func CheckProblem(s *store.Store, problem string) error {
+	if k, err := model.KindOf(problem); err != nil || k != model.KindProblem {
+		return store.Errorf(store.CodeUsage, "--problem %q is not a problem id (prob_<name>)", problem)
+	}
+	_, err := s.Read(problem)
+	return err
 }
 
 // statementData reads the proof revisions the store keeps

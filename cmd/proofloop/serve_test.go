@@ -89,6 +89,23 @@ func TestServeHTTP(t *testing.T) {
 	if n2 := resp2.Header.Get("Content-Security-Policy"); n2 == csp {
 		t.Errorf("two responses share the nonce %q; want a new one each time", nonce[1])
 	}
+	// --problem: that subtree only.
+	s, err := store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	one := httptest.NewServer(report.Handler(s, "prob_planted"))
+	defer one.Close()
+	resp3, err := http.Get(one.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp3.Body)
+	resp3.Body.Close()
+	if !strings.Contains(string(page), `id="st-stmt_planted_wrap"`) || strings.Contains(string(page), `id="st-stmt_sq_wrap"`) {
+		t.Errorf("serve --problem prob_planted does not show exactly that problem's statements")
+	}
 	if after := snapshot(t, root); !maps.Equal(after, before) {
 		t.Errorf("serving changed the store; want it read-only")
 	}
