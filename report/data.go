@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"maps"
 	"slices"
@@ -53,8 +52,8 @@ func Load(ctx context.Context, s *store.Store, problem string) (*Data, error) {
 	var snap *loop.Snapshot
 	var err error
 	if problem != "" {
-		if k, kerr := model.KindOf(problem); kerr != nil || k != model.KindProblem {
-			return nil, store.Errorf(store.CodeUsage, "--problem %q is not a problem id (prob_<name>)", problem)
+		if err := CheckProblem(s, problem); err != nil {
+			return nil, err
 		}
 		snap, err = loop.Subtree(s, problem)
 	} else {
@@ -70,6 +69,9 @@ func Load(ctx context.Context, s *store.Store, problem string) (*Data, error) {
 	for _, id := range slices.Sorted(maps.Keys(d.Items)) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if k := d.Items[id].Kind; k != model.KindProblem && k != model.KindStatement {
+			continue // debates are read below, by loadDebates
 		}
 		doc, err := s.Read(id)
 		if err != nil {
@@ -97,68 +99,123 @@ func Load(ctx context.Context, s *store.Store, problem string) (*Data, error) {
 	if d.Debates, err = loadDebates(s, d); err != nil {
 		return nil, err
 	}
+	logRevs := map[string][]logRevision{}
 	err = loop.Events(ctx, s, 0, false, func(seq int, line []byte) error {
 		d.LastSeq = seq
 		var ev store.Event
 		if err := json.Unmarshal(line, &ev); err != nil {
 			return store.Errorf(store.CodeStoreDamaged, "%s: seq %d does not parse", store.EventsFile, seq).Wrap(err)
 		}
-		if problem == "" || slices.ContainsFunc(ev.IDs, func(id string) bool { return d.Items[id] != nil }) {
-			ev.Changes = slices.Clone(ev.Changes)
-			for i := range ev.Changes {
-				ev.Changes[i].Patch = nil // the timeline shows statuses; the patches are history's
-			}
-			d.Events = append(d.Events, ev)
+		if problem != "" && !slices.ContainsFunc(ev.IDs, func(id string) bool { return d.Items[id] != nil }) {
+			return nil
 		}
+		for i := range ev.Changes {
+			c := &ev.Changes[i]
+			if sd := d.Statements[c.ID]; sd != nil && sd.Source == "kept" && len(sd.Revisions) == 0 {
+				if r, ok := proofSet(&ev, c); ok {
+					logRevs[c.ID] = append(logRevs[c.ID], r)
+				}
+			}
+			c.Patch = nil // the timeline shows statuses; the patches are history's
+		}
+		d.Events = append(d.Events, ev)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	for id, sd := range d.Statements {
+		sd.fromLog(logRevs[id])
+	}
 	return d, nil
 }
 
-// statementData finds a statement's proof revisions: the texts the store
-// keeps (proofs/<id>.jsonl), else, for a store from before it kept them,
-// the proof of each step of its history whose proof_revision changed
-// (rebuilt from the events' patches); a revision neither has (a document
-// written by hand) is shown as the current proof.
+// CheckProblem checks that problem names a problem of s: a usage error
+// when it is no problem id, not_found when there is no such problem.
+func CheckProblem(s *store.Store, problem string) error {
+	if k, err := model.KindOf(problem); err != nil || k != model.KindProblem {
+		return store.Errorf(store.CodeUsage, "--problem %q is not a problem id (prob_<name>)", problem)
+	}
+	_, err := s.Read(problem)
+	return err
+}
+
+// statementData reads the proof revisions the store keeps
+// (proofs/<id>.jsonl). A store from before it kept them gets its revisions
+// from the log afterwards (fromLog).
 func statementData(s *store.Store, st *model.Statement) (*StatementData, error) {
-	sd := &StatementData{Statement: st}
+	sd := &StatementData{Statement: st, Source: "kept"}
 	kept, err := s.ProofRevisions(st.ID)
 	if err != nil {
 		return nil, err
 	}
-	last := 0
 	for _, r := range kept {
 		sd.Revisions = append(sd.Revisions, loop.ProofRevisionView{Revision: r.Revision, Text: r.Text,
 			Strategy: deref(r.Strategy), Author: deref(r.Actor), At: r.At})
 		sd.Causes = append(sd.Causes, r.Cause)
-		last = r.Revision
 	}
-	sd.Source = "kept"
-	if len(kept) == 0 {
+	return sd, nil
+}
+
+// logRevision is a proof revision as an event's patch set it.
+type logRevision struct {
+	loop.ProofRevisionView
+	Command string
+}
+
+// proofSet reads from one change's patch the proof revision it wrote, if
+// it wrote one: the patch replaces /proof and /proof_revision (or, for a
+// created document, adds every field). Reading the patch's operations,
+// rather than replaying every document (store.History), keeps a report of
+// a large old store at one pass over the log: History would open the index
+// once per statement.
+func proofSet(ev *store.Event, c *store.Change) (logRevision, bool) {
+	r := logRevision{Command: ev.Command}
+	r.Author, r.At = deref(ev.Actor), ev.Time
+	text := false
+	for _, op := range gjson.ParseBytes(c.Patch).Array() {
+		if o := op.Get("op").String(); o != "add" && o != "replace" {
+			continue
+		}
+		v := op.Get("value")
+		switch op.Get("path").String() {
+		case "":
+			v = v.Get("proof")
+			if v.Type == gjson.String {
+				r.Text, text = v.String(), true
+			}
+			r.Revision = int(op.Get("value.proof_revision").Int())
+			r.Strategy = op.Get("value.proof_strategy").String()
+		case "/proof":
+			if v.Type == gjson.String {
+				r.Text, text = v.String(), true
+			}
+		case "/proof_revision":
+			r.Revision = int(v.Int())
+		case "/proof_strategy":
+			r.Strategy = v.String()
+		}
+	}
+	return r, text && r.Revision > 0
+}
+
+// fromLog gives a statement the store kept no revisions of the proof
+// revisions its events wrote; a revision neither has (a document written
+// by hand) is shown as the current proof.
+func (sd *StatementData) fromLog(revs []logRevision) {
+	st := sd.Statement
+	last := 0
+	if len(sd.Revisions) == 0 {
 		sd.Source = "log"
-		steps, err := s.History(st.ID)
-		if err != nil {
-			return nil, fmt.Errorf("history of %s: %w", st.ID, err)
-		}
-		for _, step := range steps {
-			if step.After == nil {
-				continue
+		for _, r := range revs {
+			if r.Revision > last {
+				last = r.Revision
+				sd.Revisions = append(sd.Revisions, r.ProofRevisionView)
+				sd.Causes = append(sd.Causes, r.Command)
 			}
-			rev := int(gjson.GetBytes(step.After, "proof_revision").Int())
-			proof := gjson.GetBytes(step.After, "proof")
-			if rev <= last || proof.Type != gjson.String {
-				continue
-			}
-			last = rev
-			sd.Revisions = append(sd.Revisions, loop.ProofRevisionView{
-				Revision: rev, Text: proof.String(), Strategy: gjson.GetBytes(step.After, "proof_strategy").String(),
-				Author: deref(step.Event.Actor), At: step.Event.Time,
-			})
-			sd.Causes = append(sd.Causes, step.Event.Command)
 		}
+	} else {
+		last = sd.Revisions[len(sd.Revisions)-1].Revision
 	}
 	if st.Proof != nil && last < st.ProofRevision {
 		if len(sd.Revisions) == 0 {
@@ -171,7 +228,6 @@ func statementData(s *store.Store, st *model.Statement) (*StatementData, error) 
 	if len(sd.Revisions) > 0 {
 		sd.FirstProofAt = sd.Revisions[0].At
 	}
-	return sd, nil
 }
 
 // loadDebates reads debate/<id>.json, if the store has any; a report limited

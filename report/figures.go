@@ -36,6 +36,9 @@ type Value struct {
 	ID, Text string
 }
 
+// IssuesTotalText is the number of issues, in words.
+func (f Figures) IssuesTotalText() string { return model.Count(f.IssuesTotal, "issue") }
+
 // maxFigureRows bounds the per-statement tables; a 10k store would
 // otherwise list every statement twice more.
 const maxFigureRows = 20

@@ -52,7 +52,18 @@ type Options struct {
 	// would carry a <style> with another nonce, which the page's policy
 	// reports as a violation.)
 	MainOnly bool
+	// KaTeXFile, when set, is the name of a file beside the page that
+	// holds katex.min.js, instead of inlining it: a split report writes it
+	// once rather than 273 KB into each of its pages.
+	KaTeXFile string
 }
+
+// KaTeXFile is the name of the KaTeX file of a split report.
+const KaTeXFile = "katex.min.js"
+
+// KaTeX is katex.min.js, for the file a split report writes beside its
+// pages.
+func KaTeX() []byte { return []byte(katexJS) }
 
 // Page is one HTML file of a report.
 type Page struct {
@@ -83,6 +94,7 @@ type pageData struct {
 	CSP, Nonce                          string
 	Style                               template.CSS
 	KaTeX, Script                       template.JS
+	KaTeXFile                           string
 	Live                                bool
 	LastSeq                             int
 	Index                               bool
@@ -121,13 +133,15 @@ func Render(d *Data, o Options) ([]Page, error) {
 		}
 		return []Page{{Name: "index.html", HTML: b}}, nil
 	}
+	o.KaTeXFile = KaTeXFile
 	index, err := renderPage(d, o, true, "")
 	if err != nil {
 		return nil, err
 	}
 	pages := []Page{{Name: "index.html", HTML: index}}
+	subs := Subsets(d)
 	for _, root := range d.Roots {
-		b, err := renderPage(Subset(d, root), o, false, "index.html")
+		b, err := renderPage(subs[root], o, false, "index.html")
 		if err != nil {
 			return nil, err
 		}
@@ -145,33 +159,53 @@ func Split(d *Data, o Options) bool {
 	return len(d.Statements) > n && len(d.Roots) >= 2
 }
 
-// Subset is the part of d under one root problem: its items, documents and
-// the events that touch them.
-func Subset(d *Data, root string) *Data {
-	sub := &Data{Root: d.Root, Problem: root, Generated: d.Generated, Roots: []string{root}, LastSeq: d.LastSeq,
-		Items: map[string]*loop.Item{}, Problems: map[string]*model.Problem{}, Statements: map[string]*StatementData{}}
+// Subsets splits d by root problem: each root's items, documents, the
+// debates about its statements and the events that touch it, in one pass.
+func Subsets(d *Data) map[string]*Data {
+	subs := map[string]*Data{}
+	for _, root := range d.Roots {
+		subs[root] = &Data{Root: d.Root, Problem: root, Generated: d.Generated, Roots: []string{root}, LastSeq: d.LastSeq,
+			Items: map[string]*loop.Item{}, Problems: map[string]*model.Problem{}, Statements: map[string]*StatementData{}}
+	}
+	of := func(id string) *Data {
+		if it := d.Items[id]; it != nil {
+			if sub := subs[it.Root]; sub != nil {
+				return sub
+			}
+			return subs[id] // a root's own row may name no root
+		}
+		return nil
+	}
 	for id, it := range d.Items {
-		if it.Root == root || id == root {
-			sub.Items[id] = it
-			if p := d.Problems[id]; p != nil {
-				sub.Problems[id] = p
-			}
-			if st := d.Statements[id]; st != nil {
-				sub.Statements[id] = st
-			}
+		sub := of(id)
+		if sub == nil {
+			continue
+		}
+		sub.Items[id] = it
+		if p := d.Problems[id]; p != nil {
+			sub.Problems[id] = p
+		}
+		if st := d.Statements[id]; st != nil {
+			sub.Statements[id] = st
 		}
 	}
 	for _, db := range d.Debates {
-		if db.About != nil && sub.Items[db.About.Statement] != nil {
-			sub.Debates = append(sub.Debates, db)
+		if db.About != nil {
+			if sub := of(db.About.Statement); sub != nil {
+				sub.Debates = append(sub.Debates, db)
+			}
 		}
 	}
 	for _, ev := range d.Events {
-		if slices.ContainsFunc(ev.IDs, func(id string) bool { return sub.Items[id] != nil }) {
-			sub.Events = append(sub.Events, ev)
+		var seen []*Data
+		for _, id := range ev.IDs {
+			if sub := of(id); sub != nil && !slices.Contains(seen, sub) {
+				seen = append(seen, sub)
+				sub.Events = append(sub.Events, ev)
+			}
 		}
 	}
-	return sub
+	return subs
 }
 
 func renderPage(d *Data, o Options, index bool, up string) ([]byte, error) {
@@ -180,9 +214,12 @@ func renderPage(d *Data, o Options, index bool, up string) ([]byte, error) {
 		title += ": " + d.Problem
 	}
 	pd := &pageData{Title: title, Root: d.Root, Problem: d.Problem, Generated: d.Generated, Up: up,
-		CSP: CSP(o.Nonce), Nonce: o.Nonce, Style: template.CSS(pageCSS), KaTeX: template.JS(katexJS), Script: template.JS(pageJS),
+		CSP: CSP(o.Nonce), Nonce: o.Nonce, Style: template.CSS(pageCSS), Script: template.JS(pageJS), KaTeXFile: o.KaTeXFile,
 		Live: o.Live, LastSeq: d.LastSeq, Index: index, StatementCount: len(d.Statements), SplitOver: o.SplitOver,
 		Debates: debateViews(d), Figures: figures(d)}
+	if o.KaTeXFile == "" {
+		pd.KaTeX = template.JS(katexJS)
+	}
 	pd.Timeline, pd.Left = timeline(d)
 	if index {
 		pd.Pages = indexRows(d)
@@ -280,7 +317,7 @@ func RenderOne(d *Data, o Options, name string) (b []byte, ok bool, err error) {
 	case name == "index.html":
 		b, err = renderPage(d, o, split, "")
 	case split && slices.Contains(d.Roots, root):
-		b, err = renderPage(Subset(d, root), o, false, "index.html")
+		b, err = renderPage(Subsets(d)[root], o, false, "index.html")
 	default:
 		return nil, false, nil
 	}

@@ -1,10 +1,14 @@
 package report
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
@@ -108,4 +112,25 @@ func (h *handler) events(w http.ResponseWriter, r *http.Request) {
 		fl.Flush()
 		return nil
 	})
+}
+
+// Serve serves Handler on ln until ctx ends, then stops: the open event
+// streams end with ctx (their requests' context derives from it), and the
+// server waits a few seconds for the other requests.
+func Serve(ctx context.Context, ln net.Listener, s *store.Store, problem string) error {
+	srv := &http.Server{Handler: Handler(s, problem), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return store.Errorf(store.CodeInternal, "serve").Wrap(err)
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return store.Errorf(store.CodeInternal, "stop serving").Wrap(err)
+	}
+	return nil
 }

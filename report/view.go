@@ -158,7 +158,7 @@ func statementView(sd *StatementData, it *loop.Item) *stmtView {
 			body = issueBody(iv)
 		}
 		v.Thread = append(v.Thread, entry{At: is.CreatedAt, Actor: iv.Actor, Link: link, Body: body,
-			What: fmt.Sprintf("issue %d (%s, %s) on sentence %d of revision %d, round %d", is.IssueNumber, iv.Severity, is.ErrorType, is.Sentence, is.ProofRevision, is.Round)})
+			What: fmt.Sprintf("issue %d (%s, severity %s) on sentence %d of revision %d, round %d", is.IssueNumber, is.ErrorType, iv.Severity, is.Sentence, is.ProofRevision, is.Round)})
 	}
 	for i, r := range sd.Revisions {
 		if r.At != "" {

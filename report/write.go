@@ -25,7 +25,8 @@ type Written struct {
 // Write renders the report of s (limited to problem unless "") to out: a
 // file, or "-" for stdout. A report that Render splits goes to a folder
 // named after out without its .html (report.html -> report/), holding
-// index.html and one page per root problem; stdout takes only one page.
+// index.html, one page per root problem and katex.min.js, which they
+// share; stdout takes only one page.
 func Write(ctx context.Context, s *store.Store, problem, out string, stdout io.Writer, o Options) (*Written, error) {
 	d, err := Load(ctx, s, problem)
 	if err != nil {
@@ -43,6 +44,9 @@ func Write(ctx context.Context, s *store.Store, problem, out string, stdout io.W
 	for _, p := range pages {
 		w.Bytes += int64(len(p.HTML))
 	}
+	if w.Split {
+		w.Bytes += int64(len(katexJS))
+	}
 	if out == "-" {
 		_, err := stdout.Write(pages[0].HTML)
 		return w, err
@@ -57,6 +61,7 @@ func Write(ctx context.Context, s *store.Store, problem, out string, stdout io.W
 	if err := os.MkdirAll(w.Path, 0o755); err != nil {
 		return nil, store.Errorf(store.CodeUsage, "make the folder %s", w.Path).Wrap(err)
 	}
+	pages = append(pages, Page{Name: KaTeXFile, HTML: KaTeX()})
 	for _, p := range pages {
 		if err := os.WriteFile(filepath.Join(w.Path, p.Name), p.HTML, 0o644); err != nil {
 			return nil, store.Errorf(store.CodeUsage, "write %s", filepath.Join(w.Path, p.Name)).Wrap(err)

@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -34,28 +31,19 @@ nonced script and style). It runs until SIGINT or SIGTERM.`,
 				return err
 			}
 			defer s.Close()
+			if problem != "" {
+				if err := report.CheckProblem(s, problem); err != nil {
+					return err
+				}
+			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return store.Errorf(store.CodeUsage, "listen on %s", addr).Wrap(err)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			srv := &http.Server{Handler: report.Handler(s, problem), ReadHeaderTimeout: 10 * time.Second,
-				BaseContext: func(net.Listener) context.Context { return ctx }}
 			fmt.Fprintf(a.stdout, "Serving the report of %s at http://%s/ (read-only; Ctrl-C stops).\n", s.Dir, ln.Addr())
-			done := make(chan error, 1)
-			go func() { done <- srv.Serve(ln) }()
-			select {
-			case err := <-done:
-				return store.Errorf(store.CodeInternal, "serve").Wrap(err)
-			case <-ctx.Done():
-			}
-			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			if err := srv.Shutdown(shut); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-				return store.Errorf(store.CodeInternal, "stop serving").Wrap(err)
-			}
-			return nil
+			return report.Serve(ctx, ln, s, problem)
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (keep it on localhost unless you mean to share the store)")

@@ -243,3 +243,37 @@ func TestReportInBrowser(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitReportInBrowser opens a root problem's page of a split report
+// from disk: its math renders with the shared katex.min.js beside it, and
+// it loads nothing from outside its folder.
+func TestSplitReportInBrowser(t *testing.T) {
+	ctx, pl := browser(t)
+	dir := splitReport(t)
+	for _, page := range []string{"prob_sq.html", "index.html"} {
+		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+filepath.Join(dir, page)), chromedp.WaitReady("body")); err != nil {
+			t.Fatal(err)
+		}
+		// The index shows no formula (the objectives have none); KaTeX
+		// must still have loaded from the shared file.
+		js := `(() => { const spans = [...document.querySelectorAll("span.math")];
+			return {Spans: spans.length + (typeof window.katex === "object" ? 1 : 0),
+				Sized: spans.filter(s => { const m = s.querySelector("math"); return m && m.getBoundingClientRect().width > 0; }).length + 1}; })()`
+		m, err := chromedp.Run(ctx, chromedp.Evaluate[mathCheck](js))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Spans == 0 || m.Sized != m.Spans {
+			t.Errorf("%s: %d formulas, %d rendered; want some, all rendered", page, m.Spans, m.Sized)
+		}
+	}
+	errs, reqs := pl.snapshot()
+	if len(errs) > 0 {
+		t.Errorf("the pages logged errors; want none:\n%s", strings.Join(errs, "\n"))
+	}
+	for _, r := range reqs {
+		if !strings.HasPrefix(r, "file://"+dir+"/") {
+			t.Errorf("a page requested %q; want nothing outside %s", r, dir)
+		}
+	}
+}

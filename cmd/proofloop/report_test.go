@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +14,8 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/report"
+	"github.com/proofloop/proofloop/store"
 )
 
 // TestReportHTML checks the report of a store after a session that uses
@@ -90,13 +94,13 @@ func TestReportHTML(t *testing.T) {
 			break
 		}
 	}
-	for _, id := range []string{"tree", "figures", "statements", "debates", "timeline"} {
+	for _, id := range []string{"tree", "figures", "statements", "debates", "d-deb_cache_policy_b_now_b", "timeline"} {
 		if byID[id] == nil {
 			t.Errorf("no section #%s", id)
 		}
 	}
 	body := text.String()
-	for _, want := range []string{"No debates.", "<script>document.title='pwned';window.pwned=1</script>", "<b>bold</b>",
+	for _, want := range []string{"<script>window.pwned=5</script>", "Cache policy <b>now</b>", "<script>document.title='pwned';window.pwned=1</script>", "<b>bold</b>",
 		"<script>window.pwned=4</script>", "the source (http://127.0.0.1:9/a)", "Turns per role"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page's text has no %q", want)
@@ -152,7 +156,7 @@ func TestReportHTML(t *testing.T) {
 	}
 	// fully_proved (derived), severities, the causes of kept revisions.
 	for id, want := range map[string]string{"st-stmt_sq_wrap_sub2": "fully proved", "st-stmt_planted_wrap": "not fully proved: stmt_planted_wrap is has_gap",
-		"r-stmt_sq_wrap_sub2-2": "Proof revision 2 (patch) by fix", "i-stmt_planted_wrap-1": "Issue 1 · gap · gap · open"} {
+		"r-stmt_sq_wrap_sub2-2": "Proof revision 2 (patch) by fix", "i-stmt_planted_wrap-1": "Issue 1 · gap · severity gap · open"} {
 		if n := byID[id]; n == nil || !strings.Contains(textOf(n), want) {
 			t.Errorf("#%s does not say %q", id, want)
 		}
@@ -169,8 +173,9 @@ func TestReportHTML(t *testing.T) {
 			evs++
 		}
 	}
-	if evs != 30 {
-		t.Errorf("the timeline has %d events; want 30 (25 of the story, 5 planted)", evs)
+	log, _ := os.ReadFile(filepath.Join(root, "events.jsonl"))
+	if want := strings.Count(string(log), "\n"); evs != want || want < 36 {
+		t.Errorf("the timeline has %d events; want all %d of the log (25 of the story, 5 planted, at least 6 of the debate)", evs, want)
 	}
 }
 
@@ -210,3 +215,87 @@ func contains(outer, inner *html.Node) bool {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestReportRevisionsFromLog: a store from before proof revisions were kept
+// (no proofs/ folder) still shows every revision, from the events' patches,
+// and says so.
+func TestReportRevisionsFromLog(t *testing.T) {
+	root := session(t)
+	if err := os.RemoveAll(filepath.Join(root, "proofs")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "r.html")
+	plRun(t, "report", "-o", out)
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(raw)
+	for _, want := range []string{
+		`id="r-stmt_sq_wrap_sub2-1"`, `id="r-stmt_sq_wrap_sub2-2"`, `id="r-stmt_sq_wrap_sub2-3"`,
+		"Proof revision 2 (fix-patch-proof) by fix", "they are rebuilt from the event log",
+		`data-source="Step 2: Adding $2n&#43;1$ to both sides gives`,
+		`id="i-stmt_sq_wrap_sub2-2" data-anchor="s-stmt_sq_wrap_sub2-r2-3"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report of a store without kept revisions has no %q", want)
+		}
+	}
+}
+
+// TestSplitReport: past the split threshold, a store of several root
+// problems is written as a folder: an index of the roots linking one page
+// per root, each holding its own statements, and one shared KaTeX file.
+func TestSplitReport(t *testing.T) {
+	dir := splitReport(t)
+	for _, name := range []string{"index.html", "prob_sq.html", "prob_planted.html", "katex.min.js"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("the split report has no %s: %v", name, err)
+		}
+	}
+	index, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	sq, _ := os.ReadFile(filepath.Join(dir, "prob_sq.html"))
+	planted, _ := os.ReadFile(filepath.Join(dir, "prob_planted.html"))
+	for _, c := range []struct {
+		page          string
+		want, wantNot []string
+	}{
+		{string(index), []string{`href="prob_sq.html"`, `href="prob_planted.html"`, `<script nonce="`, `src="katex.min.js"`, `id="timeline"`},
+			[]string{`id="st-stmt_sq_wrap"`, "katex.render=", "window.katex"}},
+		{string(sq), []string{`id="st-stmt_sq_wrap_sub2"`, `href="index.html"`, `src="katex.min.js"`},
+			[]string{`id="st-stmt_planted_wrap"`}},
+		{string(planted), []string{`id="st-stmt_planted_wrap"`, `id="i-stmt_planted_wrap-1"`}, []string{`id="st-stmt_sq_wrap"`}},
+	} {
+		for _, w := range c.want {
+			if !strings.Contains(c.page, w) {
+				t.Errorf("a page of the split report lacks %q", w)
+			}
+		}
+		for _, w := range c.wantNot {
+			if strings.Contains(c.page, w) {
+				t.Errorf("a page of the split report has %q; want it elsewhere", w)
+			}
+		}
+	}
+}
+
+// splitReport writes the session's report with a threshold of 2
+// statements, so that it splits, and returns its folder.
+func splitReport(t *testing.T) string {
+	t.Helper()
+	root := session(t)
+	s, err := store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out := filepath.Join(t.TempDir(), "report.html")
+	w, err := report.Write(context.Background(), s, "", out, io.Discard, report.Options{SplitOver: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.Split || w.Pages != 3 || w.Path != strings.TrimSuffix(out, ".html") {
+		t.Fatalf("Write = %+v; want split into index and 2 pages under %s", w, strings.TrimSuffix(out, ".html"))
+	}
+	return w.Path
+}

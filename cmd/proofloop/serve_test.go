@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -10,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -86,6 +89,23 @@ func TestServeHTTP(t *testing.T) {
 	if n2 := resp2.Header.Get("Content-Security-Policy"); n2 == csp {
 		t.Errorf("two responses share the nonce %q; want a new one each time", nonce[1])
 	}
+	// --problem: that subtree only.
+	s, err := store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	one := httptest.NewServer(report.Handler(s, "prob_planted"))
+	defer one.Close()
+	resp3, err := http.Get(one.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp3.Body)
+	resp3.Body.Close()
+	if !strings.Contains(string(page), `id="st-stmt_planted_wrap"`) || strings.Contains(string(page), `id="st-stmt_sq_wrap"`) {
+		t.Errorf("serve --problem prob_planted does not show exactly that problem's statements")
+	}
 	if after := snapshot(t, root); !maps.Equal(after, before) {
 		t.Errorf("serving changed the store; want it read-only")
 	}
@@ -96,7 +116,12 @@ func TestServeHTTP(t *testing.T) {
 func TestServeInBrowser(t *testing.T) {
 	ctx, pl := browser(t)
 	root, srv := serveSession(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible("#ev-30")); err != nil {
+	log, err := os.ReadFile(filepath.Join(root, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := strings.Count(string(log), "\n")
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(fmt.Sprintf("#ev-%d", last))); err != nil {
 		t.Fatal(err)
 	}
 	checkPage(t, ctx, root)
@@ -106,8 +131,8 @@ func TestServeInBrowser(t *testing.T) {
 	// instead of hanging; the assertion is the issue's 2 s.
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := chromedp.Do(wctx, chromedp.WaitVisible("#ev-31", chromedp.RetryInterval(10*time.Millisecond))); err != nil {
-		t.Fatalf("event 31 did not show within 10 s of its commit: %v", err)
+	if err := chromedp.Do(wctx, chromedp.WaitVisible(fmt.Sprintf("#ev-%d", last+1), chromedp.RetryInterval(10*time.Millisecond))); err != nil {
+		t.Fatalf("event %d did not show within 10 s of its commit: %v", last+1, err)
 	}
 	took := time.Since(committed)
 	t.Logf("commit -> visible in the served page: %v", took)
@@ -134,5 +159,53 @@ func TestServeInBrowser(t *testing.T) {
 		if !strings.HasPrefix(r, srv.URL+"/") {
 			t.Errorf("the page requested %q; want only its own origin %s", r, srv.URL)
 		}
+	}
+}
+
+// TestServeCommand runs `proofloop serve` itself: it prints where it
+// listens (on localhost by default), serves the page, and stops cleanly,
+// exit 0, on SIGINT.
+func TestServeCommand(t *testing.T) {
+	session(t) // sets PROOFLOOP_ROOT
+	pr, pw := io.Pipe()
+	code := make(chan int, 1)
+	go func() {
+		code <- run([]string{"serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), pw, io.Discard)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`^Serving the report of \S+ at (http://127\.0\.0\.1:[0-9]+/) \(read-only; Ctrl-C stops\)\.\n$`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("serve printed %q; want where it listens, on 127.0.0.1", line)
+	}
+	go io.Copy(io.Discard, pr)
+	resp, err := http.Get(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `id="st-stmt_sq_wrap_sub2"`) {
+		t.Errorf("GET %s = %d; want 200 and the report", m[1], resp.StatusCode)
+	}
+	// An open event stream must not keep serve from stopping.
+	ev, err := http.Get(m[1] + "events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Body.Close()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Errorf("serve exited %d on SIGINT; want 0", c)
+		}
+	case <-time.After(time.Minute): // hang protection only
+		t.Fatal("serve did not stop on SIGINT")
 	}
 }
