@@ -197,9 +197,16 @@ func StartDebate(s *store.Store, opts store.TxOptions, in DebateStart) (*DebateR
 		slug := model.TopicSlug(in.Topic)
 		n := 1
 		for {
-			ok, err := tx.Exists(model.DebateID(slug, n))
+			id := model.DebateID(slug, n)
+			ok, err := tx.Exists(id)
 			if err != nil {
 				return store.Errorf(store.CodeInternal, "stat debate").Wrap(err)
+			}
+			if !ok {
+				// A discarded debate's id stays taken: ids are never reused.
+				if ok, err = tx.Existed(id); err != nil {
+					return err
+				}
 			}
 			if !ok {
 				break

@@ -562,6 +562,17 @@ func (tx *Tx) Actionable(roles []model.Role, fn func(*Row) (bool, error)) error 
 	return (&IndexView{btx: ix.btx}).Actionable(roles, fn)
 }
 
+// Existed reports whether id has ever had an event: a deleted document's
+// id (a discarded debate) stays taken, since ids are never reused.
+func (tx *Tx) Existed(id string) (bool, error) {
+	ix, err := tx.index()
+	if err != nil {
+		return false, err
+	}
+	locs, err := (&IndexView{btx: ix.btx}).Events(id)
+	return len(locs) > 0, err
+}
+
 // deriveLater derives a changed document's row with the revision it will
 // have once committed.
 func (tx *Tx) deriveLater(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
