@@ -614,7 +614,22 @@ func Transcript(s *store.Store, id string) ([]byte, error) {
 		if err != nil {
 			return nil, store.Errorf(store.CodeStoreDamaged, "%v", err)
 		}
-		return RenderStatementThread(st, nil), nil
+		kept, err := s.ProofRevisions(id)
+		if err != nil {
+			return nil, err
+		}
+		views := make([]ProofRevisionView, 0, len(kept))
+		for _, r := range kept {
+			v := ProofRevisionView{Revision: r.Revision, Text: r.Text, At: r.At}
+			if r.Strategy != nil {
+				v.Strategy = *r.Strategy
+			}
+			if r.Actor != nil {
+				v.Author = *r.Actor
+			}
+			views = append(views, v)
+		}
+		return RenderStatementThread(st, views), nil
 	}
 	return nil, store.Errorf(store.CodeInvalidInput, "%s is a %s: a transcript is of a debate or a statement", id, k)
 }
