@@ -60,7 +60,7 @@ func (a *app) debateOK(r *loop.DebateResult, text string) error {
 		return a.writeJSON(out)
 	}
 	fmt.Fprintln(a.stdout, text)
-	fmt.Fprintf(a.stdout, "%s: %s, %d participants, %d turns; transcript %s\n", r.ID, r.Status, r.ParticipantCount, r.TurnNumber, r.Artifact)
+	fmt.Fprintf(a.stdout, "%s: %s, %s, %s; transcript %s\n", r.ID, r.Status, model.Count(r.ParticipantCount, "participant"), model.Count(r.TurnNumber, "turn"), r.Artifact)
 	if r.Outcome != nil {
 		fmt.Fprintf(a.stdout, "outcome: %s (%s)\n", r.Outcome.Outcome, r.Outcome.Reason)
 	} else {
