@@ -41,6 +41,36 @@ var checkRejectProof = &Skill{
 }
 
 func runCheckRejectProof(tx *store.Tx, in *Input) (*Result, error) {
+	// A rejection of a proof awaiting verification opens a round; further
+	// rejections while it has a gap join that round.
+	r, err := recordIssue(tx, in, "check-reject-proof", func(st *model.Statement) int {
+		if st.Status == model.StatementAwaitingVerification {
+			return st.Round + 1
+		}
+		return st.Round
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Result{ID: r.id, Status: model.StatementHasGap, Revision: r.doc.Revision() + 1,
+		Extra: map[string]any{"issue_number": r.number, "round": r.round, "severity": r.severity},
+		Text:  fmt.Sprintf("Recorded issue %d at sentence %d of %s (round %d); it has a gap.", r.number, r.sentence, r.id, r.round)}, nil
+}
+
+// recorded is an issue that recordIssue wrote.
+type recorded struct {
+	id            string
+	doc           *store.Doc
+	st            *model.Statement
+	number, round int
+	sentence      int
+	severity      string
+}
+
+// recordIssue is what check-reject-proof and reopen share: check the cited
+// sentence and quote against the proof, pass skill's guards, and append the
+// issue in the round that round gives, leaving the statement has_gap.
+func recordIssue(tx *store.Tx, in *Input, skill string, round func(*model.Statement) int) (*recorded, error) {
 	id := in.Text("statement_path")
 	d, st, f, err := statementState(tx, id)
 	if err != nil {
@@ -50,22 +80,16 @@ func runCheckRejectProof(tx *store.Tx, in *Input) (*Result, error) {
 	if _, err := checkFacts(tx, f, st); err != nil {
 		return nil, err
 	}
-	if err := model.Allow("check-reject-proof", f); err != nil {
+	if err := model.Allow(skill, f); err != nil {
 		return nil, err
 	}
-	round := st.Round
-	if st.Status == model.StatementAwaitingVerification {
-		round++ // a rejection of a proof awaiting verification opens a round
-	}
-	n := len(st.Validate.Issues) + 1
-	issue := map[string]any{"issue_number": n, "sentence": f.Sentence, "sentence_text": f.Quote,
+	r := &recorded{id: id, doc: d, st: st, number: len(st.Validate.Issues) + 1, round: round(st), sentence: f.Sentence, severity: severity(in)}
+	issue := map[string]any{"issue_number": r.number, "sentence": f.Sentence, "sentence_text": f.Quote,
 		"error_type": in.Text("error_type"), "explanation": in.Text("explanation"),
-		"suggested_fix": in.OptText("suggested_fix"), "severity": severity(in), "created_at": tx.Now(), "actor": actor(tx),
-		"round": round, "proof_revision": st.ProofRevision}
-	if err := set(d, "validate.issues.-1", issue, "round", round, "status", model.StatementHasGap); err != nil {
+		"suggested_fix": in.OptText("suggested_fix"), "severity": r.severity, "created_at": tx.Now(), "actor": actor(tx),
+		"round": r.round, "proof_revision": st.ProofRevision}
+	if err := set(d, "validate.issues.-1", issue, "round", r.round, "status", model.StatementHasGap); err != nil {
 		return nil, err
 	}
-	return &Result{ID: id, Status: model.StatementHasGap, Revision: d.Revision() + 1,
-		Extra: map[string]any{"issue_number": n, "round": round, "severity": issue["severity"]},
-		Text:  fmt.Sprintf("Recorded issue %d at sentence %d of %s (round %d); it has a gap.", n, f.Sentence, id, round)}, nil
+	return r, nil
 }

@@ -44,32 +44,14 @@ var reopen = &Skill{
 }
 
 func runReopen(tx *store.Tx, in *Input) (*Result, error) {
-	id := in.Text("statement_path")
-	d, st, f, err := statementState(tx, id)
+	// A late finding opens a round of its own; verified_at stays, so that
+	// a reader can tell a statement that was true and was reopened.
+	r, err := recordIssue(tx, in, "reopen", func(st *model.Statement) int { return st.Round + 1 })
 	if err != nil {
 		return nil, err
 	}
-	f.Sentence, f.Quote = in.Int("sentence_number"), in.Text("sentence_text")
-	if _, err := checkFacts(tx, f, st); err != nil {
-		return nil, err
-	}
-	if err := model.Allow("reopen", f); err != nil {
-		return nil, err
-	}
-	// A late finding opens a round of its own; verified_at stays, so that
-	// a reader can tell a statement that was true and was reopened.
-	round := st.Round + 1
-	n := len(st.Validate.Issues) + 1
-	sev := severity(in)
-	issue := map[string]any{"issue_number": n, "sentence": f.Sentence, "sentence_text": f.Quote,
-		"error_type": in.Text("error_type"), "explanation": in.Text("explanation"),
-		"suggested_fix": in.OptText("suggested_fix"), "severity": sev, "created_at": tx.Now(), "actor": actor(tx),
-		"round": round, "proof_revision": st.ProofRevision}
-	if err := set(d, "validate.issues.-1", issue, "round", round, "status", model.StatementHasGap); err != nil {
-		return nil, err
-	}
-	return &Result{ID: id, Status: model.StatementHasGap, Revision: d.Revision() + 1,
-		Extra: map[string]any{"issue_number": n, "round": round, "severity": sev, "proof_revision": st.ProofRevision},
+	return &Result{ID: r.id, Status: model.StatementHasGap, Revision: r.doc.Revision() + 1,
+		Extra: map[string]any{"issue_number": r.number, "round": r.round, "severity": r.severity, "proof_revision": r.st.ProofRevision},
 		Text: fmt.Sprintf("Reopened %s: recorded issue %d (%s) at sentence %d of its accepted proof revision %d (round %d); it has a gap, and whatever relies on it is no longer fully proved.",
-			id, n, sev, f.Sentence, st.ProofRevision, round)}, nil
+			r.id, r.number, r.severity, r.sentence, r.st.ProofRevision, r.round)}, nil
 }
