@@ -633,3 +633,28 @@ func Transcript(s *store.Store, id string) ([]byte, error) {
 	}
 	return nil, store.Errorf(store.CodeInvalidInput, "%s is a %s: a transcript is of a debate or a statement", id, k)
 }
+
+// OpenPositions returns the position names (the roles) of the open agora
+// debates, sorted and without repeats: the roles `next --role` and `list
+// --role` accept besides the fixed ones.
+func OpenPositions(s *store.Store) ([]string, error) {
+	ids, err := s.List(model.KindDebate)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, id := range ids {
+		d, _, err := ShowDebate(s, id)
+		if err != nil {
+			return nil, err
+		}
+		if d.Status != model.DebateOpen {
+			continue
+		}
+		for _, p := range d.Positions {
+			out = append(out, p.Role)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}

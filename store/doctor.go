@@ -242,15 +242,26 @@ func (s *Store) checkDoc(k model.Kind, p, name string, docs *docSet, bad func(co
 // rewrites a missing or stale transcript: the transcript is derived from
 // the document, so doctor repairs it rather than reporting damage.
 func (s *Store) checkDebates(r *Report, docs *docSet, bad func(code, p string, seq int, format string, args ...any)) {
+	checkDisputeLinks(docs, bad)
 	for _, id := range slices.Sorted(maps.Keys(docs.debates)) {
 		db, p := docs.debates[id], DocPath(model.KindDebate, id)
 		if a := db.About; a != nil {
 			st, ok := docs.statements[a.Statement]
+			is := (*model.Issue)(nil)
+			if ok {
+				is = model.IssueOf(st, a.IssueNumber)
+			}
 			switch {
 			case !ok && !docs.present[a.Statement]:
 				bad("bad_reference", p, 0, "disputed statement %s does not exist", a.Statement)
-			case ok && model.IssueOf(st, a.IssueNumber) == nil:
+			case ok && is == nil:
 				bad("bad_reference", p, 0, "disputed issue %d does not exist in %s", a.IssueNumber, a.Statement)
+			case is != nil && db.Status == model.DebateOpen && (is.Dispute == nil || is.Dispute.Debate != id):
+				// A closed dispute may have been followed by a newer one on
+				// the same issue; an open one must be the issue's.
+				bad("bad_reference", p, 0, "issue %d of %s does not link back to this open dispute", a.IssueNumber, a.Statement)
+			case is != nil && db.Status != model.DebateOpen && is.Dispute == nil:
+				bad("bad_reference", p, 0, "issue %d of %s does not link back to this dispute", a.IssueNumber, a.Statement)
 			}
 		}
 		if RenderTranscript == nil {
@@ -265,6 +276,36 @@ func (s *Store) checkDebates(r *Report, docs *docSet, bad func(code, p string, s
 			continue
 		}
 		r.Transcripts = append(r.Transcripts, db.Artifact)
+	}
+}
+
+// checkDisputeLinks checks every issue's dispute link from the statement
+// side: the debate it names disputes that issue, and the two agree on
+// whether the dispute is still open (the statement waits while it is). A
+// closed dispute's debate may be gone: close --discard removes it.
+func checkDisputeLinks(docs *docSet, bad func(code, p string, seq int, format string, args ...any)) {
+	for _, sid := range slices.Sorted(maps.Keys(docs.statements)) {
+		p := DocPath(model.KindStatement, sid)
+		for _, is := range docs.statements[sid].Validate.Issues {
+			dis := is.Dispute
+			if dis == nil {
+				continue
+			}
+			db, ok := docs.debates[dis.Debate]
+			switch {
+			case !ok && docs.present[dis.Debate]:
+				// Unreadable: reported where it was read.
+			case !ok && dis.ClosedAt == nil:
+				bad("bad_reference", p, 0, "issue %d is disputed in %s, which does not exist: the statement would wait for it forever", is.IssueNumber, dis.Debate)
+			case !ok:
+			case db.About == nil || db.About.Statement != sid || db.About.IssueNumber != is.IssueNumber:
+				bad("bad_reference", p, 0, "issue %d names %s as its dispute, but that debate does not dispute it", is.IssueNumber, dis.Debate)
+			case dis.ClosedAt == nil && db.Status != model.DebateOpen:
+				bad("bad_reference", p, 0, "issue %d's dispute is open here, but %s is %s", is.IssueNumber, dis.Debate, db.Status)
+			case dis.ClosedAt != nil && db.Status == model.DebateOpen:
+				bad("bad_reference", p, 0, "issue %d's dispute is closed here, but %s is still open", is.IssueNumber, dis.Debate)
+			}
+		}
 	}
 }
 

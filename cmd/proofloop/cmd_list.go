@@ -25,11 +25,7 @@ func (a *app) listCommand() *cobra.Command {
 			if kind != "" && k != model.KindProblem && k != model.KindStatement {
 				return store.Errorf(store.CodeInvalidInput, "--kind %q is not a kind of document; use problem or statement", kind)
 			}
-			r, err := parseRole(role, true)
-			if err != nil {
-				return err
-			}
-			s, err := a.open()
+			s, r, err := a.openWithRole(role)
 			if err != nil {
 				return err
 			}
@@ -59,6 +55,6 @@ func (a *app) listCommand() *cobra.Command {
 	}
 	c.Flags().StringVar(&kind, "kind", "", "problem or statement")
 	c.Flags().StringVar(&status, "status", "", "only documents in this status")
-	c.Flags().StringVar(&role, "role", "", "only items whose turn is this role's: solve, prove, check, fix or decide")
+	c.Flags().StringVar(&role, "role", "", "only items whose turn is this role's: solve, prove, check, fix, decide, a debate role or an open agora debate's position")
 	return c
 }

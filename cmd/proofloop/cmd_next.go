@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -27,11 +28,7 @@ func (a *app) nextCommand() *cobra.Command {
 			`{"ok":true,"item":{"id","kind","role","reason","lease","expires_at"}}, or "item":null.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := parseRole(role, true)
-			if err != nil {
-				return err
-			}
-			s, err := a.open()
+			s, r, err := a.openWithRole(role)
 			if err != nil {
 				return err
 			}
@@ -91,7 +88,7 @@ func (a *app) nextCommand() *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().StringVar(&role, "role", "", "only items for this role: solve, prove, check, fix or decide")
+	c.Flags().StringVar(&role, "role", "", "only items for this role: solve, prove, check, fix, decide, a debate role or an open agora debate's position")
 	c.Flags().BoolVar(&claim, "claim", false, "lease the first free item to --holder")
 	c.Flags().StringVar(&holder, "holder", "", "who takes the lease (with --claim)")
 	c.Flags().DurationVar(&ttl, "ttl", 0, "lease length (default: config.json lease_ttl)")
@@ -148,4 +145,36 @@ func parseRole(s string, optional bool) (model.Role, error) {
 		return "", store.Errorf(store.CodeInvalidInput, "%v", err)
 	}
 	return model.Role(s), nil
+}
+
+// openWithRole opens the store and checks an optional --role value: a fixed
+// role, or the position name of an open agora debate (a position is its
+// participant's role, so only the store knows it). A bad role is refused
+// with the positions named, and before the store's own errors.
+func (a *app) openWithRole(role string) (*store.Store, model.Role, error) {
+	r, rerr := parseRole(role, true)
+	s, err := a.open()
+	if err != nil {
+		if rerr != nil {
+			return nil, "", rerr
+		}
+		return nil, "", err
+	}
+	if rerr == nil {
+		return s, r, nil
+	}
+	positions, err := loop.OpenPositions(s)
+	if err != nil {
+		s.Close()
+		return nil, "", err
+	}
+	if slices.Contains(positions, role) {
+		return s, model.Role(role), nil
+	}
+	s.Close()
+	var e *store.Error
+	if len(positions) > 0 && errors.As(rerr, &e) {
+		return nil, "", e.WithHint("the open agora debates' positions are roles too: " + strings.Join(positions, ", "))
+	}
+	return nil, "", rerr
 }

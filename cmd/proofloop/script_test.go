@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/tidwall/sjson"
 )
 
 // TestMain lets testscript run the real CLI as the command "proofloop".
@@ -34,9 +35,34 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"cmpjson": cmpJSON,
+			"cmpjson":  cmpJSON,
+			"jsonedit": jsonEdit,
 		},
 	})
+}
+
+// jsonEdit edits a JSON file in place by hand, as a person or a broken tool
+// would, to damage a store on purpose: `jsonedit FILE PATH JSON` sets the
+// sjson path to a raw JSON value, `jsonedit FILE PATH -` deletes it.
+func jsonEdit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: jsonedit FILE PATH JSON|-")
+	}
+	in := ts.ReadFile(args[0])
+	var out string
+	var err error
+	if args[2] == "-" {
+		out, err = sjson.Delete(in, args[1])
+	} else {
+		out, err = sjson.SetRaw(in, args[1], args[2])
+	}
+	if err != nil {
+		ts.Fatalf("jsonedit %s: %v", args[1], err)
+	}
+	if out == in {
+		ts.Fatalf("jsonedit %s %s changed nothing", args[0], args[1])
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(out), 0o644))
 }
 
 var (
