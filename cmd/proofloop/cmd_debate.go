@@ -261,7 +261,7 @@ func (a *app) debateTurnCommand() *cobra.Command {
 	f.StringVar(&pid, "participant-id", "", "the writer's participant id (from debate join), or user for a dialectic interjection")
 	f.StringVar(&input, "input", "", "the turn as a JSON object in `FILE` (- reads standard input)")
 	f.StringVar(&body, "body", "", "dialectic: the turn's Markdown body (@FILE or @- reads it)")
-	f.StringArrayVar(&suggestions, "suggestion", nil, "dialectic partner: a suggestion that waits for `proofloop decide ID --suggestion N`")
+	f.StringArrayVar(&suggestions, "suggestion", nil, "dialectic partner: a `TEXT` suggestion that waits for proofloop decide ID --suggestion N --accept|--reject")
 	f.StringVar(&conclusion, "conclusion", "", "dialectic main: close with consensus, partial or disagreement")
 	f.StringVar(&conclusionText, "conclusion-text", "", "dialectic main: the conclusion's text")
 	return c
@@ -353,7 +353,7 @@ func (a *app) debateCloseCommand() *cobra.Command {
 			return a.debateOK(r, "Closed "+r.ID+".")
 		},
 	}
-	c.Flags().StringVar(&outcome, "outcome", "", "the outcome (the protocol's Outcomes; `proofloop transitions` lists them)")
+	c.Flags().StringVar(&outcome, "outcome", "", "the `OUTCOME`: one of the protocol's outcomes (proofloop transitions --protocols lists them)")
 	c.Flags().StringVar(&summary, "summary", "", "a closing summary; the reason of an invalidation (@FILE or @- reads it)")
 	c.Flags().BoolVar(&discard, "discard", false, "remove the debate and its transcript (the event log keeps that it existed)")
 	return c
