@@ -243,6 +243,9 @@ func NewDebate(p *Protocol, id, topic, createdAt string) *Debate {
 	}
 }
 
+// TranscriptDir is the folder of the debate transcripts under the root.
+const TranscriptDir = ".debates"
+
 // ArtifactPath is the transcript path of a debate created at createdAt (an
 // ISO 8601 timestamp) on a topic slug: .debates/YYYY-MM-DD-<slug>.md.
 func ArtifactPath(createdAt, slug string) string {
@@ -250,7 +253,7 @@ func ArtifactPath(createdAt, slug string) string {
 	if len(date) > 10 {
 		date = date[:10]
 	}
-	return ".debates/" + date + "-" + slug + ".md"
+	return TranscriptDir + "/" + date + "-" + slug + ".md"
 }
 
 // ParticipantByName returns the participant called name, or nil; join uses

@@ -101,7 +101,7 @@ func (a *app) rootCommand() *cobra.Command {
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: "see --help for the flags"}
 	})
-	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.decideCommand(),
+	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.exportCommand(), a.decideCommand(),
 		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.historyCommand(), a.graphCommand(), a.reportCommand(), a.serveCommand(), a.runCommand(), a.primeCommand(), a.listCommand(), a.debateCommand())
 	c.AddCommand(a.skillsCommand(), a.genClaudeCommand(), a.versionCommand(), a.configCommand(), a.mcpCommand())
 	for _, s := range skills.Registry {

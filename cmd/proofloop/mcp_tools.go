@@ -44,6 +44,7 @@ var mcpExposure = struct {
 		"config":     "settings belong to the person who runs the project",
 		"report":     "writes an HTML file outside the store; a person reads it",
 		"serve":      "long-running: an HTTP server",
+		"export":     "writes a new store outside this one; a backup is a person's job",
 	},
 	readOnly: map[string]bool{
 		"status": true, "show": true, "list": true, "events": true,

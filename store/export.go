@@ -1,0 +1,181 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/proofloop/proofloop/model"
+)
+
+// Export copies the store to a new file store at dir, consistently: it
+// holds the store's lock for the whole copy, after finishing any journal,
+// so the copy is the store as of one commit, whatever other agents are
+// doing (they wait, as for a long transaction). Copying the folder by hand
+// while agents write can catch a document newer than the log, or the
+// reverse.
+//
+// What a store is, and so what is copied: config.json, the event log and
+// its quarantine, the documents, the leases, the kept proof revisions and
+// the debate transcripts. The index is derived and rebuilt by the first
+// command on the copy; a journal is finished before the copy, so none is
+// left; any other file is not the store's and is left out.
+//
+// The copy is made in a sibling folder and renamed to dir at the end, so
+// dir is either absent or whole: an interrupted export leaves no half
+// store under dir. dir must not exist, or be an empty folder.
+func (s *Store) Export(dir string) (*ExportReport, error) {
+	if err := s.exportTarget(dir); err != nil {
+		return nil, err
+	}
+	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	locked := time.Now()
+	defer unlock()
+	if _, err := s.recover(); err != nil {
+		return nil, err
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, Errorf(CodeInvalidInput, "cannot create %s", parent).Wrap(err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".export-")
+	if err != nil {
+		return nil, Errorf(CodeInvalidInput, "cannot create a folder beside %s", dir).Wrap(err)
+	}
+	defer os.RemoveAll(tmp)
+	r := &ExportReport{Dir: dir}
+	err = fs.WalkDir(s.root.FS(), ".", func(name string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if name != "." && !exportDir[name] {
+				return fs.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(tmp, filepath.FromSlash(name)), 0o755)
+		}
+		if !e.Type().IsRegular() || !exported(name) {
+			return nil
+		}
+		n, err := s.copyOut(name, filepath.Join(tmp, filepath.FromSlash(name)))
+		r.Files++
+		r.Bytes += n
+		return err
+	})
+	if err != nil {
+		return nil, Errorf(CodeInternal, "export to %s", dir).Wrap(err)
+	}
+	for _, d := range []string{string(model.KindProblem), string(model.KindStatement), LeaseDir} {
+		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
+			return nil, Errorf(CodeInternal, "export to %s", dir).Wrap(err)
+		}
+	}
+	t, err := s.tail()
+	if err != nil {
+		return nil, err
+	}
+	r.LastSeq = t.Seq
+	// Every byte on disk before the rename makes it visible: a crash after
+	// the rename cannot leave a copy with empty files.
+	syscall.Sync()
+	// An empty target folder gives way to the copy (os.Rename will not
+	// replace a folder); Remove fails, and so the export, if it filled up.
+	if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, Errorf(CodeInvalidInput, "cannot replace the empty folder %s", dir).Wrap(err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return nil, Errorf(CodeInvalidInput, "cannot move the copy to %s", dir).Wrap(err)
+	}
+	r.LockHeldMS = time.Since(locked).Milliseconds()
+	return r, nil
+}
+
+// ExportReport says what Export copied.
+type ExportReport struct {
+	Dir     string `json:"dir"`
+	Files   int    `json:"files"`
+	Bytes   int64  `json:"bytes"`
+	LastSeq int    `json:"last_seq"` // the last event of the copy's log
+	// LockHeldMS is how long the store's lock was held: the longest any
+	// writer waited for the copy.
+	LockHeldMS int64 `json:"lock_held_ms"`
+}
+
+// exportDir lists the folders of a store, by slash path under the root.
+var exportDir = map[string]bool{
+	string(model.KindProblem): true, string(model.KindStatement): true, string(model.KindDebate): true,
+	LeaseDir: true, ProofsDir: true, model.TranscriptDir: true,
+}
+
+// exported reports whether the file at name is part of the store.
+func exported(name string) bool {
+	dir, base := path.Split(name)
+	if strings.HasPrefix(base, ".") {
+		return false // a pending atomic write's temporary file
+	}
+	switch strings.TrimSuffix(dir, "/") {
+	case "":
+		return name == ConfigFile || name == EventsFile || name == QuarantineFile
+	case ProofsDir:
+		return strings.HasSuffix(base, ".jsonl")
+	case model.TranscriptDir:
+		return strings.HasSuffix(base, ".md")
+	}
+	return strings.HasSuffix(base, ".json")
+}
+
+// exportTarget refuses a target inside the store, and one that exists and
+// is not an empty folder.
+func (s *Store) exportTarget(dir string) error {
+	src, err1 := filepath.Abs(s.Dir)
+	dst, err2 := filepath.Abs(dir)
+	if err := errors.Join(err1, err2); err != nil {
+		return Errorf(CodeInvalidInput, "cannot export to %s", dir).Wrap(err)
+	}
+	if dst == src || strings.HasPrefix(dst, src+string(filepath.Separator)) {
+		return Errorf(CodeInvalidInput, "cannot export to %s: it is inside the store %s", dir, s.Dir).
+			WithHint("name a folder outside the contents root")
+	}
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return Errorf(CodeInvalidInput, "cannot export to %s: it is not a folder", dir).Wrap(err)
+	case len(entries) > 0:
+		return Errorf(CodeInvalidInput, "cannot export to %s: it is not empty", dir).
+			WithHint("name a new folder; export never overwrites a store")
+	}
+	return nil
+}
+
+// copyOut copies the root's file name to the path dst.
+func (s *Store) copyOut(name, dst string) (int64, error) {
+	in, err := s.root.Open(name)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	n, err := io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return n, fmt.Errorf("copy %s: %w", name, err)
+	}
+	return n, nil
+}
