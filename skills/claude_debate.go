@@ -99,7 +99,7 @@ func DebateCommands(p *model.Protocol, role string) []DebateCommand {
 			add(turn+" --conclusion "+strings.Join(model.Conclusions, "|")+" --conclusion-text TEXT", "close the debate with its outcome and conclusion")
 		}
 	default:
-		add("proofloop debate turn ID --participant-id P --input -", "write your turn: one JSON object with the fields below, on standard input")
+		add("proofloop debate turn ID --participant-id P --input -", "write your turn: one JSON object of the protocol's turn fields, on standard input")
 	}
 	add("proofloop debate show ID --transcript", "read every turn so far (without --transcript: whose turn, the outcome)")
 	if p.Name == model.Dialectic.Name && role == model.RoleMain {
