@@ -55,7 +55,7 @@ func CheckFrontMatter(name, description string) error {
 }
 
 // ClaudeFiles returns every generated file: the skills, in registry order,
-// the agents, in role order, and AGENTS.md.
+// the agents, in role order, the debate files (DebateDocs), and AGENTS.md.
 func ClaudeFiles() ([]File, error) {
 	entries, err := Catalog()
 	if err != nil {
@@ -75,6 +75,13 @@ func ClaudeFiles() ([]File, error) {
 			return nil, fmt.Errorf("generate agent-%s: %w", r, err)
 		}
 		files = append(files, File{".claude/agents/agent-" + string(r) + ".md", data})
+	}
+	for _, doc := range DebateDocs {
+		data, err := debateFile(doc, doc.Protocol)
+		if err != nil {
+			return nil, fmt.Errorf("generate %s: %w", doc.Path, err)
+		}
+		files = append(files, File{doc.Path, data})
 	}
 	data, err := agentsMDFile(entries)
 	if err != nil {

@@ -3,6 +3,7 @@ package skills
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"text/template"
 
 	"github.com/proofloop/proofloop/loop"
@@ -68,7 +69,10 @@ func agentsMDFile(entries []Entry) ([]byte, error) {
 		Roles           []agentsRole
 		Codes           []agentsCode
 		ProblemStatuses []model.Status
-	}{Marker: AgentsMDMarker, ProblemStatuses: model.ProblemStatuses}
+		Debates         []DebateDoc
+		DebateRoles     string
+	}{Marker: AgentsMDMarker, ProblemStatuses: model.ProblemStatuses, Debates: DebateDocs,
+		DebateRoles: "`" + strings.Join(model.DebateRoles(), "`, `") + "`"}
 	for _, r := range Roles() {
 		row := agentsRole{Role: r, Agent: "agent-" + string(r), WorksOn: agentsWorksOn[r]}
 		if row.WorksOn == "" {

@@ -44,7 +44,12 @@ func TestClaudeFilesPaths(t *testing.T) {
 	if _, ok := files[AgentsMDPath]; !ok {
 		t.Errorf("no %s", AgentsMDPath)
 	}
-	if want := len(Registry) + 4 + 1; len(files) != want {
+	for _, d := range DebateDocs {
+		if _, ok := files[d.Path]; !ok {
+			t.Errorf("no %s for protocol %s", d.Path, d.Protocol.Name)
+		}
+	}
+	if want := len(Registry) + 4 + len(model.Protocols) + 1; len(files) != want {
 		t.Errorf("ClaudeFiles made %d files; want %d", len(files), want)
 	}
 }

@@ -55,9 +55,9 @@ func TestClaudeFilesInSync(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.OK {
 		t.Fatalf("gen-claude --json printed %q (%v); want {\"ok\":true,...}", out, err)
 	}
-	want := len(skills.Registry) + len(skills.Roles()) + 1
+	want := len(skills.Registry) + len(skills.Roles()) + len(skills.DebateDocs) + 1
 	if len(res.Files) != want {
-		t.Errorf("gen-claude wrote %d files; want %d (one per skill, one per role, AGENTS.md)", len(res.Files), want)
+		t.Errorf("gen-claude wrote %d files; want %d (one per skill, one per role, one per debate protocol, AGENTS.md)", len(res.Files), want)
 	}
 	if res.Kept == nil || len(res.Kept) != 0 || !res.Settings.Changed || res.Settings.Path != filepath.ToSlash(filepath.Join(dir, ".claude/settings.json")) {
 		t.Errorf("gen-claude into an empty folder: kept %v, settings %+v; want kept [] and settings.json written", res.Kept, res.Settings)
@@ -170,8 +170,17 @@ func frontMatter(data []byte) (map[string]string, string, error) {
 func TestClaudeFrontMatter(t *testing.T) {
 	skillFiles, _ := filepath.Glob(filepath.Join(repoClaude, "skills", "*", "SKILL.md"))
 	agentFiles, _ := filepath.Glob(filepath.Join(repoClaude, "agents", "*.md"))
-	if len(skillFiles) != len(skills.Registry) || len(agentFiles) != len(skills.Roles()) {
-		t.Fatalf("found %d SKILL.md and %d agent files; want %d and %d", len(skillFiles), len(agentFiles), len(skills.Registry), len(skills.Roles()))
+	debateSkills, debateAgents := map[string]bool{}, map[string]bool{}
+	for _, d := range skills.DebateDocs {
+		if d.Agent {
+			debateAgents[d.Name] = true
+		} else {
+			debateSkills[d.Name] = true
+		}
+	}
+	if len(skillFiles) != len(skills.Registry)+len(debateSkills) || len(agentFiles) != len(skills.Roles())+len(debateAgents) {
+		t.Fatalf("found %d SKILL.md and %d agent files; want %d and %d", len(skillFiles), len(agentFiles),
+			len(skills.Registry)+len(debateSkills), len(skills.Roles())+len(debateAgents))
 	}
 	for _, f := range append(skillFiles, agentFiles...) {
 		data, err := os.ReadFile(f)
@@ -188,9 +197,14 @@ func TestClaudeFrontMatter(t *testing.T) {
 		if filepath.Base(filepath.Dir(f)) == "agents" {
 			folder = strings.TrimSuffix(filepath.Base(f), ".md")
 			keys = []string{"description", "name", "tools"}
+			// A debate agent has no skills of the registry: Bash, Read
+			// and the loop commands' tools.
 			var mine []string
 			for _, sk := range skills.ForRole(model.Role(strings.TrimPrefix(folder, "agent-"))) {
 				mine = append(mine, sk.Name)
+			}
+			if debateAgents[folder] && len(mine) != 0 {
+				t.Errorf("%s: debate agent %s has registry skills %v", f, folder, mine)
 			}
 			if want := skills.AgentTools(mine); fm["tools"] != want {
 				t.Errorf("%s: tools = %q; want %q (Bash, Read, the loop commands' and the role's skills' MCP tools)", f, fm["tools"], want)

@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -42,15 +44,24 @@ func (a *app) primeCommand() *cobra.Command {
 				state = append(state, fmt.Sprintf("%d %s", counts[k], k))
 			}
 			next := snap.Actionable(r, "")
-			var mine []string
+			mine := []string{}
 			for _, sk := range skills.ForRole(r) {
 				mine = append(mine, sk.Name)
 			}
+			protos := primeProtocols(r)
+			roots := snap.Roots
+			if roots == nil {
+				roots = []string{}
+			}
 			if a.json {
-				return a.writeJSON(map[string]any{"ok": true, "command": "prime", "role": r, "roots": snap.Roots,
-					"state": counts, "next": nonNilItems(next), "skills": mine})
+				return a.writeJSON(map[string]any{"ok": true, "command": "prime", "role": r, "roots": roots,
+					"state": counts, "next": nonNilItems(next), "skills": mine, "protocols": protos})
 			}
 			w := a.stdout
+			if len(protos) > 0 {
+				primeDebate(w, a.root, r, state, next, protos)
+				return nil
+			}
 			fmt.Fprintf(w, "You are the %s agent of a proofloop project (root %s).\n\n", r, a.root)
 			fmt.Fprintf(w, "State: %d root problems (%s); %s.\n", len(snap.Roots), strings.Join(snap.Roots, ", "), strings.Join(state, ", "))
 			fmt.Fprintf(w, "\nNext for %s (%s, deepest first):\n", r, model.Count(len(next), "item"))
@@ -79,6 +90,73 @@ func (a *app) primeCommand() *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().StringVar(&role, "role", "", "solve, prove, check, fix or decide")
+	c.Flags().StringVar(&role, "role", "", "solve, prove, check, fix or decide; or a debate role: "+strings.Join(model.DebateRoles(), ", "))
 	return c
+}
+
+// primeProtocol is what `prime --role R` says about a debate protocol R
+// takes part in: the turn fields R writes, the generated file that tells it
+// the rest, and its commands (skills.DebateCommands, the list the file
+// prints too).
+type primeProtocol struct {
+	Name     string                 `json:"name"`
+	Summary  string                 `json:"summary"`
+	File     string                 `json:"file"`
+	Writes   []string               `json:"writes"`
+	Commands []skills.DebateCommand `json:"commands"`
+}
+
+// primeProtocols returns the debate protocols role takes part in, none for
+// the proof roles and decide. A name that is neither a proof role nor a
+// fixed debate role was accepted by parseRole as an agora position.
+func primeProtocols(r model.Role) []primeProtocol {
+	out := []primeProtocol{}
+	if slices.Contains(skills.Roles(), r) || r == "decide" {
+		return out
+	}
+	for _, p := range model.ProtocolsOfRole(string(r), true) {
+		pp := primeProtocol{Name: p.Name, Summary: p.Summary, Writes: []string{},
+			Commands: skills.DebateCommands(p, string(r))}
+		if d := skills.DebateDocOf(p.Name); d != nil {
+			pp.File = d.Path
+		}
+		for _, f := range p.FieldsOf(string(r)) {
+			pp.Writes = append(pp.Writes, f.Name)
+		}
+		out = append(out, pp)
+	}
+	return out
+}
+
+// primeDebate prints the orientation of a debate role: the open debates
+// waiting on it (the derivation `next` uses), its protocols, and the
+// commands it runs.
+func primeDebate(w io.Writer, root string, r model.Role, state []string, next []*loop.Item, protos []primeProtocol) {
+	if len(state) == 0 {
+		state = []string{"an empty store"}
+	}
+	fmt.Fprintf(w, "You are a %s in proofloop debates (root %s).\n\n", r, root)
+	fmt.Fprintf(w, "State: %s.\n", strings.Join(state, ", "))
+	fmt.Fprintf(w, "\nOpen debates waiting on %s (%d):\n", r, len(next))
+	for _, it := range next {
+		lease := ""
+		if it.Holder != "" {
+			lease = " (leased to " + it.Holder + ")"
+		}
+		fmt.Fprintf(w, "  %s: %s%s\n", it.ID, it.Reason, lease)
+	}
+	if len(next) == 0 {
+		fmt.Fprintln(w, "  none now; `proofloop debate list --status open` shows every open debate.")
+	}
+	for _, p := range protos {
+		fmt.Fprintf(w, "\nProtocol %s: %s\n", p.Name, p.Summary)
+		fmt.Fprintf(w, "You write: %s. %s has the turn format, the outcomes and a worked example.\n", strings.Join(p.Writes, ", "), p.File)
+		fmt.Fprintf(w, "\nCommands (ID is the debate, P your participant_id from join):\n")
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, c := range p.Commands {
+			fmt.Fprintf(tw, "  %s\t%s\n", c.Run, c.What)
+		}
+		tw.Flush()
+	}
+	fmt.Fprintf(w, "\n`proofloop next --role %s` lists the same debates; `proofloop transitions --protocols` prints every turn field and rule.\n", r)
 }

@@ -13,7 +13,7 @@ import (
 func (a *app) skillsCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "skills",
-		Short: "Print the skill catalog: roles, purpose, parameters, statuses acted on and left",
+		Short: "Print the skill catalog: roles, purpose, parameters, statuses acted on and left; and the debate protocols",
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			cat, err := skills.Catalog()
@@ -21,7 +21,7 @@ func (a *app) skillsCommand() *cobra.Command {
 				return err
 			}
 			if a.json {
-				return a.writeJSON(map[string]any{"ok": true, "command": "skills", "skills": cat})
+				return a.writeJSON(map[string]any{"ok": true, "command": "skills", "skills": cat, "debates": debateRows()})
 			}
 			w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "SKILL\tROLES\tACTS ON\tLEAVES\tPURPOSE")
@@ -52,9 +52,35 @@ func (a *app) skillsCommand() *cobra.Command {
 					return err
 				}
 			}
-			return nil
+			fmt.Fprintln(a.stdout, "\nDebate protocols (`proofloop transitions --protocols` prints their turn fields):")
+			w = tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "  PROTOCOL\tROLES\tLIMIT\tOUTCOMES\tFILE")
+			for _, d := range debateRows() {
+				soft := ""
+				if d.Limit.Soft {
+					soft = " (soft)"
+				}
+				fmt.Fprintf(w, "  %s\t%s\t%d %s%s\t%s\t%s\n", d.Name, strings.Join(d.Roles, ", "), d.Limit.N, d.Limit.Unit, soft, strings.Join(d.Outcomes, ", "), d.File)
+			}
+			return w.Flush()
 		},
 	}
+}
+
+// debateRow is a protocol as `skills --json` lists it: the same row
+// `transitions --protocols` prints, and the generated file that tells an
+// agent its commands and turn format.
+type debateRow struct {
+	protocolRow
+	File string `json:"file"`
+}
+
+func debateRows() []debateRow {
+	var out []debateRow
+	for _, p := range protocolRows() {
+		out = append(out, debateRow{p, skills.DebateDocOf(p.Name).Path})
+	}
+	return out
 }
 
 func joinRoles(e skills.Entry) string {

@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
 )
@@ -68,9 +71,10 @@ func TestSkillsCommandJSON(t *testing.T) {
 			t.Errorf("%s acts on %v; want %v", sk.Name, got.ActsOn, r.From)
 		}
 	}
-	// An empty list is [], never null (JSON output is an API).
-	if strings.Contains(out, "null") {
-		t.Errorf("skills --json has a null: %s", out)
+	// An empty list is [], never null (JSON output is an API). A rule's
+	// text may say "null"; a value may not.
+	if m := jsonNull.FindString(out); m != "" {
+		t.Errorf("skills --json has a null value: ...%s...", m)
 	}
 }
 
@@ -151,6 +155,101 @@ func TestSkillsAgentsMDNamesEverySkill(t *testing.T) {
 	for _, e := range skills.ErrorCodes {
 		if !strings.Contains(text, "`"+string(e.Code)+"`") {
 			t.Errorf("AGENTS.md does not name the error code %s", e.Code)
+		}
+	}
+}
+
+// jsonNull finds a null value in compact JSON, with the key before it.
+var jsonNull = regexp.MustCompile(`"[a-z_]*":null|[\[,]null`)
+
+// TestSkillsCommandDebates checks the debates key of `skills --json`: the
+// four protocols in order, each with the data the engine runs on (roles,
+// limit, outcomes, every turn field with its roles, requiredness, values
+// and rule) and its generated file; and the protocols' section of the
+// plain output.
+func TestSkillsCommandDebates(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "skills", "--json")
+	if code != 0 {
+		t.Fatalf("skills --json: exit %d, stderr %s", code, errOut)
+	}
+	type field struct {
+		Name     string   `json:"name"`
+		Type     string   `json:"type"`
+		Roles    []string `json:"roles"`
+		Required bool     `json:"required"`
+		Enum     []string `json:"enum"`
+		Rule     string   `json:"rule"`
+	}
+	var res struct {
+		Skills  []json.RawMessage `json:"skills"`
+		Debates []struct {
+			Name    string   `json:"name"`
+			Seed    string   `json:"seed"`
+			Summary string   `json:"summary"`
+			Roles   []string `json:"roles"`
+			Limit   struct {
+				N    int    `json:"n"`
+				Unit string `json:"unit"`
+				Soft bool   `json:"soft"`
+			} `json:"limit"`
+			Outcomes []string `json:"outcomes"`
+			Fields   []field  `json:"fields"`
+			File     string   `json:"file"`
+		} `json:"debates"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("skills --json: %v", err)
+	}
+	if len(res.Skills) != len(skills.Registry) {
+		t.Errorf("skills --json has %d skills; want %d (the skills key is unchanged)", len(res.Skills), len(skills.Registry))
+	}
+	var names []string
+	for _, d := range res.Debates {
+		names = append(names, d.Name)
+	}
+	if want := []string{"socratic", "review", "agora", "dialectic"}; !slices.Equal(names, want) {
+		t.Fatalf("debates = %v; want %v", names, want)
+	}
+	for i, p := range model.Protocols {
+		d := res.Debates[i]
+		if d.Seed != p.Seed || d.Summary != p.Summary || d.Limit.N != p.Limit.N || d.Limit.Unit != p.Limit.Unit || d.Limit.Soft != p.Limit.Soft || !slices.Equal(d.Outcomes, p.Outcomes) {
+			t.Errorf("debates[%d] = %s seed %q limit %+v outcomes %v; want seed %q limit %+v outcomes %v", i, d.Name, d.Seed, d.Limit, d.Outcomes, p.Seed, p.Limit, p.Outcomes)
+		}
+		if p.Roles != nil && !slices.Equal(d.Roles, p.Roles) {
+			t.Errorf("%s roles = %v; want %v", d.Name, d.Roles, p.Roles)
+		}
+		if len(d.Roles) == 0 {
+			t.Errorf("%s lists no roles", d.Name)
+		}
+		if want := skills.DebateDocOf(p.Name).Path; d.File != want {
+			t.Errorf("%s file = %q; want %q", d.Name, d.File, want)
+		}
+		if len(d.Fields) != len(p.Fields) {
+			t.Errorf("%s has %d fields; want %d", d.Name, len(d.Fields), len(p.Fields))
+			continue
+		}
+		for j, f := range p.Fields {
+			want := field{f.Name, f.Type, append([]string{}, f.Roles...), f.Required, append([]string{}, f.Enum...), f.Rule}
+			if got := d.Fields[j]; !reflect.DeepEqual(got, want) {
+				t.Errorf("%s field %d = %+v; want %+v", d.Name, j, got, want)
+			}
+		}
+	}
+	if m := jsonNull.FindString(out); m != "" {
+		t.Errorf("skills --json has a null value: ...%s...", m)
+	}
+
+	code, text, _ := runCLI(t, "", "skills")
+	if code != 0 {
+		t.Fatalf("skills: exit %d", code)
+	}
+	_, section, ok := strings.Cut(text, "\nDebate protocols")
+	if !ok {
+		t.Fatalf("skills prints no debate protocols section:\n%s", text)
+	}
+	for _, p := range model.Protocols {
+		if !regexp.MustCompile(`(?m)^  ` + p.Name + ` .* ` + regexp.QuoteMeta(skills.DebateDocOf(p.Name).Path) + `$`).MatchString(section) {
+			t.Errorf("the debate protocols section has no line for %s with its file:\n%s", p.Name, section)
 		}
 	}
 }

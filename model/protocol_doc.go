@@ -1,0 +1,71 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// The protocols in the shape the generated agent docs, `skills` and `prime`
+// read them: the same values the engine runs on, never a retyped copy.
+
+// OutcomeDoc is one outcome of a protocol and what its rule needs.
+type OutcomeDoc struct {
+	Outcome string `json:"outcome"`
+	Rule    string `json:"rule"`
+}
+
+// OutcomeDocs lists p's outcomes with their rules: the close hints the
+// engine gives when an explicit close is refused, and for the timeout and
+// invalidated outcomes the conditions CheckClose checks.
+func (p *Protocol) OutcomeDocs() []OutcomeDoc {
+	var out []OutcomeDoc
+	for _, o := range p.Outcomes {
+		rule := closeHints[p.Name+"/"+o]
+		switch o {
+		case p.Invalidated:
+			rule = "an explicit `debate close --outcome " + o + " --summary REASON`: the reason is required; a changed source invalidates the debate too"
+		case p.Timeout:
+			rule = "a peer never joined: claim the debate with `proofloop claim ID --for-timeout`, which re-checks that, then close with that claim's lease"
+		}
+		out = append(out, OutcomeDoc{o, rule})
+	}
+	return out
+}
+
+// LimitText says p's limit for a reader: "6 turns", "10 rounds (soft)".
+func (p *Protocol) LimitText() string {
+	s := fmt.Sprintf("%d %s", p.Limit.N, p.Limit.Unit)
+	if p.Limit.Soft {
+		s += " (soft: past it a summary is advised, nothing closes)"
+	}
+	return s
+}
+
+// FieldsOf returns the turn fields role writes in p: those with no Roles
+// (every role writes them) and those that list it.
+func (p *Protocol) FieldsOf(role string) []Field {
+	var out []Field
+	for _, f := range p.Fields {
+		if len(f.Roles) == 0 || slices.Contains(f.Roles, role) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ProtocolsOfRole returns the protocols in which role takes part: those
+// that list it among their Roles, and agora for its mediator. An agora
+// position's role is named by its debate, not by the protocol, so a name
+// no protocol lists is taken as one when agora is true.
+func ProtocolsOfRole(role string, agora bool) []*Protocol {
+	var out []*Protocol
+	for _, p := range Protocols {
+		if slices.Contains(p.Roles, role) {
+			out = append(out, p)
+		}
+	}
+	if role == RoleMediator || (len(out) == 0 && agora) {
+		out = append(out, &Agora)
+	}
+	return out
+}
