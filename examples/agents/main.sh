@@ -14,5 +14,5 @@ if [ -n "$(suggestions pending)" ]; then
   PROOFLOOP_ROLE=decide PROOFLOOP_ACTOR=decide sh "$(dirname "$0")/decide.sh"
 fi
 accepted=$(suggestions accepted | tr -d '"')
-turn --body "We go with the partner's view.${accepted:+ Accepted: $accepted.}" \
+turn --body "We go with the partner's view.${accepted:+ Accepted: $accepted}" \
   --conclusion consensus --conclusion-text 'Cite a proved lemma for (n+1)^2 in sentence 2.'
