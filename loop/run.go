@@ -106,16 +106,19 @@ type runner struct {
 	rep      *reporter
 	abort    context.CancelFunc // kills the running agents when a worker fails
 
-	mu       sync.Mutex
-	changed  *sync.Cond // signalled whenever a turn ends
-	roles    []model.Role
-	running  int
-	turns    int
-	gen      int    // counts ended turns, so a worker knows whether the store moved while it looked
-	numbered int    // turns that claimed an item, numbering the log files
-	done     string // why the workers stopped, once decided
-	failures map[model.Role]int
-	sum      RunSummary
+	mu      sync.Mutex
+	changed *sync.Cond // signalled whenever a turn ends
+	roles   []model.Role
+	// debateRoles are the roles of config.json's agents that are debate
+	// roles (DebateAgentRoles).
+	debateRoles []model.Role
+	running     int
+	turns       int
+	gen         int    // counts ended turns, so a worker knows whether the store moved while it looked
+	numbered    int    // turns that claimed an item, numbering the log files
+	done        string // why the workers stopped, once decided
+	failures    map[model.Role]int
+	sum         RunSummary
 }
 
 // Run drives the store with the agent commands of config.json until the
@@ -148,7 +151,8 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 	}
 	r := &runner{s: s, opts: opts, agents: map[model.Role]string{}, maxFails: cfg.MaxAgentFailures, failures: map[model.Role]int{}}
 	r.changed = sync.NewCond(&r.mu)
-	for _, role := range append([]model.Role{model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide}, DebateAgentRoles(cfg)...) {
+	r.debateRoles = DebateAgentRoles(cfg)
+	for _, role := range append([]model.Role{model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide}, r.debateRoles...) {
 		if c := strings.TrimSpace(cfg.Agents[string(role)]); c != "" {
 			r.agents[role] = c
 			r.roles = append(r.roles, role)
@@ -264,8 +268,14 @@ func (r *runner) worker(ctx context.Context, w int) error {
 		if err != nil {
 			return err
 		}
+		if solved && r.opts.Problem == "" {
+			// Debates belong to no problem's tree: a run over the whole
+			// store still drives its open debates once every problem is
+			// solved, and leaves what is left of the solved trees alone.
+			roles = slices.DeleteFunc(roles, func(role model.Role) bool { return !slices.Contains(r.debateRoles, role) })
+		}
 		var c *Claimed
-		if !solved {
+		if !solved || len(roles) > 0 {
 			c, _, err = ClaimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, roles, r.opts.Problem, holder, r.ttl)
 			if store.CodeOf(err) == store.CodeLockTimeout {
 				// The store is busy, not empty: look again.
@@ -305,10 +315,12 @@ func (r *runner) worker(ctx context.Context, w int) error {
 		} else {
 			r.turns-- // no turn was taken
 			switch {
-			case solved:
+			case solved && len(roles) == 0:
 				r.done = cmpOr(r.done, "solved")
 			case r.gen != gen:
 				// A turn ended while we looked: look again.
+			case r.running == 0 && solved:
+				r.done = cmpOr(r.done, "solved") // and every debate is closed or waits for no agent of ours
 			case r.running == 0:
 				r.done = cmpOr(r.done, "idle")
 			case r.done == "":

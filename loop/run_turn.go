@@ -98,8 +98,11 @@ func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error
 		return err
 	}
 	// An interrupted turn is the run's doing, not the agent's: it is not
-	// charged to the item's budget.
-	t.Idle = t.After.Revision() == t.Before.Revision() && t.Outcome != TurnInterrupted
+	// charged to the item's budget. A debate has no round budget (its
+	// protocol limits its turns, and its schema has no idle_turns): a
+	// debate turn that wrote nothing is a failed or empty turn, not an
+	// idle one.
+	t.Idle = t.After.Revision() == t.Before.Revision() && t.Outcome != TurnInterrupted && t.Kind != model.KindDebate
 	if t.Idle {
 		if err := r.idle(t.ID, t.Actor); err != nil {
 			return err

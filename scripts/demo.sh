@@ -8,6 +8,16 @@
 # scratch root under .demo/ (git-ignored) that is removed first, so the demo
 # shows the same story every time and never reads or changes a tracked
 # file. To show more, add a `step` and its commands at the end.
+#
+# After the proof, the demo starts one debate of each protocol (socratic,
+# review, agora, dialectic; the first two on examples/debates/inductive_step.md,
+# whose quotes the socratic engine checks) and a second `proofloop run`
+# drives them with the scripted debate agents that config.json names for the
+# debate roles (examples/agents/participant.sh, reviewer.sh, responder.sh,
+# agora.sh for both positions, main.sh, partner.sh; main asks decide.sh to
+# consent to the partner's suggestion). Each agent reads the debate's
+# document to know what to write. The demo then prints every debate's
+# outcome and the path of its Markdown transcript under the root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=.demo/contents
@@ -28,6 +38,28 @@ pl status
 step "the audit trail of stmt_odd_squares_wrap_sub2"
 pl events --id stmt_odd_squares_wrap_sub2
 pl show stmt_odd_squares_wrap_sub2 --sentences
+
+src=examples/debates/inductive_step.md
+step "one debate of each protocol (source: $src)"
+start() { pl --json debate start "$@" | sed -n 's/^{.*"id":"\([^"]*\)".*/\1/p'; }
+debates=(
+  "$(start --protocol socratic --topic 'Is the inductive step complete?' --source "$src")"
+  "$(start --protocol review --topic 'Review the inductive step' --subject "$src" --source "$src")"
+  "$(start --protocol agora --topic 'How to prove the identity' \
+    --position 'induction=Prove it by induction on n' --position 'pairing=Prove it by pairing terms')"
+  "$(start --protocol dialectic --topic 'Cite a lemma or rewrite the step?')"
+)
+pl debate list
+
+step "proofloop run drives the debates (agents for the debate roles, see $root/config.json)"
+pl run -j 2 --max-turns 60 --turn-timeout 1m
+
+step "each debate's outcome and transcript"
+printf '%-10s %-20s %-38s %s\n' protocol outcome debate transcript
+for id in "${debates[@]}"; do
+  printf '%-10s %-20s %-38s %s\n' "$(pl show "$id" --field protocol)" "$(pl show "$id" --field outcome.outcome)" \
+    "$id" "$root/$(pl show "$id" --field artifact)"
+done
 
 step "doctor"
 pl doctor

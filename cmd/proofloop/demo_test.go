@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -92,6 +93,7 @@ func TestMakeDemoTwiceInAClone(t *testing.T) {
 				t.Errorf("make demo (run %d) does not show %q; it printed:\n%s", run, want, story)
 			}
 		}
+		checkDemoDebates(t, clone, story)
 		if st := git(clone, "status", "--porcelain"); st != "" {
 			t.Errorf("after make demo (run %d), git status --porcelain is not empty:\n%s", run, st)
 		}
@@ -101,6 +103,62 @@ func TestMakeDemoTwiceInAClone(t *testing.T) {
 	}
 	if trees[0] != trees[1] {
 		t.Errorf("the two demos end with different trees:\n%s\nand\n%s", trees[0], trees[1])
+	}
+}
+
+// checkDemoDebates checks the demo's table of debates: one debate of each
+// protocol, each with the outcome its scripted agents aim at, the same one
+// that `debate show --json` reads from the document, and a transcript file
+// at the path the table names.
+func checkDemoDebates(t *testing.T, clone, story string) {
+	t.Helper()
+	want := map[string]string{"socratic": "ACCEPTED_CONSENSUS", "review": "consensus", "agora": "consensus", "dialectic": "consensus"}
+	_, table, ok := strings.Cut(story, "== each debate's outcome and transcript\n")
+	table, _, _ = strings.Cut(table, "\n== ")
+	rows := strings.Split(strings.TrimSpace(table), "\n")
+	if !ok || len(rows) != 1+len(want) || strings.Join(strings.Fields(rows[0]), " ") != "protocol outcome debate transcript" {
+		t.Fatalf("the demo's table of debates is %q; want a header and one row per protocol", table)
+	}
+	for _, row := range rows[1:] {
+		f := strings.Fields(row)
+		if len(f) != 4 {
+			t.Errorf("row %q; want protocol, outcome, debate, transcript", row)
+			continue
+		}
+		protocol, outcome, id, path := f[0], f[1], f[2], f[3]
+		if outcome != want[protocol] {
+			t.Errorf("the demo's %s debate %s ended %q; want %q", protocol, id, outcome, want[protocol])
+		}
+		delete(want, protocol)
+		if !strings.HasPrefix(path, ".demo/contents/.debates/") || !strings.HasSuffix(path, ".md") {
+			t.Errorf("transcript of %s is %q; want .demo/contents/.debates/....md", id, path)
+		}
+		if b, err := os.ReadFile(filepath.Join(clone, path)); err != nil || !strings.Contains(string(b), "- **Status:** completed") {
+			t.Errorf("transcript %s of %s: %v; want a file saying the debate is completed", path, id, err)
+		}
+		cmd := exec.Command(filepath.Join(clone, "bin", "proofloop"), "--json", "debate", "show", id)
+		cmd.Dir, cmd.Env = clone, append(demoEnv(), "PROOFLOOP_ROOT=.demo/contents")
+		out, err := cmd.Output()
+		var got struct {
+			Protocol string `json:"protocol"`
+			Status   string `json:"status"`
+			Artifact string `json:"artifact"`
+			Debate   struct {
+				Outcome struct {
+					Outcome string `json:"outcome"`
+				} `json:"outcome"`
+			} `json:"debate"`
+		}
+		if err == nil {
+			err = json.Unmarshal(out, &got)
+		}
+		if err != nil || got.Protocol != protocol || got.Status != "completed" || got.Debate.Outcome.Outcome != outcome ||
+			".demo/contents/"+got.Artifact != path {
+			t.Errorf("debate show --json %s: %+v, %v; want a completed %s debate with outcome %s and transcript %s", id, got, err, protocol, outcome, path)
+		}
+	}
+	for protocol := range want {
+		t.Errorf("the demo shows no %s debate", protocol)
 	}
 }
 
