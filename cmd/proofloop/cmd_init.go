@@ -53,6 +53,17 @@ func (a *app) initExample(cmd *cobra.Command, dir string) error {
 	if err != nil {
 		return err
 	}
+	// Build the derived index now, so the first command on the copy does
+	// not announce that it is missing.
+	s, err := store.Open(dir)
+	if err != nil {
+		return err
+	}
+	_, err = s.Reindex()
+	s.Close()
+	if err != nil {
+		return err
+	}
 	r := &skills.Result{Created: []skills.Created{}}
 	for _, f := range files {
 		if kind, file, ok := strings.Cut(f, "/"); ok && (kind == "problem" || kind == "statement") {
