@@ -25,7 +25,7 @@ func DebateTurnOf(d *Debate) Turn {
 		}
 		return t
 	case s.ParticipantID == "":
-		return Turn{Role: Role(s.JoinRole), Reason: fmt.Sprintf("waits for a %s to join", s.JoinRole)}
+		return Turn{Role: Role(s.JoinRole), Reason: fmt.Sprintf("waits for %s to join", A(s.JoinRole))}
 	}
 	r := fmt.Sprintf("%s (%s) writes turn %d", s.ParticipantID, s.Role, s.TurnNumber)
 	if s.Require != "" {

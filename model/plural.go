@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Count puts a number before a noun and makes the noun agree with it: "1
 // issue", "0 issues", "3 sub-statements". Every noun proofloop counts takes
@@ -23,4 +26,14 @@ func ProofHas(n int) string {
 		return "the proof has 1 sentence (1)"
 	}
 	return fmt.Sprintf("the proof has %d sentences (1-%d)", n, n)
+}
+
+// A puts "a" or "an" before a role name, by its first letter: "a
+// reviewer", "an induction" (an agora position). A leading u counts as a
+// consonant, for "a user".
+func A(noun string) string {
+	if noun != "" && strings.ContainsRune("aeio", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
 }

@@ -224,7 +224,7 @@ func (p *Protocol) ValidateTurn(d *Debate, participantID string, t *DebateTurn, 
 	case d.ParticipantByID(participantID) == nil:
 		return &RefusalError{Action: "turn", Why: fmt.Sprintf("%q is not a participant of this debate", participantID)}
 	case s.JoinRole != "":
-		return &RefusalError{Action: "turn", Why: fmt.Sprintf("it is not %s's turn: the debate waits for a %s to join", participantID, s.JoinRole)}
+		return &RefusalError{Action: "turn", Why: fmt.Sprintf("it is not %s's turn: the debate waits for %s to join", participantID, A(s.JoinRole))}
 	default:
 		return &RefusalError{Action: "turn", Why: fmt.Sprintf("it is not %s's turn: %s (%s) writes turn %d", participantID, s.ParticipantID, s.Role, s.TurnNumber)}
 	}

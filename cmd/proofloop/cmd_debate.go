@@ -80,7 +80,7 @@ func nextText(s model.TurnState) string {
 	case s.ParticipantID != "":
 		t = fmt.Sprintf("%s (%s) writes turn %d", s.ParticipantID, s.Role, s.TurnNumber)
 	default:
-		t = fmt.Sprintf("a %s must join (debate join)", s.JoinRole)
+		t = fmt.Sprintf("%s must join (debate join)", model.A(s.JoinRole))
 	}
 	if s.Require != "" {
 		t += "; the turn must carry " + s.Require
