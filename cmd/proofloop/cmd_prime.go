@@ -22,11 +22,14 @@ func (a *app) primeCommand() *cobra.Command {
 		Short: "Print a short orientation for an agent starting a session in a role",
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			r, err := parseRole(role, false)
-			if err != nil {
-				return err
+			if role == "" {
+				if _, err := parseRole(role, false); err != nil {
+					return err
+				}
 			}
-			s, err := a.open()
+			// An open agora debate's position is a role too (run sets it as
+			// $PROOFLOOP_ROLE for the session hook).
+			s, r, err := a.openWithRole(role)
 			if err != nil {
 				return err
 			}
@@ -41,7 +44,8 @@ func (a *app) primeCommand() *cobra.Command {
 			}
 			var state []string
 			for _, k := range slices.Sorted(maps.Keys(counts)) {
-				state = append(state, fmt.Sprintf("%d %s", counts[k], k))
+				kind, status, _ := strings.Cut(k, " ")
+				state = append(state, model.Count(counts[k], kind)+" "+status)
 			}
 			next := snap.Actionable(r, "")
 			mine := []string{}
@@ -63,7 +67,14 @@ func (a *app) primeCommand() *cobra.Command {
 				return nil
 			}
 			fmt.Fprintf(w, "You are the %s agent of a proofloop project (root %s).\n\n", r, a.root)
-			fmt.Fprintf(w, "State: %d root problems (%s); %s.\n", len(snap.Roots), strings.Join(snap.Roots, ", "), strings.Join(state, ", "))
+			rootsLine := model.Count(len(snap.Roots), "root problem")
+			if len(snap.Roots) > 0 {
+				rootsLine += " (" + strings.Join(snap.Roots, ", ") + ")"
+			}
+			if len(state) > 0 {
+				rootsLine += "; " + strings.Join(state, ", ")
+			}
+			fmt.Fprintf(w, "State: %s.\n", rootsLine)
 			fmt.Fprintf(w, "\nNext for %s (%s, deepest first):\n", r, model.Count(len(next), "item"))
 			for i, it := range next {
 				if i == 5 {
