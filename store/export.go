@@ -70,6 +70,7 @@ func (s *Store) Export(dir string) (*ExportReport, error) {
 		n, err := s.copyOut(name, filepath.Join(tmp, filepath.FromSlash(name)))
 		r.Files++
 		r.Bytes += n
+		crashPoint("export-mid-copy")
 		return err
 	})
 	if err != nil {
@@ -88,6 +89,7 @@ func (s *Store) Export(dir string) (*ExportReport, error) {
 	// Every byte on disk before the rename makes it visible: a crash after
 	// the rename cannot leave a copy with empty files.
 	syscall.Sync()
+	crashPoint("export-before-rename")
 	// An empty target folder gives way to the copy (os.Rename will not
 	// replace a folder); Remove fails, and so the export, if it filled up.
 	if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
