@@ -30,15 +30,19 @@ var checkRejectProof = &Skill{
 		{Code: store.CodeGuardFailed, Guard: "sentence_in_range",
 			When: "the sentence number is not in the proof",
 			Do:   "Take the number from `proofloop show ID --sentences` of the current proof revision."},
-		{Code: store.CodeGuardFailed, Guard: "sentence_text_found",
-			When: "the quoted text is not in that sentence",
-			Do:   "Copy the text from that sentence exactly (a contiguous part of it will do; whitespace is ignored). The message shows the real sentence, and the number of the sentence where your quote does appear, if any."},
+		quoteRefusal,
 		{Code: store.CodeGuardFailed, Guard: "not_self_check",
 			When: "you wrote the current proof revision (forbid_self_check)",
 			Do:   "Leave it to another checker: release the item and end your turn."},
 	},
 	Run: runCheckRejectProof,
 }
+
+// quoteRefusal is the refusal of a sentence_text_found guard, the same for
+// every skill that quotes a sentence of the proof it records an issue on.
+var quoteRefusal = Refusal{Code: store.CodeGuardFailed, Guard: "sentence_text_found",
+	When: "the quoted text is not in that sentence",
+	Do:   "Copy the text from that sentence exactly (a contiguous part of it will do; whitespace is ignored). The message shows the real sentence, and the number of the sentence where your quote does appear, if any."}
 
 func runCheckRejectProof(tx *store.Tx, in *Input) (*Result, error) {
 	// A rejection of a proof awaiting verification opens a round; further
