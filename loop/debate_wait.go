@@ -18,15 +18,10 @@ const CodeTimeout store.Code = "timeout"
 // none) it returns a CodeTimeout error (exit 5). Any number of
 // waiters may run at once; each holds only an inotify watch.
 func WaitDebate(ctx context.Context, s *store.Store, id, participantID string, timeout time.Duration) (*DebateResult, error) {
-	f, err := s.OpenEvents()
+	// Watch before the first read, so a commit in between still wakes us.
+	w, err := watchStore(s)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	// Watch before the first read, so a commit in between still wakes us.
-	w, err := watch(f)
-	if err != nil {
-		return nil, store.Errorf(store.CodeInternal, "watch %s", store.EventsFile).Wrap(err)
 	}
 	defer w.Close()
 	var expired <-chan time.Time

@@ -17,6 +17,9 @@ import (
 // in order. With follow it then waits for new lines, using inotify rather
 // than polling, until ctx ends; it returns nil then.
 func Events(ctx context.Context, s *store.Store, since int, follow bool, fn func(seq int, line []byte) error) error {
+	if b := s.Backend(); b != nil {
+		return backendEvents(ctx, b, since, follow, fn)
+	}
 	f, err := s.OpenEvents()
 	if err != nil {
 		return err
@@ -72,6 +75,70 @@ func Events(ctx context.Context, s *store.Store, since int, follow bool, fn func
 type watcher struct {
 	f *os.File // the inotify instance, read through Go's poller
 	c chan struct{}
+	// stop ends a watch that is not an inotify one.
+	stop func()
+}
+
+// watchStore wakes on every commit: an inotify watch on events.jsonl for
+// the file store, LISTEN for a backend's notifications.
+func watchStore(s *store.Store) (*watcher, error) {
+	if b := s.Backend(); b != nil {
+		return watchBackend(b)
+	}
+	f, err := s.OpenEvents()
+	if err != nil {
+		return nil, err
+	}
+	w, err := watch(f)
+	if err != nil {
+		f.Close()
+		return nil, store.Errorf(store.CodeInternal, "watch %s", store.EventsFile).Wrap(err)
+	}
+	w.stop = func() { w.f.Close(); f.Close() }
+	return w, nil
+}
+
+// watchBackend wakes on every commit to b after the moment it is called.
+func watchBackend(b store.Backend) (*watcher, error) {
+	seq, _, err := b.Tail()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &watcher{c: make(chan struct{}, 1), stop: cancel}
+	go func() {
+		defer close(w.c)
+		for {
+			if err := b.Wait(ctx, seq); err != nil || ctx.Err() != nil {
+				return
+			}
+			if seq, _, err = b.Tail(); err != nil {
+				return
+			}
+			select {
+			case w.c <- struct{}{}:
+			default: // a wake-up is already pending
+			}
+		}
+	}()
+	return w, nil
+}
+
+// backendEvents is Events on a backend: it reads the log's table, then
+// waits for the NOTIFY of the next commit.
+func backendEvents(ctx context.Context, b store.Backend, since int, follow bool, fn func(seq int, line []byte) error) error {
+	for {
+		err := b.Events(since, func(seq int, line []byte) error {
+			since = seq
+			return fn(seq, line)
+		})
+		if err != nil || !follow {
+			return err
+		}
+		if err := b.Wait(ctx, since); err != nil || ctx.Err() != nil {
+			return err
+		}
+	}
 }
 
 // watch sets an inotify watch on the open file f. It names the file through
@@ -108,4 +175,10 @@ func watch(f *os.File) (*watcher, error) {
 }
 
 // Close ends the watch; the reading goroutine's Read returns at once.
-func (w *watcher) Close() error { return w.f.Close() }
+func (w *watcher) Close() error {
+	if w.stop != nil {
+		w.stop()
+		return nil
+	}
+	return w.f.Close()
+}

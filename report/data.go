@@ -3,8 +3,6 @@ package report
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"maps"
 	"slices"
 	"time"
@@ -233,9 +231,6 @@ func (sd *StatementData) fromLog(revs []logRevision) {
 // loadDebates reads debate/<id>.json, if the store has any; a report limited
 // to a problem keeps the debates about its statements.
 func loadDebates(s *store.Store, d *Data) ([]*model.Debate, error) {
-	if _, err := s.Root().Stat(model.KindDebate.Dir()); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
 	ids, err := s.List(model.KindDebate)
 	if err != nil {
 		return nil, err

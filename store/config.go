@@ -131,6 +131,16 @@ func ParseConfig(raw []byte) (Config, error) {
 // only when its size or modification time changed, so a long `run` still
 // sees an edit.
 func (s *Store) Config() (Config, error) {
+	if s.backend != nil {
+		raw, err := s.backend.ReadFile(ConfigFile)
+		if err == nil && raw == nil {
+			err = fmt.Errorf("%s has no %s", s.backend, ConfigFile)
+		}
+		if err != nil {
+			return Config{}, damaged(ConfigFile, err)
+		}
+		return ParseConfig(raw)
+	}
 	s.cfgMu.Lock()
 	defer s.cfgMu.Unlock()
 	fi, err := s.root.Stat(ConfigFile)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"regexp"
 	"strings"
 
@@ -154,7 +155,10 @@ func (s *Store) SetConfig(opts TxOptions, key string, value json.RawMessage) (*C
 // setConfig is SetConfig's transaction body: it writes nothing when the
 // value is already in place.
 func (tx *Tx) setConfig(key, path string, value json.RawMessage) (*ConfigChange, error) {
-	raw, err := tx.s.root.ReadFile(ConfigFile)
+	raw, err := tx.src().ReadFile(ConfigFile)
+	if err == nil && raw == nil {
+		err = fs.ErrNotExist
+	}
 	if err != nil {
 		return nil, damaged(ConfigFile, err)
 	}

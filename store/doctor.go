@@ -84,6 +84,9 @@ var docDirs = []model.Kind{model.KindProblem, model.KindStatement, model.KindDeb
 // every cross-reference, verifies the event log's hash chain and replays its
 // patches against the documents. Findings mean the store is damaged.
 func (s *Store) Doctor() (*Report, error) {
+	if s.backend != nil {
+		return s.doctorBackend()
+	}
 	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
 	if err != nil {
 		return nil, err

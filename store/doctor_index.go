@@ -21,7 +21,7 @@ func (s *Store) indexStale() (string, error) {
 	defer db.Close()
 	var why string
 	err = db.View(func(btx *bolt.Tx) error {
-		why, err = s.stale(btx)
+		why, err = s.stale(boltKV{btx})
 		return err
 	})
 	return why, err
@@ -56,7 +56,7 @@ func (s *Store) checkIndex(r *Report, bad findingFunc) {
 	if err != nil {
 		return // reported as config
 	}
-	want, err := s.deriveAll(cfg.MaxRounds)
+	want, err := deriveAll(s.src(), cfg.MaxRounds)
 	if err != nil {
 		return // the documents are damaged, which is reported already
 	}
@@ -65,75 +65,75 @@ func (s *Store) checkIndex(r *Report, bad findingFunc) {
 		return
 	}
 	err = db.View(func(btx *bolt.Tx) error {
-		got := map[string][]byte{}
-		if b := btx.Bucket(bucketItems); b != nil {
-			b.ForEach(func(k, v []byte) error { got[string(k)] = bytes.Clone(v); return nil })
-		}
-		turns := map[string]bool{}
-		reported := map[string]bool{} // a row reported once is not reported again for its turn key
-		for _, id := range slices.Sorted(maps.Keys(want)) {
-			r := want[id]
-			if r.Role != "" {
-				turns[string(turnKey(r))] = true
-			}
-			v, ok := got[id]
-			delete(got, id)
-			if !ok {
-				bad("index_mismatch", IndexFile, 0, "the index has no row for %s", id)
-				reported[id] = true
-				continue
-			}
-			var have Row
-			if err := json.Unmarshal(v, &have); err != nil {
-				bad("index_mismatch", IndexFile, 0, "the row of %s does not parse: %v", id, err)
-				continue
-			}
-			wb, _ := json.Marshal(r)
-			hb, _ := json.Marshal(&have)
-			if !bytes.Equal(wb, hb) {
-				diff, _ := Patch(wb, hb)
-				bad("index_mismatch", IndexFile, 0, "the row of %s differs from its documents: %s", id, summarizePatch(diff))
-				reported[id] = true
-			}
-		}
-		for _, id := range slices.Sorted(maps.Keys(got)) {
-			bad("index_mismatch", IndexFile, 0, "the index has a row for %s, which is not a document", id)
-			reported[id] = true
-		}
-		keyID := func(k []byte) string { return string(k[bytes.LastIndexByte(k, 0)+1:]) }
-		if b := btx.Bucket(bucketTurn); b != nil {
-			b.ForEach(func(k, _ []byte) error {
-				if !turns[string(k)] && !reported[keyID(k)] {
-					bad("index_mismatch", IndexFile, 0, "the index lists %q as actionable; its documents do not", bytes.ReplaceAll(k, []byte{0}, []byte(" ")))
-				}
-				delete(turns, string(k))
-				return nil
-			})
-		}
-		for _, k := range slices.Sorted(maps.Keys(turns)) {
-			if reported[keyID([]byte(k))] {
-				continue
-			}
-			bad("index_mismatch", IndexFile, 0, "the index does not list %q as actionable", bytes.ReplaceAll([]byte(k), []byte{0}, []byte(" ")))
-		}
-		have := map[string]string{}
-		if b := btx.Bucket(bucketEvents); b != nil {
-			b.ForEach(func(k, v []byte) error { have[string(k)] = string(v); return nil })
-		}
-		n := 0
-		for _, e := range events {
-			if v, ok := have[string(e.k)]; !ok || v != string(e.v) {
-				n++
-			}
-			delete(have, string(e.k))
-		}
-		if n+len(have) > 0 {
-			bad("index_mismatch", IndexFile, 0, "%d event offsets of the index differ from the log", n+len(have))
-		}
+		compareIndex(boltKV{btx}, want, events, bad)
 		return nil
 	})
 	if err != nil {
 		bad("index_mismatch", IndexFile, 0, "cannot read the index: %v", fmt.Sprint(err))
+	}
+}
+
+// compareIndex reports every difference between the index in ix and the
+// rows and event keys derived afresh.
+func compareIndex(ix KV, want map[string]*Row, events []kv, bad findingFunc) {
+	got := map[string][]byte{}
+	ix.Scan(string(bucketItems), nil, func(k, v []byte) error { got[string(k)] = bytes.Clone(v); return nil })
+	turns := map[string]bool{}
+	reported := map[string]bool{} // a row reported once is not reported again for its turn key
+	for _, id := range slices.Sorted(maps.Keys(want)) {
+		r := want[id]
+		if r.Role != "" {
+			turns[string(turnKey(r))] = true
+		}
+		v, ok := got[id]
+		delete(got, id)
+		if !ok {
+			bad("index_mismatch", IndexFile, 0, "the index has no row for %s", id)
+			reported[id] = true
+			continue
+		}
+		var have Row
+		if err := json.Unmarshal(v, &have); err != nil {
+			bad("index_mismatch", IndexFile, 0, "the row of %s does not parse: %v", id, err)
+			continue
+		}
+		wb, _ := json.Marshal(r)
+		hb, _ := json.Marshal(&have)
+		if !bytes.Equal(wb, hb) {
+			diff, _ := Patch(wb, hb)
+			bad("index_mismatch", IndexFile, 0, "the row of %s differs from its documents: %s", id, summarizePatch(diff))
+			reported[id] = true
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(got)) {
+		bad("index_mismatch", IndexFile, 0, "the index has a row for %s, which is not a document", id)
+		reported[id] = true
+	}
+	keyID := func(k []byte) string { return string(k[bytes.LastIndexByte(k, 0)+1:]) }
+	ix.Scan(string(bucketTurn), nil, func(k, _ []byte) error {
+		if !turns[string(k)] && !reported[keyID(k)] {
+			bad("index_mismatch", IndexFile, 0, "the index lists %q as actionable; its documents do not", bytes.ReplaceAll(k, []byte{0}, []byte(" ")))
+		}
+		delete(turns, string(k))
+		return nil
+	})
+	for _, k := range slices.Sorted(maps.Keys(turns)) {
+		if reported[keyID([]byte(k))] {
+			continue
+		}
+		bad("index_mismatch", IndexFile, 0, "the index does not list %q as actionable", bytes.ReplaceAll([]byte(k), []byte{0}, []byte(" ")))
+	}
+	have := map[string]string{}
+	ix.Scan(string(bucketEvents), nil, func(k, v []byte) error { have[string(k)] = string(v); return nil })
+	n := 0
+	for _, e := range events {
+		if v, ok := have[string(e.k)]; !ok || v != string(e.v) {
+			n++
+		}
+		delete(have, string(e.k))
+	}
+	if n+len(have) > 0 {
+		bad("index_mismatch", IndexFile, 0, "%d event offsets of the index differ from the log", n+len(have))
 	}
 }
 
@@ -142,6 +142,9 @@ func (s *Store) checkIndex(r *Report, bad findingFunc) {
 // against the log (rebuilding a stale index) and checks that the log's last
 // line is whole and its hash matches.
 func (s *Store) DoctorQuick() (*Report, error) {
+	if s.backend != nil {
+		return s.doctorQuickBackend()
+	}
 	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
 	if err != nil {
 		return nil, err

@@ -35,15 +35,6 @@ func (s *Store) Export(dir string) (*ExportReport, error) {
 	if err := s.exportTarget(dir); err != nil {
 		return nil, err
 	}
-	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
-	if err != nil {
-		return nil, err
-	}
-	locked := time.Now()
-	defer unlock()
-	if _, err := s.recover(); err != nil {
-		return nil, err
-	}
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, Errorf(CodeInvalidInput, "cannot create %s", parent).Wrap(err)
@@ -54,6 +45,51 @@ func (s *Store) Export(dir string) (*ExportReport, error) {
 	}
 	defer os.RemoveAll(tmp)
 	r := &ExportReport{Dir: dir}
+	if s.backend != nil {
+		err = s.exportBackend(tmp, r)
+	} else {
+		err = s.exportFiles(tmp, r)
+	}
+	if err != nil {
+		if CodeOf(err) != "" {
+			return nil, err
+		}
+		return nil, Errorf(CodeInternal, "export to %s", dir).Wrap(err)
+	}
+	for _, d := range []string{string(model.KindProblem), string(model.KindStatement), LeaseDir} {
+		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
+			return nil, Errorf(CodeInternal, "export to %s", dir).Wrap(err)
+		}
+	}
+	// Every byte on disk before the rename makes it visible: a crash after
+	// the rename cannot leave a copy with empty files.
+	syscall.Sync()
+	crashPoint("export-before-rename")
+	// An empty target folder gives way to the copy (os.Rename will not
+	// replace a folder); Remove fails, and so the export, if it filled up.
+	if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, Errorf(CodeInvalidInput, "cannot replace the empty folder %s", dir).Wrap(err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return nil, Errorf(CodeInvalidInput, "cannot move the copy to %s", dir).Wrap(err)
+	}
+	return r, nil
+}
+
+// exportFiles copies the file store's files to tmp under its lock.
+func (s *Store) exportFiles(tmp string, r *ExportReport) error {
+	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
+	if err != nil {
+		return err
+	}
+	locked := time.Now()
+	defer func() {
+		unlock()
+		r.LockHeldMS = time.Since(locked).Milliseconds()
+	}()
+	if _, err := s.recover(); err != nil {
+		return err
+	}
 	err = fs.WalkDir(s.root.FS(), ".", func(name string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -74,32 +110,11 @@ func (s *Store) Export(dir string) (*ExportReport, error) {
 		return err
 	})
 	if err != nil {
-		return nil, Errorf(CodeInternal, "export to %s", dir).Wrap(err)
-	}
-	for _, d := range []string{string(model.KindProblem), string(model.KindStatement), LeaseDir} {
-		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
-			return nil, Errorf(CodeInternal, "export to %s", dir).Wrap(err)
-		}
+		return err
 	}
 	t, err := s.tail()
-	if err != nil {
-		return nil, err
-	}
 	r.LastSeq = t.Seq
-	// Every byte on disk before the rename makes it visible: a crash after
-	// the rename cannot leave a copy with empty files.
-	syscall.Sync()
-	crashPoint("export-before-rename")
-	// An empty target folder gives way to the copy (os.Rename will not
-	// replace a folder); Remove fails, and so the export, if it filled up.
-	if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, Errorf(CodeInvalidInput, "cannot replace the empty folder %s", dir).Wrap(err)
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return nil, Errorf(CodeInvalidInput, "cannot move the copy to %s", dir).Wrap(err)
-	}
-	r.LockHeldMS = time.Since(locked).Milliseconds()
-	return r, nil
+	return err
 }
 
 // ExportReport says what Export copied.

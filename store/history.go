@@ -48,21 +48,15 @@ func (s *Store) History(id string) ([]Step, error) {
 		}
 		return nil, nil // made before the log recorded it (or by hand)
 	}
-	// The log only grows, and the lines these offsets name were committed
-	// before the index said so: no lock is needed to read them.
-	log, err := s.OpenEvents()
+	lines, err := s.eventLines(locs)
 	if err != nil {
 		return nil, err
 	}
-	defer log.Close()
 	steps := make([]Step, 0, len(locs))
 	var state json.RawMessage // nil: unknown or absent
 	known := true             // every patch so far was kept
-	for _, l := range locs {
-		buf := make([]byte, l.Len)
-		if _, err := log.ReadAt(buf, l.Offset); err != nil {
-			return nil, damaged(EventsFile, fmt.Errorf("read seq %d at offset %d: %w", l.Seq, l.Offset, err))
-		}
+	for i, l := range locs {
+		buf := lines[i]
 		var ev Event
 		if err := json.Unmarshal(buf, &ev); err != nil || ev.Seq != l.Seq {
 			return nil, damaged(IndexFile, fmt.Errorf("the index places seq %d of %s at offset %d, where the log has something else", l.Seq, id, l.Offset)).
@@ -98,6 +92,32 @@ func (s *Store) History(id string) ([]Step, error) {
 		steps = append(steps, st)
 	}
 	return steps, nil
+}
+
+// eventLines reads the event lines at locs. The log only grows, and the
+// lines the index names were committed before the index said so: no lock
+// is needed to read them.
+func (s *Store) eventLines(locs []EventLoc) ([][]byte, error) {
+	if s.backend != nil {
+		seqs := make([]int, len(locs))
+		for i, l := range locs {
+			seqs[i] = l.Seq
+		}
+		return s.backend.EventLines(seqs)
+	}
+	log, err := s.OpenEvents()
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
+	out := make([][]byte, len(locs))
+	for i, l := range locs {
+		out[i] = make([]byte, l.Len)
+		if _, err := log.ReadAt(out[i], l.Offset); err != nil {
+			return nil, damaged(EventsFile, fmt.Errorf("read seq %d at offset %d: %w", l.Seq, l.Offset, err))
+		}
+	}
+	return out, nil
 }
 
 // Point is a moment of the log: event Seq, or (Seq 0) the time Time, or

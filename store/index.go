@@ -177,6 +177,7 @@ func putOps(btx *bolt.Tx, ops []kvOp) error {
 type indexState struct {
 	db   *bolt.DB
 	btx  *bolt.Tx
+	kv   KV // btx's buckets, or a backend's index
 	rows map[string]*Row
 	ops  []kvOp
 	// lenient derives rows despite a missing parent or child, for a
@@ -188,16 +189,12 @@ func (ix *indexState) row(id string) (*Row, error) {
 	if r, ok := ix.rows[id]; ok {
 		return r, nil
 	}
-	if ix.btx == nil {
+	if ix.kv == nil {
 		return nil, nil
 	}
-	b := ix.btx.Bucket(bucketItems)
-	if b == nil {
-		return nil, nil
-	}
-	v := b.Get([]byte(id))
-	if v == nil {
-		return nil, nil
+	v, err := ix.kv.Get(string(bucketItems), []byte(id))
+	if err != nil || v == nil {
+		return nil, err
 	}
 	var r Row
 	if err := json.Unmarshal(v, &r); err != nil {
@@ -325,6 +322,34 @@ func (tx *Tx) indexOps(changed []*Doc, t logTail, seq int, n int, ids []string) 
 	if len(changed) == 0 && len(tx.dirtyLeases) == 0 {
 		return tx.stampOnly(t, seq)
 	}
+	ops, err := tx.rowOps(changed)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := tx.Config()
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		ops = append(ops, kvOp{B: string(bucketEvents), K: string(eventKey(id, seq)), V: eventLoc(t.Size, n)})
+	}
+	ops = append(ops, kvOp{B: string(bucketMeta), K: "seq", V: strconv.Itoa(seq)})
+	return append(ops, metaOps(cfg.MaxRounds)...), nil
+}
+
+// metaOps stamp the index with what its rows were derived under.
+func metaOps(maxRounds int) []kvOp {
+	return []kvOp{{B: string(bucketMeta), K: "max_rounds", V: strconv.Itoa(maxRounds)},
+		{B: string(bucketMeta), K: "version", V: indexVersion}}
+}
+
+// rowOps derives the index rows a transaction changes: those of the
+// documents it changed, of their parents when a child's status changed, and
+// of the items whose lease it wrote.
+func (tx *Tx) rowOps(changed []*Doc) ([]kvOp, error) {
+	if len(changed) == 0 && len(tx.dirtyLeases) == 0 {
+		return nil, nil
+	}
 	cfg, err := tx.Config()
 	if err != nil {
 		return nil, err
@@ -333,7 +358,6 @@ func (tx *Tx) indexOps(changed []*Doc, t logTail, seq int, n int, ids []string) 
 	if err != nil {
 		return nil, err
 	}
-	at := t.Size
 	// Children before parents: a parent's turn reads its children's new
 	// rows, so a document is derived once every changed child of it is.
 	var parents []string
@@ -397,12 +421,6 @@ func (tx *Tx) indexOps(changed []*Doc, t logTail, seq int, n int, ids []string) 
 			return nil, err
 		}
 	}
-	for _, id := range ids {
-		ix.ops = append(ix.ops, kvOp{B: string(bucketEvents), K: string(eventKey(id, seq)), V: eventLoc(at, n)})
-	}
-	ix.ops = append(ix.ops, kvOp{B: string(bucketMeta), K: "seq", V: strconv.Itoa(seq)},
-		kvOp{B: string(bucketMeta), K: "max_rounds", V: strconv.Itoa(cfg.MaxRounds)},
-		kvOp{B: string(bucketMeta), K: "version", V: indexVersion})
 	return ix.ops, nil
 }
 
@@ -417,7 +435,7 @@ func (tx *Tx) stampOnly(t logTail, seq int) ([]kvOp, error) {
 	}
 	defer db.Close()
 	var was int
-	if err := db.View(func(btx *bolt.Tx) error { was, _, _ = indexMeta(btx); return nil }); err != nil {
+	if err := db.View(func(btx *bolt.Tx) error { was, _, _ = indexMeta(boltKV{btx}); return nil }); err != nil {
 		return nil, damaged(IndexFile, err)
 	}
 	if was != t.Seq {
@@ -476,6 +494,9 @@ func (tx *Tx) index() (*indexState, error) {
 	if tx.ix != nil {
 		return tx.ix, nil
 	}
+	if tx.bt != nil {
+		return tx.indexBackend()
+	}
 	ix := &indexState{rows: map[string]*Row{}}
 	for attempt := 0; ; attempt++ {
 		var err error
@@ -486,7 +507,8 @@ func (tx *Tx) index() (*indexState, error) {
 			ix.close()
 			return nil, damaged(IndexFile, err)
 		}
-		why, err := tx.s.stale(ix.btx)
+		ix.kv = boltKV{ix.btx}
+		why, err := tx.s.stale(ix.kv)
 		if err != nil {
 			ix.close()
 			return nil, err
@@ -496,7 +518,7 @@ func (tx *Tx) index() (*indexState, error) {
 			return ix, nil
 		}
 		ix.close()
-		ix.btx, ix.db = nil, nil
+		ix.btx, ix.db, ix.kv = nil, nil, nil
 		if attempt > 0 {
 			return nil, damaged(IndexFile, fmt.Errorf("it is still %s after a rebuild", why))
 		}
@@ -524,7 +546,7 @@ func (tx *Tx) Row(id string) (*Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	view := &indexState{btx: ix.btx, rows: map[string]*Row{}}
+	view := &indexState{kv: ix.kv, rows: map[string]*Row{}}
 	for _, c := range childIDs(d) {
 		if cd, ok := tx.docs[c]; ok {
 			view.rows[c] = placeholder(cd)
@@ -559,7 +581,7 @@ func (tx *Tx) Actionable(roles []model.Role, fn func(*Row) (bool, error)) error 
 	if err != nil {
 		return err
 	}
-	return (&IndexView{btx: ix.btx}).Actionable(roles, fn)
+	return (&IndexView{ix.kv}).Actionable(roles, fn)
 }
 
 // Existed reports whether id has ever had an event: a deleted document's
@@ -569,7 +591,7 @@ func (tx *Tx) Existed(id string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	locs, err := (&IndexView{btx: ix.btx}).Events(id)
+	locs, err := (&IndexView{ix.kv}).Events(id)
 	return len(locs) > 0, err
 }
 
@@ -585,17 +607,85 @@ func (tx *Tx) deriveLater(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 }
 
 // indexMeta reads the index's stamp.
-func indexMeta(btx *bolt.Tx) (seq, maxRounds int, version string) {
-	b := btx.Bucket(bucketMeta)
-	if b == nil {
-		return -1, 0, ""
+func indexMeta(kv KV) (seq, maxRounds int, version string) {
+	get := func(k string) string {
+		v, _ := kv.Get(string(bucketMeta), []byte(k))
+		return string(v)
 	}
-	seq, err := strconv.Atoi(string(b.Get([]byte("seq"))))
+	seq, err := strconv.Atoi(get("seq"))
 	if err != nil {
 		seq = -1
 	}
-	maxRounds, _ = strconv.Atoi(string(b.Get([]byte("max_rounds"))))
-	return seq, maxRounds, string(b.Get([]byte("version")))
+	maxRounds, _ = strconv.Atoi(get("max_rounds"))
+	return seq, maxRounds, get("version")
+}
+
+// boltKV reads the buckets of the file store's index.
+type boltKV struct{ btx *bolt.Tx }
+
+func (b boltKV) Get(bucket string, key []byte) ([]byte, error) {
+	if bk := b.btx.Bucket([]byte(bucket)); bk != nil {
+		return bk.Get(key), nil
+	}
+	return nil, nil
+}
+
+func (b boltKV) Scan(bucket string, prefix []byte, fn func(k, v []byte) error) error {
+	bk := b.btx.Bucket([]byte(bucket))
+	if bk == nil {
+		return nil
+	}
+	c := bk.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if err := fn(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexBackend opens a backend's index for the transaction, rebuilding it
+// inside the transaction first when it is missing, of another version or
+// derived for another max_rounds.
+func (tx *Tx) indexBackend() (*indexState, error) {
+	ix := &indexState{kv: tx.bt.KV(), rows: map[string]*Row{}}
+	why, err := tx.s.stale(ix.kv)
+	if err != nil {
+		return nil, err
+	}
+	if why != "" {
+		fmt.Fprintf(os.Stderr, "proofloop: the index is %s; rebuilding it from the documents\n", why)
+		if _, err := tx.s.reindexIn(tx.bt); err != nil {
+			return nil, err
+		}
+	}
+	tx.ix = ix
+	return ix, nil
+}
+
+// rowsOps are the index changes that write rows (a rebuild's).
+func rowsOps(rows map[string]*Row) ([]kvOp, error) {
+	var ops []kvOp
+	for _, r := range rows {
+		v, err := json.Marshal(r)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, kvOp{B: string(bucketItems), K: r.ID, V: string(v)})
+		if r.Role != "" {
+			ops = append(ops, kvOp{B: string(bucketTurn), K: string(turnKey(r))})
+		}
+	}
+	return ops, nil
+}
+
+// eventIDs are the ids an event line names.
+func eventIDs(line []byte) []string {
+	var out []string
+	for _, id := range gjson.GetBytes(line, "ids").Array() {
+		out = append(out, id.String())
+	}
+	return out
 }
 
 // errIndexMissing says the index must be built before it can be read.

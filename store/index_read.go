@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	jsonv2 "github.com/go-json-experiment/json"
 	"io"
 	"os"
 	"runtime"
@@ -17,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/tidwall/gjson"
 	bolt "go.etcd.io/bbolt"
 
@@ -26,22 +27,18 @@ import (
 // IndexView reads the index inside View. Rows are as derived at the last
 // commit; a row's lease is live or not at the time of reading.
 type IndexView struct {
-	btx *bolt.Tx
+	kv KV
 }
 
 // Row returns the row of id, or nil when the index has none.
 func (v *IndexView) Row(id string) (*Row, error) {
-	ix := &indexState{btx: v.btx, rows: map[string]*Row{}}
+	ix := &indexState{kv: v.kv, rows: map[string]*Row{}}
 	return ix.row(id)
 }
 
 // Rows calls fn with every row, in id order.
 func (v *IndexView) Rows(fn func(*Row) error) error {
-	b := v.btx.Bucket(bucketItems)
-	if b == nil {
-		return nil
-	}
-	return b.ForEach(func(k, val []byte) error {
+	return v.kv.Scan(string(bucketItems), nil, func(k, val []byte) error {
 		var r Row
 		// json/v2 decodes the rows of a 100k store about twice as fast as
 		// encoding/json, which is most of what status costs there.
@@ -56,22 +53,19 @@ func (v *IndexView) Rows(fn func(*Row) error) error {
 // roles (every role when empty), deepest first and then by id within a
 // role. It reads O(actionable) keys. fn returns false to stop.
 func (v *IndexView) Actionable(roles []model.Role, fn func(*Row) (bool, error)) error {
-	b := v.btx.Bucket(bucketTurn)
-	if b == nil {
+	var keys [][]byte
+	collect := func(k, _ []byte) error {
+		keys = append(keys, slices.Clone(k))
 		return nil
 	}
-	c := b.Cursor()
-	var keys [][]byte
 	if len(roles) == 0 {
-		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			keys = append(keys, slices.Clone(k))
+		if err := v.kv.Scan(string(bucketTurn), nil, collect); err != nil {
+			return err
 		}
-	} else {
-		for _, role := range roles {
-			prefix := []byte(string(role) + "\x00")
-			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-				keys = append(keys, slices.Clone(k))
-			}
+	}
+	for _, role := range roles {
+		if err := v.kv.Scan(string(bucketTurn), []byte(string(role)+"\x00"), collect); err != nil {
+			return err
 		}
 	}
 	// Across roles: deepest first, then by id (the key after the role).
@@ -103,24 +97,20 @@ type EventLoc struct {
 
 // Events lists where the events of one document stand in the log, in order.
 func (v *IndexView) Events(id string) ([]EventLoc, error) {
-	b := v.btx.Bucket(bucketEvents)
-	if b == nil {
-		return nil, nil
-	}
 	var out []EventLoc
 	prefix := []byte(id + "\x00")
-	c := b.Cursor()
-	for k, val := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, val = c.Next() {
+	err := v.kv.Scan(string(bucketEvents), prefix, func(k, val []byte) error {
 		seq, err1 := strconv.Atoi(string(k[len(prefix):]))
 		o, n, _ := strings.Cut(string(val), ",")
 		off, err2 := strconv.ParseInt(o, 10, 64)
 		ln, err3 := strconv.Atoi(n)
 		if err1 != nil || err2 != nil || err3 != nil {
-			return nil, damaged(IndexFile, fmt.Errorf("event key %q: %q", k, val))
+			return damaged(IndexFile, fmt.Errorf("event key %q: %q", k, val))
 		}
 		out = append(out, EventLoc{seq, off, ln})
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 // View runs fn on a consistent view of the index. It holds the store's lock
@@ -130,6 +120,9 @@ func (v *IndexView) Events(id string) ([]EventLoc, error) {
 func (s *Store) View(fn func(v *IndexView) error) error {
 	if err := s.finishJournal(); err != nil {
 		return err
+	}
+	if s.backend != nil {
+		return s.viewBackend(fn)
 	}
 	for attempt := 0; ; attempt++ {
 		stale, err := s.view(fn)
@@ -167,24 +160,54 @@ func (s *Store) view(fn func(v *IndexView) error) (stale string, err error) {
 		return "unreadable (" + err.Error() + ")", nil
 	}
 	defer btx.Rollback()
-	if why, err := s.stale(btx); err != nil || why != "" {
+	kv := boltKV{btx}
+	if why, err := s.stale(kv); err != nil || why != "" {
 		return why, err
 	}
-	return "", fn(&IndexView{btx})
+	return "", fn(&IndexView{kv})
+}
+
+// viewBackend is View on a backend: a snapshot of its index, rebuilt first
+// when it is missing, of another version or for another max_rounds.
+func (s *Store) viewBackend(fn func(v *IndexView) error) error {
+	for attempt := 0; ; attempt++ {
+		var why string
+		err := s.backend.View(func(kv Snapshot) error {
+			var err error
+			if why, err = s.stale(kv); err != nil || why != "" {
+				return err
+			}
+			return fn(&IndexView{kv})
+		})
+		if err != nil || why == "" {
+			return err
+		}
+		if attempt > 0 {
+			return damaged(IndexFile, fmt.Errorf("it is still %s after a rebuild", why))
+		}
+		fmt.Fprintf(os.Stderr, "proofloop: the index is %s; rebuilding it from the documents\n", why)
+		if _, err := s.Reindex(); err != nil {
+			return err
+		}
+	}
 }
 
 // stale says why the index does not reflect the store now ("" when it does):
 // another layout version, another max_rounds, or another last event.
-func (s *Store) stale(btx *bolt.Tx) (string, error) {
+func (s *Store) stale(kv KV) (string, error) {
 	cfg, err := s.Config()
 	if err != nil {
 		return "", err
 	}
-	t, err := s.tail()
-	if err != nil {
+	seq, maxRounds, version := indexMeta(kv)
+	var t logTail
+	if s.backend != nil {
+		// A backend writes its index in each transaction: it cannot fall
+		// behind the log, and carries no seq stamp.
+		t.Seq = seq
+	} else if t, err = s.tail(); err != nil {
 		return "", err
 	}
-	seq, maxRounds, version := indexMeta(btx)
 	switch {
 	case version == "":
 		return "missing", nil
@@ -242,6 +265,9 @@ func rlock(root *os.Root, dir string, timeout time.Duration) (func(), error) {
 // lock, in one bbolt transaction. It is O(store): `doctor --reindex`, and
 // the first use of a store without an index, call it.
 func (s *Store) Reindex() (int, error) {
+	if s.backend != nil {
+		return s.reindexBackend()
+	}
 	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
 	if err != nil {
 		return 0, err
@@ -258,7 +284,7 @@ func (s *Store) reindex() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	rows, err := s.deriveAll(cfg.MaxRounds)
+	rows, err := deriveAll(s.src(), cfg.MaxRounds)
 	if err != nil {
 		return 0, err
 	}
@@ -325,10 +351,10 @@ func (s *Store) reindex() (int, error) {
 // and root come first (they follow parent links), then the turns (they read
 // the children's statuses). A missing parent or child, which doctor reports,
 // does not stop it.
-func (s *Store) deriveAll(maxRounds int) (map[string]*Row, error) {
+func deriveAll(src source, maxRounds int) (map[string]*Row, error) {
 	var ids []string
 	for _, k := range docDirs {
-		ks, err := s.List(k)
+		ks, err := src.ListDocs(k)
 		if err != nil {
 			return nil, err
 		}
@@ -338,10 +364,14 @@ func (s *Store) deriveAll(maxRounds int) (map[string]*Row, error) {
 	errs := make([]error, len(ids))
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range runtime.NumCPU() {
+	workers := runtime.NumCPU()
+	if _, ok := src.(fileSource); !ok {
+		workers = 1 // a backend's transaction is one connection
+	}
+	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				docs[i], errs[i] = s.read(ids[i])
+				docs[i], errs[i] = readDoc(src, ids[i])
 			}
 		})
 	}
@@ -384,7 +414,7 @@ func (s *Store) deriveAll(maxRounds int) (map[string]*Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		l, err := s.ReadLease(d.ID)
+		l, err := readLease(src, d.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -419,8 +449,8 @@ func (s *Store) eventOffsets() ([]kv, error) {
 		}
 		seq := int(gjson.GetBytes(line, "seq").Int())
 		loc := []byte(eventLoc(off, len(line)))
-		for _, id := range gjson.GetBytes(line, "ids").Array() {
-			out = append(out, kv{eventKey(id.String(), seq), loc})
+		for _, id := range eventIDs(line) {
+			out = append(out, kv{eventKey(id, seq), loc})
 		}
 		off += int64(len(line))
 	}

@@ -4,12 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
 	"time"
 
-	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
 )
 
@@ -68,7 +64,7 @@ func (tx *Tx) Lease(id string) (*Lease, error) {
 	if l, ok := tx.leases[id]; ok {
 		return l, nil
 	}
-	l, err := tx.s.ReadLease(id)
+	l, err := readLease(tx.src(), id)
 	if err != nil {
 		return nil, err
 	}
@@ -95,25 +91,7 @@ func (tx *Tx) PutLease(l *Lease) {
 func (tx *Tx) UseLease(l *Lease) { tx.opts.LeaseHolder = l.Holder }
 
 // ReadLease reads an item's lease without the lock; nil when none.
-func (s *Store) ReadLease(id string) (*Lease, error) {
-	if _, err := model.KindOf(id); err != nil {
-		return nil, &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err}
-	}
-	raw, err := s.root.ReadFile(leasePath(id))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	} else if err != nil {
-		return nil, Errorf(CodeInternal, "read lease of %s", id).Wrap(err)
-	}
-	if err := schemas.Validate(schemas.Lease, raw); err != nil {
-		return nil, damaged(leasePath(id), err)
-	}
-	var l Lease
-	if err := json.Unmarshal(raw, &l); err != nil || l.ID != id {
-		return nil, damaged(leasePath(id), fmt.Errorf("it is not the lease of %s", id))
-	}
-	return &l, nil
-}
+func (s *Store) ReadLease(id string) (*Lease, error) { return readLease(s.src(), id) }
 
 // leaseWrites are the journal writes of the leases the transaction changed.
 func (tx *Tx) leaseWrites() ([]journalWrite, error) {

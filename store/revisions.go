@@ -3,9 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
@@ -26,12 +24,12 @@ func (s *Store) ProofRevisions(id string) ([]model.ProofRevision, error) {
 	if _, err := model.KindOf(id); err != nil {
 		return nil, Errorf(CodeInvalidInput, "%v", err)
 	}
-	raw, err := s.root.ReadFile(ProofsFile(id))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	raw, err := s.src().ReadFile(ProofsFile(id))
 	if err != nil {
 		return nil, damaged(ProofsFile(id), err)
+	}
+	if raw == nil {
+		return nil, nil
 	}
 	if i := bytes.LastIndexByte(raw, '\n'); i < len(raw)-1 {
 		raw = raw[:i+1]

@@ -36,6 +36,8 @@ type Store struct {
 	cfgMu  sync.Mutex
 	cfg    *Config
 	cfgKey string // size and modification time of the config.json cfg was read from
+
+	backend Backend // nil for the file store
 }
 
 // Open opens the contents root at dir. It fails with not_found when dir is
@@ -52,8 +54,66 @@ func Open(dir string) (*Store, error) {
 	return &Store{Dir: dir, LockTimeout: DefaultLockTimeout, Now: time.Now, root: root}, nil
 }
 
-// Close releases the root.
-func (s *Store) Close() error { return s.root.Close() }
+// OpenBackend opens the store that b keeps. dir is this machine's folder
+// for what is not shared (run logs); it is made when missing. It fails with
+// not_found when b holds no store yet (no config.json).
+func OpenBackend(dir string, b Backend) (*Store, error) {
+	cfg, err := b.ReadFile(ConfigFile)
+	if err != nil {
+		return nil, err
+	}
+	if cfg == nil {
+		return nil, Errorf(CodeNotFound, "%s holds no proofloop store yet", b).WithHint("run `proofloop init` with the same --store first")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, Errorf(CodeInvalidInput, "cannot create %s", dir).Wrap(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, Errorf(CodeInvalidInput, "cannot open %s", dir).Wrap(err)
+	}
+	s := &Store{Dir: dir, LockTimeout: DefaultLockTimeout, root: root, backend: b}
+	s.Now = func() time.Time {
+		if t, err := b.Now(); err == nil {
+			return t
+		}
+		return time.Now()
+	}
+	return s, nil
+}
+
+// InitBackend writes a default config.json to b when it has none, and an
+// empty index. It reports false when b already holds a store.
+func InitBackend(b Backend) (bool, error) {
+	raw, err := b.ReadFile(ConfigFile)
+	if err != nil || raw != nil {
+		return false, err
+	}
+	cfg, _ := json.MarshalIndent(DefaultConfig(), "", "  ")
+	if err := schemas.Validate(schemas.Config, cfg); err != nil {
+		return false, Errorf(CodeInternal, "default config").Wrap(err)
+	}
+	bt, err := b.Begin(DefaultLockTimeout)
+	if err != nil {
+		return false, err
+	}
+	defer bt.Rollback()
+	if raw, err := bt.ReadFile(ConfigFile); err != nil || raw != nil {
+		return false, err // initialised meanwhile
+	}
+	if _, err := bt.Commit([]Write{{Path: ConfigFile, Content: append(cfg, '\n')}}, nil); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// Close releases the root, and the backend's connections.
+func (s *Store) Close() error {
+	if s.backend != nil {
+		s.backend.Close()
+	}
+	return s.root.Close()
+}
 
 // Init creates a contents root at dir with problem/, statement/, an empty
 // events.jsonl and a default config.json. It reports false when dir already
@@ -165,26 +225,7 @@ func damaged(path string, err error) *Error {
 
 // List returns the ids of every document of kind k, sorted. It reads the
 // folder, so only whole-store commands (status, next, doctor) call it.
-func (s *Store) List(k model.Kind) ([]string, error) {
-	entries, err := fs.ReadDir(s.root.FS(), k.Dir())
-	if k == model.KindDebate && errors.Is(err, fs.ErrNotExist) {
-		return nil, nil // a root made before debates existed
-	}
-	if err != nil {
-		return nil, damaged(k.Dir(), err)
-	}
-	var ids []string
-	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || strings.HasPrefix(id, ".") {
-			continue
-		}
-		if kk, err := model.KindOf(id); err == nil && kk == k {
-			ids = append(ids, id)
-		}
-	}
-	return ids, nil
-}
+func (s *Store) List(k model.Kind) ([]string, error) { return s.src().ListDocs(k) }
 
 // OpenEvents opens events.jsonl for reading.
 func (s *Store) OpenEvents() (*os.File, error) {

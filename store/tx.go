@@ -45,6 +45,8 @@ type Tx struct {
 	files       []journalWrite // derived files: transcripts, kept proof revisions
 	appended    map[string]int64
 	ix          *indexState // the index, once the transaction has opened it
+
+	bt BackendTx // the backend's transaction; nil on the file store
 }
 
 // Commit is what a committed transaction changed.
@@ -62,6 +64,9 @@ func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z
 // them all at once and append one event. If fn returns an error nothing is
 // written. A transaction reads only the documents fn asks for.
 func (s *Store) Update(opts TxOptions, fn func(tx *Tx) error) (*Commit, error) {
+	if s.backend != nil {
+		return s.updateBackend(opts, fn)
+	}
 	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
 	if err != nil {
 		if CodeOf(err) != "" {
@@ -107,7 +112,7 @@ func (tx *Tx) Get(id string) (*Doc, error) {
 	if d, ok := tx.docs[id]; ok {
 		return d, nil
 	}
-	d, err := tx.s.read(id)
+	d, err := readDoc(tx.src(), id)
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +132,9 @@ func (tx *Tx) Exists(id string) (bool, error) {
 	}
 	if _, ok := tx.docs[id]; ok {
 		return true, nil
+	}
+	if tx.bt != nil {
+		return tx.bt.DocExists(id)
 	}
 	_, err = tx.s.root.Stat(DocPath(k, id))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -175,34 +183,7 @@ func (tx *Tx) add(d *Doc) {
 }
 
 // read loads and schema-checks one document by id, without the lock.
-func (s *Store) read(id string) (*Doc, error) {
-	k, err := model.KindOf(id)
-	if err != nil {
-		return nil, &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err}
-	}
-	p := DocPath(k, id)
-	raw, err := s.root.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, Errorf(CodeNotFound, "no %s %s", k, id).WithHint("`proofloop status` lists the documents")
-	} else if err != nil {
-		// Not a missing file: a symlink out of the root, a folder in its
-		// place, no permission. The store is damaged either way.
-		return nil, damaged(p, err)
-	}
-	if err := schemas.Validate(schemas.Kind(k), raw); err != nil {
-		return nil, damaged(p, err)
-	}
-	if err := CheckJSON(raw); err != nil {
-		return nil, damaged(p, err)
-	}
-	d := &Doc{ID: id, Kind: k, Raw: raw, orig: raw}
-	if got := d.Get("id").String(); got != id {
-		return nil, damaged(p, fmt.Errorf("its id field is %q", got))
-	}
-	d.statusBefore = d.Status()
-	d.revision = int(d.Get("revision").Int())
-	return d, nil
-}
+func (s *Store) read(id string) (*Doc, error) { return readDoc(s.src(), id) }
 
 // Read loads one document outside any transaction. Readers take no lock;
 // but if a crashed commit left a journal, Read first takes the lock and
@@ -217,6 +198,9 @@ func (s *Store) Read(id string) (*Doc, error) {
 // finishJournal finishes a journal a crashed commit left, under the lock,
 // so that a reader never sees half of a transaction that committed.
 func (s *Store) finishJournal() error {
+	if s.backend != nil {
+		return nil // a backend's transactions are all or nothing by themselves
+	}
 	if _, err := s.root.Lstat(JournalFile); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	} else if err == nil {
@@ -293,6 +277,13 @@ func (tx *Tx) commit() (*Commit, error) {
 			ev.IDs = append(ev.IDs, id)
 		}
 	}
+	writes = append(append(writes, leaseWrites...), tx.files...)
+	if tx.bt != nil {
+		if err := tx.commitBackend(&ev, changed, writes); err != nil {
+			return nil, err
+		}
+		return tx.committed(ev, changed), nil
+	}
 	t, err := tx.s.tail()
 	if err != nil {
 		return nil, err
@@ -319,7 +310,6 @@ func (tx *Tx) commit() (*Commit, error) {
 			return nil, Errorf(CodeInternal, "index key %q of %s is not text; nothing was written", op.K, op.B)
 		}
 	}
-	writes = append(append(writes, leaseWrites...), tx.files...)
 	if len(ops) > 0 {
 		writes = append(writes, journalWrite{Path: IndexFile, KV: ops})
 	}
@@ -330,13 +320,18 @@ func (tx *Tx) commit() (*Commit, error) {
 	if err := tx.s.commit(ev.Seq, line, t.Size, writes); err != nil {
 		return nil, err
 	}
+	return tx.committed(ev, changed), nil
+}
+
+// committed moves the changed documents on to their new revisions.
+func (tx *Tx) committed(ev Event, changed []*Doc) *Commit {
 	for _, d := range changed {
 		if !d.deleted {
 			d.revision++
 		}
 		d.orig, d.created, d.dirty = d.Raw, false, false
 	}
-	return &Commit{Seq: ev.Seq, Event: ev, Changed: changed}, nil
+	return &Commit{Seq: ev.Seq, Event: ev, Changed: changed}
 }
 
 // Delete removes a document when the transaction commits; its event keeps
@@ -377,7 +372,7 @@ func (tx *Tx) AppendFile(name string, b []byte) error {
 		return Errorf(CodeInternal, "append to %s", name).Wrap(err)
 	}
 	at, ok := tx.appended[name]
-	if !ok {
+	if !ok && tx.bt == nil {
 		fi, err := tx.s.root.Stat(name)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

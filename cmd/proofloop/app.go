@@ -21,6 +21,7 @@ import (
 // app carries the global flags and the streams of one run.
 type app struct {
 	root, actor, lease string
+	storeURL           string // --store, resolved by resolveStore
 	json, version      bool
 	stdin              io.Reader
 	stdout, stderr     io.Writer
@@ -73,8 +74,10 @@ func (a *app) rootCommand() *cobra.Command {
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			a.command, a.ran = commandName(cmd), true
 			var err error
-			a.actor, err = resolveActor(a.actor)
-			return err
+			if a.actor, err = resolveActor(a.actor); err != nil {
+				return err
+			}
+			return a.resolveStore()
 		},
 		// The root runs only for --version; without it, it prints the help
 		// as cobra does for a root that cannot run.
@@ -92,10 +95,11 @@ func (a *app) rootCommand() *cobra.Command {
 	pf.BoolVar(&a.json, "json", false, "print exactly one JSON object on stdout, for success and failure")
 	pf.StringVar(&a.actor, "actor", "", "who is acting, recorded in the history (default $PROOFLOOP_ACTOR, else the OS user name)")
 	pf.StringVar(&a.lease, "lease", os.Getenv("PROOFLOOP_LEASE"), "lease `TOKEN` for the item (default $PROOFLOOP_LEASE)")
+	pf.StringVar(&a.storeURL, "store", os.Getenv("PROOFLOOP_STORE"), "keep the store in the PostgreSQL database at `URL` (postgres://USER@HOST:PORT/DB; default $PROOFLOOP_STORE, else \"store\" in proofloop.json beside the root, else the files under --root)")
 	// The defaults come from the environment; the usage text already says
 	// so, and pflag would repeat the value it resolved to ("(default
 	// "contents")") after it.
-	for _, name := range []string{"root", "actor", "lease"} {
+	for _, name := range []string{"root", "actor", "lease", "store"} {
 		pf.Lookup(name).DefValue = ""
 	}
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
@@ -103,7 +107,7 @@ func (a *app) rootCommand() *cobra.Command {
 	})
 	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.exportCommand(), a.decideCommand(),
 		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.historyCommand(), a.graphCommand(), a.reportCommand(), a.serveCommand(), a.runCommand(), a.primeCommand(), a.listCommand(), a.debateCommand())
-	c.AddCommand(a.skillsCommand(), a.genClaudeCommand(), a.versionCommand(), a.configCommand(), a.mcpCommand())
+	c.AddCommand(a.skillsCommand(), a.genClaudeCommand(), a.versionCommand(), a.configCommand(), a.mcpCommand(), a.dbCommand(), a.importCommand())
 	for _, s := range skills.Registry {
 		c.AddCommand(a.skillCommand(s))
 	}
@@ -176,7 +180,7 @@ func (a *app) source(s *store.Store) (skills.Source, error) {
 // $PROOFLOOP_LOCK_TIMEOUT, else of config.json. config.json is checked on
 // every open: a bad one is a damaged store (exit 6).
 func (a *app) open() (*store.Store, error) {
-	s, err := store.Open(a.root)
+	s, err := a.openRoot()
 	if err != nil {
 		return nil, err
 	}

@@ -126,7 +126,7 @@ func (a *app) configValidateCommand() *cobra.Command {
 		Short: "Check config.json against its schema and ranges; exit 6 naming the key and range when it fails",
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			s, err := store.Open(a.root)
+			s, err := a.openRoot()
 			if err != nil {
 				return err
 			}
@@ -147,7 +147,7 @@ func (a *app) configValidateCommand() *cobra.Command {
 // does: config set must be able to repair a bad key. The lock timeout is
 // $PROOFLOOP_LOCK_TIMEOUT, else config.json's when it is valid.
 func (a *app) openConfig() (*store.Store, error) {
-	s, err := store.Open(a.root)
+	s, err := a.openRoot()
 	if err != nil {
 		return nil, err
 	}

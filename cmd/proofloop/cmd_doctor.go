@@ -31,7 +31,7 @@ func (a *app) doctorCommand() *cobra.Command {
 				return err
 			}
 			if err != nil { // a damaged config.json: doctor still checks the rest
-				s, err = store.Open(a.root)
+				s, err = a.openRoot()
 				if err != nil {
 					return err
 				}

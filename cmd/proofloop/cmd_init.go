@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,6 +12,7 @@ import (
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/pgstore"
 )
 
 func (a *app) initCommand() *cobra.Command {
@@ -27,6 +30,9 @@ func (a *app) initCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if example != "" {
 				return a.initExample(cmd, example)
+			}
+			if a.storeURL != "" {
+				return a.initBackend()
 			}
 			made, err := store.Init(a.root)
 			if err != nil {
@@ -48,6 +54,9 @@ func (a *app) initExample(cmd *cobra.Command, dir string) error {
 	if cmd.Flags().Changed("root") && a.root != dir {
 		return store.Errorf(store.CodeUsage, "init --example %s with --root %s: give the folder once", dir, a.root).
 			WithHint("init --example DIR writes the example into DIR")
+	}
+	if a.storeURL != "" {
+		return a.initExampleBackend(dir)
 	}
 	files, err := examples.WriteProject(dir)
 	if err != nil {
@@ -78,6 +87,62 @@ func (a *app) initExample(cmd *cobra.Command, dir string) error {
 		dir, strings.Join(ids, ", "), dir)
 	r.Extra = map[string]any{"root": dir, "initialized": true, "example": true, "files": files}
 	return a.ok(r)
+}
+
+// initBackend makes an empty store in the PostgreSQL database of --store.
+func (a *app) initBackend() error {
+	b, err := pgstore.Open(a.storeURL)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	made, err := store.InitBackend(b)
+	if err != nil {
+		return err
+	}
+	s, err := store.OpenBackend(a.root, b)
+	if err != nil {
+		return err
+	}
+	if _, err := s.Reindex(); err != nil {
+		return err
+	}
+	r := &skills.Result{Text: fmt.Sprintf("Created an empty store in %s; %s is this machine's folder for run logs.", b, a.root)}
+	if !made {
+		r.Text = fmt.Sprintf("%s already holds a store; nothing changed.", b)
+	}
+	r.Extra = map[string]any{"root": a.root, "store": b.String(), "initialized": made}
+	return a.ok(r)
+}
+
+// initExampleBackend loads the example project into the empty PostgreSQL
+// store of --store: it is written to a temporary file store and imported.
+func (a *app) initExampleBackend(dir string) error {
+	tmp, err := os.MkdirTemp("", "proofloop-example-")
+	if err != nil {
+		return store.Errorf(store.CodeInternal, "init --example").Wrap(err)
+	}
+	defer os.RemoveAll(tmp)
+	if _, err := examples.WriteProject(filepath.Join(tmp, "contents")); err != nil {
+		return err
+	}
+	b, err := pgstore.Open(a.storeURL)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	ir, err := store.Import(b, filepath.Join(tmp, "contents"))
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return store.Errorf(store.CodeInvalidInput, "cannot create %s", dir).Wrap(err)
+	}
+	return a.ok(&skills.Result{
+		Text: fmt.Sprintf("Loaded the example project (%s) into %s; %s is this machine's folder for run logs. From the top of a proofloop checkout, `proofloop run --root %s` drives it to solved with the scripted agents of examples/agents/.",
+			plural(ir.Documents, "document", "documents"), b, dir, dir),
+		Extra: map[string]any{"root": dir, "store": b.String(), "initialized": true, "example": true},
+	})
 }
 
 // noArgs refuses positional arguments with a usage error.

@@ -1,44 +1,136 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/proofloop/proofloop/internal/pgtest"
+	"github.com/proofloop/proofloop/store/pgstore"
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/tidwall/sjson"
 )
 
 // TestMain lets testscript run the real CLI as the command "proofloop".
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"proofloop": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	testscript.Main(withCluster{m}, map[string]func(){
+		"proofloop": func() {
+			code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+			if os.Getenv(mirrorEnv) != "" {
+				mirror()
+			}
+			os.Exit(code)
+		},
 	})
+}
+
+// cluster is the PostgreSQL cluster of the conformance tests, started by
+// the first test that needs it.
+var cluster pgtest.Shared
+
+// withCluster removes the cluster once the tests have run.
+type withCluster struct{ m *testing.M }
+
+func (w withCluster) Run() int {
+	defer cluster.Done()
+	return w.m.Run()
 }
 
 // TestScript runs every testdata/script/*.txtar: one story each, through
 // the real command, in a fresh work directory with PROOFLOOP_ROOT set to
 // $WORK/contents.
-func TestScript(t *testing.T) {
-	testscript.Run(t, testscript.Params{
+func TestScript(t *testing.T) { testscript.Run(t, scriptParams(nil)) }
+
+// TestScriptPostgres runs the same stories on the PostgreSQL store: each
+// in a fresh, migrated database of a throwaway cluster, named by
+// $PROOFLOOP_STORE, with the condition [pg] true. The few stories that
+// look at the files of a root skip themselves with [pg] skip, saying why.
+func TestScriptPostgres(t *testing.T) {
+	c, err := cluster.Get()
+	if err != nil {
+		if os.Getenv(pgtest.RequireEnv) != "" {
+			t.Fatalf("no PostgreSQL cluster, and %s is set: %v", pgtest.RequireEnv, err)
+		}
+		t.Skipf("no PostgreSQL cluster (see the banner above): %v", err)
+	}
+	testscript.Run(t, scriptParams(func(env *testscript.Env) error {
+		dsn, err := c.CreateDB(filepath.Base(env.WorkDir))
+		if err != nil {
+			return err
+		}
+		env.Setenv("PROOFLOOP_STORE", dsn)
+		env.Setenv(mirrorEnv, "1")
+		if err := pgstore.Migrate(dsn); err != nil {
+			return err
+		}
+		if err := loadArchiveStore(env, dsn); err != nil {
+			// A story that lays out a damaged store skips itself on [pg].
+			env.Setenv("PG_LOAD_ERROR", err.Error())
+		}
+		return nil
+	}))
+}
+
+// scriptParams are the stories' settings; setup, when not nil, readies
+// the PostgreSQL store.
+func scriptParams(setup func(env *testscript.Env) error) testscript.Params {
+	return testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PROOFLOOP_ROOT", env.WorkDir+"/contents")
 			env.Setenv("PROOFLOOP_ACTOR", "")
 			env.Setenv("PROOFLOOP_LEASE", "")
 			env.Setenv("PROOFLOOP_LOCK_TIMEOUT", "")
+			env.Setenv("PROOFLOOP_STORE", "")
+			env.Setenv(mirrorEnv, "")
+			if setup != nil {
+				return setup(env)
+			}
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"cmpjson":  cmpJSON,
-			"jsonedit": jsonEdit,
+		Condition: func(cond string) (bool, error) {
+			if cond == "pg" {
+				return setup != nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
-	})
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"cmpjson":   cmpJSON,
+			"jsonedit":  jsonEdit,
+			"setconfig": setConfig,
+		},
+	}
+}
+
+// setConfig replaces the store's config.json by hand with a file:
+// `setconfig FILE`. On the file store it copies FILE over
+// contents/config.json; on PostgreSQL it writes the config row, as a hand
+// edit of the database would (no event either way).
+func setConfig(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: setconfig FILE")
+	}
+	content := ts.ReadFile(args[0])
+	dsn := ts.Getenv("PROOFLOOP_STORE")
+	if dsn == "" {
+		ts.Check(os.WriteFile(ts.MkAbs("contents/config.json"), []byte(content), 0o644))
+		return
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	ts.Check(err)
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `UPDATE files SET content = $1 WHERE name = 'config.json'`, []byte(content))
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs("contents/config.json"), []byte(content), 0o644))
 }
 
 // jsonEdit edits a JSON file in place by hand, as a person or a broken tool

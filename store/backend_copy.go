@@ -1,0 +1,290 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/proofloop/proofloop/model"
+)
+
+// fileDirs are the folders of a store's files besides the documents.
+var fileDirs = []string{LeaseDir, ProofsDir, model.TranscriptDir}
+
+// exportBackend writes the backend's store, as of one snapshot, to tmp as
+// a file store: the same documents, files and event lines, byte for byte.
+func (s *Store) exportBackend(tmp string, r *ExportReport) error {
+	start := time.Now()
+	defer func() { r.LockHeldMS = time.Since(start).Milliseconds() }()
+	return s.backend.View(func(sn Snapshot) error {
+		write := func(name string, b []byte) error {
+			p := filepath.Join(tmp, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			r.Files++
+			r.Bytes += int64(len(b))
+			crashPoint("export-mid-copy")
+			return os.WriteFile(p, b, 0o644)
+		}
+		for _, k := range docDirs {
+			ids, err := sn.ListDocs(k)
+			if err != nil {
+				return err
+			}
+			for _, id := range ids {
+				raw, err := sn.ReadDoc(id)
+				if err != nil {
+					return err
+				}
+				if err := write(DocPath(k, id), raw); err != nil {
+					return err
+				}
+			}
+		}
+		var names []string
+		for _, dir := range fileDirs {
+			ns, err := sn.ListFiles(dir)
+			if err != nil {
+				return err
+			}
+			names = append(names, ns...)
+		}
+		for _, name := range append(names, ConfigFile) {
+			if !exported(name) {
+				continue // not a file a store holds: never written by a commit
+			}
+			raw, err := sn.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			if err := write(name, raw); err != nil {
+				return err
+			}
+		}
+		f, err := os.Create(filepath.Join(tmp, EventsFile))
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		err = sn.Events(0, func(seq int, line []byte) error {
+			r.LastSeq = seq
+			r.Bytes += int64(len(line) + 1)
+			w.Write(line)
+			return w.WriteByte('\n')
+		})
+		if err == nil {
+			err = w.Flush()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		r.Files++
+		return err
+	})
+}
+
+// ImportReport says what Import loaded.
+type ImportReport struct {
+	From      string `json:"from"`
+	Into      string `json:"into"`
+	Documents int    `json:"documents"`
+	Files     int    `json:"files"`
+	Events    int    `json:"events"`
+	LastSeq   int    `json:"last_seq"`
+}
+
+// Import loads the file store at dir into b, which must hold no store yet
+// (freshly migrated): every document, file and event line as it is, in one
+// transaction, then builds b's index. dir must pass doctor first, and is
+// read under its lock, so the load is the store as of one commit.
+func Import(b Backend, dir string) (*ImportReport, error) {
+	src, err := Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	rep, err := src.Doctor()
+	if err != nil {
+		return nil, err
+	}
+	if len(rep.Findings) > 0 {
+		f := rep.Findings[0]
+		return nil, Errorf(CodeStoreDamaged, "%s does not pass doctor (%d findings; the first: %s: %s)", dir, len(rep.Findings), f.Path, f.Message).
+			WithHint("run `proofloop doctor --root " + dir + "` and repair it first")
+	}
+	unlock, err := lock(src.root, src.Dir, src.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	r := &ImportReport{From: dir, Into: b.String()}
+	var w []Write
+	for _, k := range docDirs {
+		ids, err := src.List(k)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			d, err := src.read(id)
+			if err != nil {
+				return nil, err
+			}
+			w = append(w, Write{Path: DocPath(k, id), Content: d.Raw, Doc: id, Kind: k, Revision: d.revision})
+			r.Documents++
+		}
+	}
+	err = fs.WalkDir(src.root.FS(), ".", func(name string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dir, _ := path.Split(name)
+		if e.IsDir() {
+			if name != "." && !exportDir[name] {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if dir == "" && name != ConfigFile || !exported(name) || isDocDir(dir) {
+			return nil
+		}
+		raw, err := src.root.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		w = append(w, Write{Path: name, Content: raw})
+		r.Files++
+		return nil
+	})
+	if err != nil {
+		return nil, Errorf(CodeInternal, "read %s", dir).Wrap(err)
+	}
+	log, err := src.root.ReadFile(EventsFile)
+	if err != nil {
+		return nil, damaged(EventsFile, err)
+	}
+	var lines [][]byte
+	for line := range bytes.Lines(log) {
+		lines = append(lines, bytes.TrimSuffix(line, []byte("\n")))
+	}
+	r.Events = len(lines)
+	if n := len(lines); n > 0 {
+		r.LastSeq = int(gjson.GetBytes(lines[n-1], "seq").Int())
+	}
+	bt, err := b.Begin(DefaultLockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer bt.Rollback()
+	if err := bt.Load(w, lines); err != nil {
+		return nil, err
+	}
+	if _, err := bt.Commit(nil, nil); err != nil {
+		return nil, err
+	}
+	into := &Store{backend: b, LockTimeout: DefaultLockTimeout}
+	if _, err := into.Reindex(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func isDocDir(dir string) bool {
+	for _, k := range docDirs {
+		if dir == k.Dir()+"/" {
+			return true
+		}
+	}
+	return false
+}
+
+// doctorBackend checks a backend's store: it exports a snapshot to a
+// temporary file store and runs the file store's doctor on it (every
+// schema, reference, revision, the hash chain and the replay of every
+// patch), then compares the backend's own index with one derived afresh
+// from the same snapshot.
+func (s *Store) doctorBackend() (*Report, error) {
+	tmp, err := os.MkdirTemp("", "proofloop-doctor-")
+	if err != nil {
+		return nil, Errorf(CodeInternal, "doctor").Wrap(err)
+	}
+	defer os.RemoveAll(tmp)
+	copyDir := filepath.Join(tmp, "store")
+	if _, err := s.Export(copyDir); err != nil {
+		return nil, err
+	}
+	c, err := Open(copyDir)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	r, err := c.Doctor()
+	if err != nil {
+		return nil, err
+	}
+	r.Index = "consistent"
+	bad := func(code, p string, seq int, format string, args ...any) {
+		r.Findings = append(r.Findings, Finding{code, p, fmt.Sprintf(format, args...), seq})
+	}
+	cfg, err := s.Config()
+	if err != nil {
+		return r, nil // reported as config
+	}
+	err = s.backend.View(func(sn Snapshot) error {
+		want, err := deriveAll(sn, cfg.MaxRounds)
+		if err != nil {
+			return nil // the documents are damaged, which is reported already
+		}
+		var events []kv
+		err = sn.Events(0, func(seq int, line []byte) error {
+			for _, id := range eventIDs(line) {
+				events = append(events, kv{eventKey(id, seq), []byte(eventLoc(0, 0))})
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		compareIndex(sn, want, events, bad)
+		return nil
+	})
+	if err != nil {
+		bad("index_mismatch", IndexFile, 0, "cannot read the index: %v", err)
+	}
+	return r, nil
+}
+
+// doctorQuickBackend is DoctorQuick on a backend: its transactions leave
+// nothing half done, so it checks the index's stamp (rebuilding a stale
+// index) and reads the log's tail.
+func (s *Store) doctorQuickBackend() (*Report, error) {
+	r := &Report{Journal: "none", Swept: []string{}, Findings: []Finding{}, Index: "consistent"}
+	var why string
+	err := s.backend.View(func(sn Snapshot) error {
+		var err error
+		why, err = s.stale(sn)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if why != "" {
+		if _, err := s.Reindex(); err != nil {
+			return nil, err
+		}
+		r.Index = "rebuilt: it was " + why
+	}
+	seq, hash, err := s.backend.Tail()
+	if err != nil {
+		return nil, err
+	}
+	r.Events, r.Log.Events, r.Log.VerifiedSeq, r.Log.VerifiedHash = seq, seq, seq, hash
+	return r, nil
+}
