@@ -7,11 +7,15 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"testing"
 	"time"
+
+	"github.com/proofloop/proofloop/store/pgstore"
 )
 
 // outcome is the one JSON object a command prints with --json. It holds the
@@ -91,6 +95,7 @@ func mutating(skill string) bool {
 // cli runs the binary against one contents root.
 type cli struct {
 	root   string
+	store  string // a PostgreSQL DSN, or "" for the file store under root
 	tokens atomic.Int64
 
 	mu    sync.Mutex
@@ -98,6 +103,30 @@ type cli struct {
 }
 
 func newCLI(root string) *cli { return &cli{root: root} }
+
+// newPostgres returns a fresh, migrated PostgreSQL database of the shared
+// cluster (skipping the test, loudly, when there is none).
+func newPostgres(t *testing.T) string {
+	dsn := cluster.NewDB(t)
+	if err := pgstore.Migrate(dsn); err != nil {
+		t.Fatal(err)
+	}
+	return dsn
+}
+
+// snapshotDir is a folder holding the files of the cli's store: its root,
+// or for PostgreSQL a fresh export of it.
+func (c *cli) snapshotDir(t *testing.T) string {
+	if c.store == "" {
+		return c.root
+	}
+	dir := filepath.Join(t.TempDir(), "export")
+	cmd := c.command(&call{Skill: "export", Expect: -1, Args: []string{"--to", dir}})
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("export of the PostgreSQL store: %v\n%s", err, out)
+	}
+	return dir
+}
 
 // token returns a new unique token. Fixed width and a final letter keep one
 // token from being a substring of another.
@@ -114,6 +143,9 @@ func (c *cli) env(hook string) []string {
 		}
 	}
 	env = append(env, "PROOFLOOP_ROOT="+c.root, "PROOFLOOP_LOCK_TIMEOUT=120s")
+	if c.store != "" {
+		env = append(env, "PROOFLOOP_STORE="+c.store)
+	}
 	if hook != "" {
 		env = append(env, "PROOFLOOP_TEST_CRASH="+hook)
 	}

@@ -10,14 +10,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/proofloop/proofloop/internal/pgtest"
 )
 
 // bin is the proofloop binary that TestMain builds once for all tests.
 var bin string
 
 func TestMain(m *testing.M) {
-	os.Exit(buildAndRun(m))
+	code := buildAndRun(m)
+	cluster.Done()
+	os.Exit(code)
 }
+
+// cluster is the PostgreSQL cluster of the tests that run on that store,
+// started by the first of them.
+var cluster pgtest.Shared
 
 func buildAndRun(m *testing.M) int {
 	dir, err := os.MkdirTemp("", "proofloop-e2e-")

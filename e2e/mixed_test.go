@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -13,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // TestMixedWorkload runs 32 agent processes at once against one store. Each
@@ -24,11 +27,17 @@ import (
 // and conflicts (exit 5) are expected. Afterwards every successful call must
 // be in the store exactly once, in the place it reported, and nothing else:
 // see checkLedger.
-func TestMixedWorkload(t *testing.T) {
+func TestMixedWorkload(t *testing.T) { mixedWorkload(t, "") }
+
+// TestMixedWorkloadPostgres is TestMixedWorkload on the PostgreSQL store:
+// 32 agent processes over TCP, each call its own connection.
+func TestMixedWorkloadPostgres(t *testing.T) { mixedWorkload(t, newPostgres(t)) }
+
+func mixedWorkload(t *testing.T, dsn string) {
 	const agents = 32
 	steps := 30 * scale()
 	seed := seedFor(t)
-	w := newWorld(t, filepath.Join(t.TempDir(), "contents"), 100*scale())
+	w := newWorldOn(t, filepath.Join(t.TempDir(), "contents"), dsn, 100*scale())
 	w.setup(3, 2)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -42,7 +51,7 @@ func TestMixedWorkload(t *testing.T) {
 	if !doc.ok() || doc.Out.Report == nil || len(doc.Out.Report.Findings) > 0 {
 		t.Errorf("doctor after the workload: %v", doc)
 	}
-	snap, err := readSnapshot(w.c.root)
+	snap, err := readSnapshot(w.c.snapshotDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +120,14 @@ type world struct {
 
 func newWorld(t *testing.T, root string, maxDocs int) *world {
 	return &world{t: t, c: newCLI(root), status: map[string]string{}, maxDocs: maxDocs}
+}
+
+// newWorldOn is newWorld on the PostgreSQL store of dsn ("" for the file
+// store); root is then this machine's folder.
+func newWorldOn(t *testing.T, root, dsn string, maxDocs int) *world {
+	w := newWorld(t, root, maxDocs)
+	w.c.store = dsn
+	return w
 }
 
 // do runs k, checks its output against the CLI contract and that it either
@@ -182,23 +199,46 @@ func (w *world) setup(problems, wraps int) {
 // budget is raised out of the way: these tests are about the store, and
 // a statement may go through many rounds.
 func (w *world) configure(fields map[string]any) {
+	if w.c.store != "" {
+		// As the file store's tests write config.json by hand, write the
+		// database's config row: no event either way.
+		ctx := context.Background()
+		conn, err := pgx.Connect(ctx, w.c.store)
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		var raw []byte
+		if err := conn.QueryRow(ctx, `SELECT content FROM files WHERE name = 'config.json'`).Scan(&raw); err != nil {
+			w.t.Fatal(err)
+		}
+		if _, err := conn.Exec(ctx, `UPDATE files SET content = $1 WHERE name = 'config.json'`, withFields(w.t, raw, fields)); err != nil {
+			w.t.Fatal(err)
+		}
+		return
+	}
 	path := filepath.Join(w.c.root, "config.json")
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		w.t.Fatal(err)
 	}
+	if err := os.WriteFile(path, withFields(w.t, raw, fields), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// withFields sets fields (and max_rounds 1000) in the config raw.
+func withFields(t *testing.T, raw []byte, fields map[string]any) []byte {
 	var cfg map[string]any
 	if err := json.Unmarshal(raw, &cfg); err != nil {
-		w.t.Fatal(err)
+		t.Fatal(err)
 	}
 	cfg["max_rounds"] = 1000
 	for k, v := range fields {
 		cfg[k] = v
 	}
 	raw, _ = json.MarshalIndent(cfg, "", "  ")
-	if err := os.WriteFile(path, raw, 0o644); err != nil {
-		w.t.Fatal(err)
-	}
+	return raw
 }
 
 // agent is one agent process's life: steps choices, each one or more calls.

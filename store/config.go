@@ -131,18 +131,11 @@ func ParseConfig(raw []byte) (Config, error) {
 // only when its size or modification time changed, so a long `run` still
 // sees an edit.
 func (s *Store) Config() (Config, error) {
-	if s.backend != nil {
-		raw, err := s.backend.ReadFile(ConfigFile)
-		if err == nil && raw == nil {
-			err = fmt.Errorf("%s has no %s", s.backend, ConfigFile)
-		}
-		if err != nil {
-			return Config{}, damaged(ConfigFile, err)
-		}
-		return ParseConfig(raw)
-	}
 	s.cfgMu.Lock()
 	defer s.cfgMu.Unlock()
+	if s.backend != nil {
+		return s.backendConfig()
+	}
 	fi, err := s.root.Stat(ConfigFile)
 	if err != nil {
 		return Config{}, damaged(ConfigFile, err)
@@ -160,5 +153,30 @@ func (s *Store) Config() (Config, error) {
 		return Config{}, err
 	}
 	s.cfg, s.cfgKey = &c, key
+	return c, nil
+}
+
+// backendConfigTTL is how long a backend's config is used before it is
+// read again: a command asks for it several times, and a long `run` still
+// sees an edit within the second.
+const backendConfigTTL = time.Second
+
+// backendConfig reads config.json from the backend; the caller holds cfgMu.
+func (s *Store) backendConfig() (Config, error) {
+	if s.cfg != nil && time.Since(s.cfgAt) < backendConfigTTL {
+		return *s.cfg, nil
+	}
+	raw, err := s.backend.ReadFile(ConfigFile)
+	if err == nil && raw == nil {
+		err = fmt.Errorf("%s has no %s", s.backend, ConfigFile)
+	}
+	if err != nil {
+		return Config{}, damaged(ConfigFile, err)
+	}
+	c, err := ParseConfig(raw)
+	if err != nil {
+		return Config{}, err
+	}
+	s.cfg, s.cfgAt = &c, time.Now()
 	return c, nil
 }

@@ -35,7 +35,8 @@ type Store struct {
 
 	cfgMu  sync.Mutex
 	cfg    *Config
-	cfgKey string // size and modification time of the config.json cfg was read from
+	cfgKey string    // size and modification time of the config.json cfg was read from
+	cfgAt  time.Time // when a backend's cfg was read
 
 	backend Backend // nil for the file store
 }
@@ -72,13 +73,20 @@ func OpenBackend(dir string, b Backend) (*Store, error) {
 	if err != nil {
 		return nil, Errorf(CodeInvalidInput, "cannot open %s", dir).Wrap(err)
 	}
-	s := &Store{Dir: dir, LockTimeout: DefaultLockTimeout, root: root, backend: b}
-	s.Now = func() time.Time {
-		if t, err := b.Now(); err == nil {
-			return t
-		}
-		return time.Now()
+	// The backend's clock, as this machine's clock plus the offset
+	// measured now: a query per reading would cost a connection of its own
+	// while a transaction holds one. Transactions read the backend's clock
+	// itself (BackendTx.Now), and that is what leases are written and
+	// judged by inside them.
+	t0 := time.Now()
+	at, err := b.Now()
+	if err != nil {
+		root.Close()
+		return nil, err
 	}
+	offset := at.Sub(t0.Add(time.Since(t0) / 2))
+	s := &Store{Dir: dir, LockTimeout: DefaultLockTimeout, root: root, backend: b}
+	s.Now = func() time.Time { return time.Now().Add(offset) }
 	return s, nil
 }
 

@@ -49,32 +49,20 @@ type Store struct {
 var _ store.Backend = (*Store)(nil)
 
 // Open connects to the database at dsn (a libpq URL; the password comes
-// from it, PGPASSWORD or .pgpass). It checks that the database's tables
-// are migrated, but does not migrate them (Migrate does).
-func Open(dsn string) (*Store, error) {
-	s, err := connect(dsn)
-	if err != nil {
-		return nil, err
-	}
-	var n int
-	err = s.pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_tables WHERE tablename = 'log_counter' AND schemaname = current_schema()`).Scan(&n)
-	if err != nil {
-		s.Close()
-		return nil, dbErr(err, "read %s", s)
-	}
-	if n == 0 {
-		s.Close()
-		return nil, store.Errorf(store.CodeNotFound, "%s has no proofloop tables", s).
-			WithHint("run `proofloop db migrate --store ...` once, as a role that may create tables")
-	}
-	return s, nil
-}
+// from it, PGPASSWORD or .pgpass). It does not migrate the tables (Migrate
+// does): a command on a database without them fails with not_found.
+func Open(dsn string) (*Store, error) { return connect(dsn) }
 
 func connect(dsn string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, store.Errorf(store.CodeUsage, "bad PostgreSQL connection string").Wrap(err)
 	}
+	// One round trip per statement: a command is a short process, so
+	// preparing each statement first (pgx's default) would cost a round
+	// trip more for each, never repaid. It also works through a
+	// transaction-pooling proxy.
+	cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeExec
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		return nil, store.Errorf(store.CodeUsage, "bad PostgreSQL connection string").Wrap(err)
@@ -149,6 +137,9 @@ func dbErr(err error, format string, args ...any) error {
 		case "55P03": // lock_not_available: lock_timeout passed
 			return store.Errorf(store.CodeLockTimeout, "%s: a document it needs stayed locked by another command", msg).
 				WithHint("retry later").Wrap(err)
+		case "42P01": // undefined_table
+			return store.Errorf(store.CodeNotFound, "%s: the database has no proofloop tables", msg).
+				WithHint("run `proofloop db migrate --store URL` once, as a role that may create tables")
 		case "57P01", "57P02", "57P03": // the server is shutting down or starting
 			return lost(msg, err)
 		}
