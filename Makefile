@@ -9,7 +9,7 @@ GO ?= go
 BIN := bin/proofloop
 GOFILES := $(shell find . -name '*.go' -not -path './.demo/*')
 
-.PHONY: build install test demo bench soak deps clean chromium
+.PHONY: build install test demo demo-pg bench soak deps clean chromium postgresql
 
 $(BIN): go.mod go.sum $(GOFILES)
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/proofloop
@@ -41,10 +41,28 @@ chromium:
 	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
 	fi
 
+# The PostgreSQL store's tests start a throwaway cluster of their own
+# (internal/pgtest: initdb and pg_ctl in a temp directory, as nobody when
+# run as root, on a free port, removed at the end). When no initdb is
+# found, install the server with apt-get; if that fails, say so loudly and
+# go on: those tests then skip, loudly.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && exit 0; \
+	command -v pg_config >/dev/null && [ -x "$$(pg_config --bindir)/initdb" ] && exit 0; \
+	sudo=; if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null; then sudo="sudo -n"; fi; \
+	echo "No PostgreSQL server found: installing it with apt-get for the PostgreSQL store's tests."; \
+	if ! { $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }; then \
+	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
+	  echo '!!! COULD NOT INSTALL POSTGRESQL (apt-get install -y postgresql failed).'; \
+	  echo '!!! The tests of the PostgreSQL store will be SKIPPED.'; \
+	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
+	fi
+
 # Unit tests, testscript end-to-end tests, the fuzz seed corpus, the
 # multi-process lost-update test, the kill -9 crash test and the report's
-# browser tests.
-test: build chromium
+# browser tests; the stories and the e2e tests that matter for correctness
+# run on both stores (the PostgreSQL ones on a throwaway cluster).
+test: build chromium postgresql
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
 
@@ -53,6 +71,12 @@ test: build chromium
 # a tracked file.
 demo: build
 	./scripts/demo.sh
+
+# The same demo on the PostgreSQL store: a throwaway cluster is started
+# (PostgreSQL installed with apt-get when missing), the demo runs with
+# $$PROOFLOOP_STORE naming its database, and the cluster is removed.
+demo-pg: build postgresql
+	$(GO) run ./internal/pgtest/pgrun -- ./scripts/demo.sh
 
 # Benchmarks through the real binary; figures go in README.md.
 bench: build

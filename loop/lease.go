@@ -37,7 +37,7 @@ func ClaimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, h
 	var out *Claimed
 	busy := &Busy{}
 	_, err := s.Update(opts, func(tx *store.Tx) error {
-		now := s.Now()
+		now := tx.Clock()
 		return tx.Actionable(roles, func(r *store.Row) (bool, error) {
 			if root != "" && r.Root != root {
 				return true, nil
@@ -50,7 +50,24 @@ func ClaimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, h
 			if err != nil {
 				return false, err
 			}
-			if it.leased || it.Role != r.Role {
+			if it.leased {
+				// Another claimer got it since the index was read (a
+				// backend's readers take no lock): it is busy now.
+				l, err := tx.Lease(r.ID)
+				if err != nil {
+					return false, err
+				}
+				rr := *r
+				rr.Lease = &store.RowLease{Holder: l.Holder, Role: l.Role, ExpiresAt: l.ExpiresAt}
+				busy.add(&rr, now)
+				return true, nil
+			}
+			if it.Role != r.Role && s.Backend() != nil {
+				// The item moved on since its index key was read (a
+				// backend's index is read without locks): not ours to take.
+				return true, nil
+			}
+			if it.Role != r.Role {
 				return false, store.Errorf(store.CodeStoreDamaged, "the index says %s is %s's turn, its document says %q: run `proofloop doctor --reindex`", r.ID, r.Role, it.Role)
 			}
 			it.Depth, it.Root = r.Depth, r.Root
@@ -98,7 +115,7 @@ func Claim(s *store.Store, opts store.TxOptions, id string, role model.Role, hol
 	var out *Claimed
 	opts.Target = id
 	_, err := s.Update(opts, func(tx *store.Tx) error {
-		now := s.Now()
+		now := tx.Clock()
 		it, err := itemIn(s, tx, id, now)
 		if err != nil {
 			return err
@@ -138,11 +155,11 @@ func Refresh(s *store.Store, opts store.TxOptions, id, token string, ttl time.Du
 	var out *store.Lease
 	opts.Target = id
 	_, err := s.Update(opts, func(tx *store.Tx) error {
-		l, err := ownLease(tx, id, token, s.Now())
+		l, err := ownLease(tx, id, token, tx.Clock())
 		if err != nil {
 			return err
 		}
-		l.Extend(s.Now(), ttl)
+		l.Extend(tx.Clock(), ttl)
 		tx.PutLease(l)
 		tx.Detail("refresh", map[string]any{"expires_at": l.ExpiresAt})
 		out = l
@@ -161,14 +178,14 @@ func Release(s *store.Store, opts store.TxOptions, id, token string, force bool)
 		var l *store.Lease
 		var err error
 		if force {
-			l, err = liveLease(tx, id, s.Now())
+			l, err = liveLease(tx, id, tx.Clock())
 		} else {
-			l, err = ownLease(tx, id, token, s.Now())
+			l, err = ownLease(tx, id, token, tx.Clock())
 		}
 		if err != nil {
 			return err
 		}
-		at := store.Timestamp(s.Now())
+		at := store.Timestamp(tx.Clock())
 		l.ReleasedAt = &at
 		tx.PutLease(l)
 		tx.Detail("release", map[string]any{"holder": l.Holder, "forced": force})
@@ -209,7 +226,7 @@ func liveLease(tx *store.Tx, id string, now time.Time) (*store.Lease, error) {
 // lease is live, the call needs its token. A call that ends the role's turn
 // releases the lease. run is the skill's own work.
 func GuardLease(s *store.Store, tx *store.Tx, id, token string, run func() error) error {
-	now := s.Now()
+	now := tx.Clock()
 	l, err := tx.Lease(id)
 	if err != nil {
 		return err

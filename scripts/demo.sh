@@ -18,6 +18,10 @@
 # consent to the partner's suggestion). Each agent reads the debate's
 # document to know what to write. The demo then prints every debate's
 # outcome and the path of its Markdown transcript under the root.
+#
+# make demo-pg runs this same script with $PROOFLOOP_STORE naming a
+# database of a throwaway PostgreSQL cluster: the store lives there, the
+# root holds only the run logs, and the transcripts come from an export.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=.demo/contents
@@ -55,10 +59,17 @@ step "proofloop run drives the debates (agents for the debate roles, see $root/c
 pl run -j 2 --max-turns 60 --turn-timeout 1m
 
 step "each debate's outcome and transcript"
+files=$root
+if [ -n "${PROOFLOOP_STORE:-}" ]; then
+  # On PostgreSQL (make demo-pg) the transcripts are rows of the database:
+  # export writes the store, transcripts included, as a file store.
+  files=.demo/export
+  pl export --to "$files"
+fi
 printf '%-10s %-20s %-38s %s\n' protocol outcome debate transcript
 for id in "${debates[@]}"; do
   printf '%-10s %-20s %-38s %s\n' "$(pl show "$id" --field protocol)" "$(pl show "$id" --field outcome.outcome)" \
-    "$id" "$root/$(pl show "$id" --field artifact)"
+    "$id" "$files/$(pl show "$id" --field artifact)"
 done
 
 step "doctor"

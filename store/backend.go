@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"os"
 	"time"
 
 	"github.com/proofloop/proofloop/model"
@@ -69,6 +70,8 @@ type BackendTx interface {
 	DocExists(id string) (bool, error)
 	ListDocs(k model.Kind) ([]string, error)
 	ReadFile(name string) ([]byte, error)
+	// Peek reads a file as committed, without locking it.
+	Peek(name string) ([]byte, error)
 	// KV reads the index as the transaction sees it.
 	KV() KV
 	// Exclusive makes every other transaction wait to commit until this one
@@ -122,3 +125,13 @@ const MaxAttempts = 8
 
 // Backend is the store's backend, nil for the file store.
 func (s *Store) Backend() Backend { return s.backend }
+
+// SkewEnv is a test hook: a duration (such as -1h) by which this
+// machine's clock is taken to be wrong, to show that a backend's leases
+// follow the backend's clock and not the client's.
+const SkewEnv = "PROOFLOOP_TEST_CLOCK_SKEW"
+
+var skew, _ = time.ParseDuration(os.Getenv(SkewEnv))
+
+// localNow is this machine's clock (shifted by SkewEnv in tests).
+func localNow() time.Time { return time.Now().Add(skew) }

@@ -36,7 +36,7 @@ func (s *Store) updateOnce(opts TxOptions, fn func(tx *Tx) error) (*Commit, erro
 		return nil, err
 	}
 	defer bt.Rollback()
-	tx := &Tx{s: s, bt: bt, opts: opts, now: Timestamp(bt.Now()), docs: map[string]*Doc{}}
+	tx := &Tx{s: s, bt: bt, opts: opts, clock: bt.Now(), now: Timestamp(bt.Now()), docs: map[string]*Doc{}}
 	if err := fn(tx); err != nil {
 		return nil, err
 	}

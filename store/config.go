@@ -134,7 +134,7 @@ func (s *Store) Config() (Config, error) {
 	s.cfgMu.Lock()
 	defer s.cfgMu.Unlock()
 	if s.backend != nil {
-		return s.backendConfig()
+		return s.backendConfig(s.backend.ReadFile)
 	}
 	fi, err := s.root.Stat(ConfigFile)
 	if err != nil {
@@ -162,11 +162,11 @@ func (s *Store) Config() (Config, error) {
 const backendConfigTTL = time.Second
 
 // backendConfig reads config.json from the backend; the caller holds cfgMu.
-func (s *Store) backendConfig() (Config, error) {
+func (s *Store) backendConfig(read func(name string) ([]byte, error)) (Config, error) {
 	if s.cfg != nil && time.Since(s.cfgAt) < backendConfigTTL {
 		return *s.cfg, nil
 	}
-	raw, err := s.backend.ReadFile(ConfigFile)
+	raw, err := read(ConfigFile)
 	if err == nil && raw == nil {
 		err = fmt.Errorf("%s has no %s", s.backend, ConfigFile)
 	}

@@ -408,6 +408,14 @@ func (tx *Tx) rowOps(changed []*Doc) ([]kvOp, error) {
 		}
 	}
 	for _, id := range tx.dirtyLeases {
+		// The row is rewritten whole: read it under the document's lock,
+		// which every writer of the row holds (on a backend, another
+		// transaction may be changing the document meanwhile).
+		if _, err := tx.Get(id); CodeOf(err) == CodeNotFound {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
 		r, err := ix.row(id)
 		if err != nil {
 			return nil, err

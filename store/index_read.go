@@ -81,6 +81,11 @@ func (v *IndexView) Actionable(roles []model.Role, fn func(*Row) (bool, error)) 
 		if r == nil {
 			return damaged(IndexFile, fmt.Errorf("turn key for %s without a row", id))
 		}
+		if string(r.Role) != string(k[:bytes.IndexByte(k, 0)]) {
+			// On a backend, read without locks, the row moved on since
+			// its key was read (on the file store, doctor reports it).
+			continue
+		}
 		if more, err := fn(r); err != nil || !more {
 			return err
 		}

@@ -52,7 +52,7 @@ func Open(dir string) (*Store, error) {
 		root.Close()
 		return nil, Errorf(CodeNotFound, "%s is not a contents root: it has no %s", dir, ConfigFile).WithHint("run `proofloop init --root " + dir + "` first")
 	}
-	return &Store{Dir: dir, LockTimeout: DefaultLockTimeout, Now: time.Now, root: root}, nil
+	return &Store{Dir: dir, LockTimeout: DefaultLockTimeout, Now: localNow, root: root}, nil
 }
 
 // OpenBackend opens the store that b keeps. dir is this machine's folder
@@ -78,15 +78,15 @@ func OpenBackend(dir string, b Backend) (*Store, error) {
 	// while a transaction holds one. Transactions read the backend's clock
 	// itself (BackendTx.Now), and that is what leases are written and
 	// judged by inside them.
-	t0 := time.Now()
+	t0 := localNow()
 	at, err := b.Now()
 	if err != nil {
 		root.Close()
 		return nil, err
 	}
-	offset := at.Sub(t0.Add(time.Since(t0) / 2))
+	offset := at.Sub(t0.Add(localNow().Sub(t0) / 2))
 	s := &Store{Dir: dir, LockTimeout: DefaultLockTimeout, root: root, backend: b}
-	s.Now = func() time.Time { return time.Now().Add(offset) }
+	s.Now = func() time.Time { return localNow().Add(offset) }
 	return s, nil
 }
 

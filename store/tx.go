@@ -35,6 +35,7 @@ type TxOptions struct {
 type Tx struct {
 	s      *Store
 	opts   TxOptions
+	clock  time.Time
 	now    string
 	docs   map[string]*Doc
 	order  []string
@@ -78,7 +79,8 @@ func (s *Store) Update(opts TxOptions, fn func(tx *Tx) error) (*Commit, error) {
 	if _, err := s.recover(); err != nil {
 		return nil, err
 	}
-	tx := &Tx{s: s, opts: opts, now: Timestamp(s.Now()), docs: map[string]*Doc{}}
+	clock := s.Now()
+	tx := &Tx{s: s, opts: opts, clock: clock, now: Timestamp(clock), docs: map[string]*Doc{}}
 	defer func() {
 		if tx.ix != nil {
 			tx.ix.close()
@@ -92,6 +94,11 @@ func (s *Store) Update(opts TxOptions, fn func(tx *Tx) error) (*Commit, error) {
 
 // Now is the transaction's timestamp, the same for every field it sets.
 func (tx *Tx) Now() string { return tx.now }
+
+// Clock is the transaction's time, exactly: the store's clock when it
+// began (a backend's, such as PostgreSQL's now(), never the client's).
+// Leases are written and judged by it.
+func (tx *Tx) Clock() time.Time { return tx.clock }
 
 // Actor is the actor the transaction runs for ("" when none was given).
 func (tx *Tx) Actor() string { return tx.opts.Actor }
@@ -393,4 +400,14 @@ func (tx *Tx) AppendFile(name string, b []byte) error {
 func decode(raw []byte, v any) error { return json.Unmarshal(raw, v) }
 
 // Config reads config.json for the transaction's rules (quorum, budgets).
-func (tx *Tx) Config() (Config, error) { return tx.s.Config() }
+// On a backend it is read through the transaction's own connection: a
+// second connection could wait for one the process's other transactions
+// hold.
+func (tx *Tx) Config() (Config, error) {
+	if tx.bt == nil {
+		return tx.s.Config()
+	}
+	tx.s.cfgMu.Lock()
+	defer tx.s.cfgMu.Unlock()
+	return tx.s.backendConfig(tx.bt.Peek)
+}

@@ -63,6 +63,11 @@ func connect(dsn string) (*Store, error) {
 	// trip more for each, never repaid. It also works through a
 	// transaction-pooling proxy.
 	cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeExec
+	// A transaction may read through a second connection (a reader, the
+	// config) while `run -j N` holds N transactions: connections are made
+	// only when asked for, so a high bound costs nothing and keeps a
+	// process from waiting on itself.
+	cfg.MaxConns = 64
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		return nil, store.Errorf(store.CodeUsage, "bad PostgreSQL connection string").Wrap(err)

@@ -82,6 +82,10 @@ func (t *txn) ReadFile(name string) ([]byte, error) {
 	return raw, err
 }
 
+func (t *txn) Peek(name string) ([]byte, error) {
+	return scanBytes(t.tx.QueryRow(context.Background(), `SELECT content FROM files WHERE name = $1`, name), "read "+name)
+}
+
 func (t *txn) KV() store.KV { return reader{q: t.tx, name: t.s.name} }
 
 // Exclusive locks the index against writers: a commit writes index rows,
