@@ -47,6 +47,7 @@ func TestMain(m *testing.M) {
 	}
 	work = dir
 	code := m.Run()
+	cluster.Done()
 	printSummary()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/proofloop/proofloop/bench/storegen"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/pgstore"
 )
 
 // TestScaleIndexAfterMix runs a random mix of at least 2,000 skill calls
@@ -78,10 +79,24 @@ func skillCalls(calls []*call) int {
 // --claim`. Every racer must get an item; all 69 claims are distinct; none
 // is an item that was held when it was claimed; each claimed item's lease
 // file names its claimer; and doctor is clean afterwards.
-func TestScaleClaimRace(t *testing.T) {
+func TestScaleClaimRace(t *testing.T) { scaleClaimRace(t, "") }
+
+// TestScaleClaimRacePostgres is the same race on the PostgreSQL store: the
+// generated store is imported into a fresh database first.
+func TestScaleClaimRacePostgres(t *testing.T) { scaleClaimRace(t, newPostgres(t)) }
+
+func scaleClaimRace(t *testing.T, dsn string) {
 	root := filepath.Join(t.TempDir(), "contents")
 	if _, err := storegen.Generate(root, storegen.Options{Statements: 10_000}); err != nil {
 		t.Fatal(err)
+	}
+	if dsn != "" {
+		gen := root
+		root = filepath.Join(t.TempDir(), "machine")
+		if out, err := exec.Command(bin, "import", "--from", gen, "--store", dsn, "--root", root).CombinedOutput(); err != nil {
+			t.Fatalf("import: %v\n%s", err, out)
+		}
+		t.Setenv("PROOFLOOP_STORE", dsn)
 	}
 	held := map[string]string{} // item: holder
 	for i := range 5 {
@@ -109,6 +124,12 @@ func TestScaleClaimRace(t *testing.T) {
 		t.Errorf("distinct claims: got %d; want 69", len(held))
 	}
 	s, err := store.Open(root)
+	if dsn != "" {
+		var b *pgstore.Store
+		if b, err = pgstore.Open(dsn); err == nil {
+			s, err = store.OpenBackend(root, b)
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,16 @@ func newDialectic(t testing.TB, root string) {
 // TestDebateWaitManyWaiters starts 32 `debate wait` processes for p2 while it
 // is p1's turn: none may return before p1's turn commits, and every one must
 // return (exit 0, p2's turn) after it.
-func TestDebateWaitManyWaiters(t *testing.T) {
+func TestDebateWaitManyWaiters(t *testing.T) { debateWaitManyWaiters(t) }
+
+// TestDebateWaitManyWaitersPostgres is the same on the PostgreSQL store:
+// the waiters wait on LISTEN/NOTIFY.
+func TestDebateWaitManyWaitersPostgres(t *testing.T) {
+	onPostgres(t)
+	debateWaitManyWaiters(t)
+}
+
+func debateWaitManyWaiters(t *testing.T) {
 	root := newRoot(t, nil)
 	newDialectic(t, root)
 	const n = 32

@@ -103,9 +103,18 @@ func seqOf(line string) int {
 // transaction exactly once, in order, byte for byte as events.jsonl has it,
 // while 30 mutating commands run from 3 processes at a time; it ends
 // cleanly (exit 0) on SIGTERM and on SIGINT.
-func TestEventsFollow(t *testing.T) {
+func TestEventsFollow(t *testing.T) { eventsFollow(t, false) }
+
+// TestEventsFollowPostgres is TestEventsFollow on the PostgreSQL store:
+// the follower waits on LISTEN/NOTIFY.
+func TestEventsFollowPostgres(t *testing.T) { eventsFollow(t, true) }
+
+func eventsFollow(t *testing.T, pg bool) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
+			if pg {
+				onPostgres(t)
+			}
 			root := newRoot(t, nil)
 			must(t, root, "new-problem", "--name", "first", "--objective", "The first problem.")
 			f := startFollower(t, root)

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/proofloop/proofloop/internal/pgtest"
+	"github.com/proofloop/proofloop/store/pgstore"
 )
 
 // The tests of this package run the real proofloop binary as separate
@@ -43,6 +46,7 @@ func testMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	defer cluster.Done()
 	return m.Run()
 }
 
@@ -96,7 +100,28 @@ func (r result) errorCode(t *testing.T) string {
 func command(root string, env []string, args ...string) *exec.Cmd {
 	cmd := exec.Command(bin, args...)
 	cmd.Env = cleanEnv(append([]string{"PROOFLOOP_ROOT=" + root}, env...)...)
+	if testStore != "" {
+		cmd.Env = append(cmd.Env, "PROOFLOOP_STORE="+testStore)
+	}
 	return cmd
+}
+
+// testStore, when set by onPostgres, is the PostgreSQL store every command
+// of the test uses; root is then only the folder for run logs.
+var testStore string
+
+// cluster is the throwaway PostgreSQL cluster of the tests that run on
+// that store, started by the first of them.
+var cluster pgtest.Shared
+
+// onPostgres runs the rest of the test on a fresh, migrated database.
+func onPostgres(t *testing.T) {
+	dsn := cluster.NewDB(t)
+	if err := pgstore.Migrate(dsn); err != nil {
+		t.Fatal(err)
+	}
+	testStore = dsn
+	t.Cleanup(func() { testStore = "" })
 }
 
 // runPL runs proofloop on root and returns what it did, whatever the exit
@@ -245,7 +270,12 @@ type event struct {
 // events reads root's events.jsonl: its raw lines and their decoded events.
 func events(t *testing.T, root string) ([]string, []event) {
 	t.Helper()
-	text := readFile(t, filepath.Join(root, "events.jsonl"))
+	dir := root
+	if testStore != "" {
+		dir = filepath.Join(t.TempDir(), "export")
+		must(t, root, "export", "--to", dir)
+	}
+	text := readFile(t, filepath.Join(dir, "events.jsonl"))
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	if text == "" {
 		lines = nil

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -52,12 +53,13 @@ func (a *app) resolveStore() error {
 	return nil
 }
 
-// redact hides what may be a password in a value that failed to parse.
+// redact hides all but the scheme of a value that failed to parse: the
+// rest may hold a password.
 func redact(v string) string {
-	if len(v) > 12 {
-		return v[:12] + "..."
+	if scheme, _, ok := strings.Cut(v, "://"); ok {
+		return scheme + "://..."
 	}
-	return v
+	return "..."
 }
 
 // openRoot opens the store the command uses: the file store under --root,

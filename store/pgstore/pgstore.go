@@ -272,22 +272,23 @@ func (s *Store) Wait(ctx context.Context, since int) error {
 	}
 	// A connection that listened is not given back to the pool: its
 	// pending notifications would wake the next user.
-	defer conn.Hijack().Close(context.Background())
-	if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
+	pc := conn.Hijack()
+	defer pc.Close(context.Background())
+	if _, err := pc.Exec(ctx, "LISTEN "+channel); err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
 		return dbErr(err, "listen on %s", s)
 	}
 	var last int
-	if err := conn.QueryRow(ctx, `SELECT seq FROM log_counter`).Scan(&last); err != nil {
+	if err := pc.QueryRow(ctx, `SELECT seq FROM log_counter`).Scan(&last); err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
 		return dbErr(err, "read the counter of %s", s)
 	}
 	for last <= since {
-		n, err := conn.Conn().WaitForNotification(ctx)
+		n, err := pc.WaitForNotification(ctx)
 		if ctx.Err() != nil {
 			return nil
 		}
