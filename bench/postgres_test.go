@@ -4,12 +4,8 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/proofloop/proofloop/bench/storegen"
 	"github.com/proofloop/proofloop/internal/pgtest"
 	"github.com/proofloop/proofloop/store/pgstore"
 )
@@ -54,35 +50,10 @@ func BenchmarkStores(b *testing.B) {
 					}
 					extra = []string{"--store", dsn}
 				}
-				var next atomic.Int64
-				var mu sync.Mutex
-				var lat []time.Duration
-				var errs []error
 				b.Loop() // once: the workers make the n calls
-				start := time.Now()
-				var wg sync.WaitGroup
-				for range procs {
-					wg.Go(func() {
-						for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-							_, s := storegen.Reserved(fxGap, i)
-							d, err := execCheck(e.proofloop, "has_gap", append(reject(root, s), extra...)...)
-							mu.Lock()
-							lat = append(lat, d)
-							if err != nil {
-								errs = append(errs, err)
-							}
-							mu.Unlock()
-						}
-					})
-				}
-				wg.Wait()
-				elapsed := time.Since(start)
+				rate, lat := rejectAll(b, e, root, n, procs, extra...)
 				for b.Loop() {
 				}
-				if len(errs) > 0 {
-					b.Fatalf("%d of %d transactions failed; first: %v", len(errs), n, errs[0])
-				}
-				rate := float64(n) / elapsed.Seconds()
 				b.ReportMetric(rate, "tx/s")
 				b.ReportMetric(ms(median(lat)), "ms/median")
 				storeRates[fmt.Sprint(kind, procs)] = rate

@@ -94,35 +94,10 @@ func BenchmarkConcurrency(b *testing.B) {
 			e := setup(b)
 			n := 8 * runs()
 			root := genStore(b, 0, map[string]int{fxGap: n})
-			var next atomic.Int64
-			var mu sync.Mutex
-			var lat []time.Duration
-			var errs []error
 			b.Loop() // once: the workers make the n calls
-			start := time.Now()
-			var wg sync.WaitGroup
-			for range procs {
-				wg.Go(func() {
-					for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-						_, s := storegen.Reserved(fxGap, i)
-						d, err := execCheck(e.proofloop, "has_gap", reject(root, s)...)
-						mu.Lock()
-						lat = append(lat, d)
-						if err != nil {
-							errs = append(errs, err)
-						}
-						mu.Unlock()
-					}
-				})
-			}
-			wg.Wait()
-			elapsed := time.Since(start)
+			rate, lat := rejectAll(b, e, root, n, procs)
 			for b.Loop() {
 			}
-			if len(errs) > 0 {
-				b.Fatalf("%d of %d transactions failed; first: %v", len(errs), n, errs[0])
-			}
-			rate := float64(n) / elapsed.Seconds()
 			b.ReportMetric(rate, "tx/s")
 			b.ReportMetric(ms(median(lat)), "ms/median")
 			measured := fmt.Sprintf("%.1f tx/s, latency median %.2f ms", rate, ms(median(lat)))
@@ -144,4 +119,37 @@ func copyFile(b *testing.B, from, to string) {
 	if out, err := execCommand("cp", from, to); err != nil {
 		b.Fatalf("cp: %v: %s", err, out)
 	}
+}
+
+// rejectAll makes check-reject-proof calls on the first n reserved has_gap
+// statements of root, from procs workers that each exec one process after
+// another, and returns the rate and every call's latency. extra are more
+// flags for every call (--store).
+func rejectAll(b *testing.B, e *env, root string, n, procs int, extra ...string) (float64, []time.Duration) {
+	var next atomic.Int64
+	var mu sync.Mutex
+	var lat []time.Duration
+	var errs []error
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range procs {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				_, s := storegen.Reserved(fxGap, i)
+				d, err := execCheck(e.proofloop, "has_gap", append(reject(root, s), extra...)...)
+				mu.Lock()
+				lat = append(lat, d)
+				if err != nil {
+					errs = append(errs, err)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if len(errs) > 0 {
+		b.Fatalf("%d of %d transactions failed; first: %v", len(errs), n, errs[0])
+	}
+	return float64(n) / elapsed.Seconds(), lat
 }
