@@ -76,7 +76,14 @@ func connect(dsn string) (*Store, error) {
 	s.reader = reader{q: pool, name: s.String()}
 	if err := pool.Ping(context.Background()); err != nil {
 		pool.Close()
-		return nil, dbErr(err, "connect to %s", s)
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && (strings.HasPrefix(pe.Code, "28") || pe.Code == "3D000") {
+			// Refused: a wrong user or password, no such database.
+			return nil, store.Errorf(store.CodeInvalidInput, "cannot connect to %s: %s", s, pe.Message).
+				WithHint("check the URL, and the password in PGPASSWORD or ~/.pgpass")
+		}
+		return nil, store.Errorf(store.CodeConflict, "cannot connect to %s", s).
+			WithHint("check that the server is up and reachable, then retry").Wrap(err)
 	}
 	return s, nil
 }

@@ -1,0 +1,115 @@
+package pgstore_test
+
+import (
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/proofloop/proofloop/internal/pgtest"
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/pgstore"
+)
+
+var cluster pgtest.Shared
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	cluster.Done()
+	os.Exit(code)
+}
+
+// open gives a store on a fresh, migrated and initialised database.
+func open(t *testing.T) *store.Store {
+	dsn := cluster.NewDB(t)
+	if err := pgstore.Migrate(dsn); err != nil {
+		t.Fatal(err)
+	}
+	b, err := pgstore.Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.InitBackend(b); err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.OpenBackend(t.TempDir(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func problem(objective string) *model.Problem {
+	return &model.Problem{Status: model.ProblemPending, Objective: objective, Hypothesis: []string{}, Preliminaries: []string{}, Progresses: []string{}}
+}
+
+// TestDeadlockRetried: two transactions lock two documents in opposite
+// orders, each waiting for the other to hold its first: PostgreSQL aborts
+// one as a deadlock, Update runs it again, and both commit. The log is
+// 1..4 without a gap: the aborted run left nothing.
+func TestDeadlockRetried(t *testing.T) {
+	s := open(t)
+	for _, id := range []string{"prob_a", "prob_b"} {
+		if _, err := s.Update(store.TxOptions{Command: "new-problem"}, func(tx *store.Tx) error {
+			_, err := tx.Create(id, problem("Show "+id+"."))
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var runs atomic.Int32
+	var held sync.WaitGroup // both first locks taken, on the first runs only
+	held.Add(2)
+	var once [2]sync.Once
+	bump := func(n int, first, second string) error {
+		_, err := s.Update(store.TxOptions{Command: "test"}, func(tx *store.Tx) error {
+			runs.Add(1)
+			d, err := tx.Get(first)
+			if err != nil {
+				return err
+			}
+			once[n].Do(func() { held.Done(); held.Wait() })
+			if _, err := tx.Get(second); err != nil {
+				return err
+			}
+			return d.Set("rationale", "bumped by "+first)
+		})
+		return err
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	wg.Go(func() { errs[0] = bump(0, "prob_a", "prob_b") })
+	wg.Go(func() { errs[1] = bump(1, "prob_b", "prob_a") })
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("transaction %d: %v", i, err)
+		}
+	}
+	if n := runs.Load(); n != 3 {
+		t.Errorf("the transactions ran %d times; want 3 (one deadlock victim run again)", n)
+	}
+	var seqs []int
+	if err := s.Backend().Events(0, func(seq int, _ []byte) error { seqs = append(seqs, seq); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(seqs) != 4 || seqs[3] != 4 {
+		t.Errorf("events %v; want 1..4", seqs)
+	}
+}
+
+// TestRetriesBounded: a transaction that keeps meeting a concurrent one is
+// run MaxAttempts times, then fails with conflict (exit 5).
+func TestRetriesBounded(t *testing.T) {
+	s := open(t)
+	runs := 0
+	_, err := s.Update(store.TxOptions{Command: "test"}, func(tx *store.Tx) error {
+		runs++
+		return store.Errorf(store.CodeConflict, "simulated").Wrap(store.ErrRetry)
+	})
+	if store.CodeOf(err) != store.CodeConflict || runs != store.MaxAttempts {
+		t.Errorf("got %v after %d runs; want conflict after %d", err, runs, store.MaxAttempts)
+	}
+}
