@@ -29,7 +29,7 @@ import (
 // the next statement id and appends it to the problem's progresses. No
 // update may be lost and the numbering must be exact: 256 statements
 // named _wrap, _wrap2 ... _wrap256, each in the problem's list once, the
-// problem at revision 257, and the log numbered 1..258 without a gap.
+// problem at revision 257, and the log numbered 1..257 without a gap.
 func TestHammer(t *testing.T)         { hammer(t, "") }
 func TestHammerPostgres(t *testing.T) { hammer(t, newPostgres(t)) }
 
