@@ -12,6 +12,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/proofloop/proofloop/internal/pgtest"
+	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/pgstore"
 )
 
 // The bad-input catalog: every way a caller can get an input wrong, each run
@@ -355,8 +359,26 @@ func copyTree(t *testing.T, from, to string) {
 	}
 }
 
-func TestBadInputCatalog(t *testing.T) {
-	for _, k := range []string{"PROOFLOOP_ROOT", "PROOFLOOP_ACTOR", "PROOFLOOP_LEASE", "PROOFLOOP_LOCK_TIMEOUT"} {
+func TestBadInputCatalog(t *testing.T) { badInputCatalog(t, nil) }
+
+// TestBadInputCatalogPostgres runs the catalog on the PostgreSQL store:
+// each entry's prepared store is imported into a fresh database, and
+// "nothing written" is checked on exports of it before and after. An
+// entry whose preparation damages the files by hand cannot be imported
+// (import refuses a store that fails doctor) and is skipped, saying so.
+func TestBadInputCatalogPostgres(t *testing.T) {
+	c, err := cluster.Get()
+	if err != nil {
+		if os.Getenv(pgtest.RequireEnv) != "" {
+			t.Fatalf("no PostgreSQL cluster, and %s is set: %v", pgtest.RequireEnv, err)
+		}
+		t.Skipf("no PostgreSQL cluster (see the banner above): %v", err)
+	}
+	badInputCatalog(t, c)
+}
+
+func badInputCatalog(t *testing.T, pg *pgtest.Cluster) {
+	for _, k := range []string{"PROOFLOOP_ROOT", "PROOFLOOP_ACTOR", "PROOFLOOP_LEASE", "PROOFLOOP_LOCK_TIMEOUT", "PROOFLOOP_STORE"} {
 		t.Setenv(k, "")
 	}
 	fixture := badInputFixture(t)
@@ -377,7 +399,27 @@ func TestBadInputCatalog(t *testing.T) {
 			if tc.prepare != nil {
 				tc.prepare(t, root)
 			}
-			before := snapshot(t, root)
+			snap := snapshot
+			if pg != nil {
+				dsn := loadPostgres(t, pg, root)
+				t.Setenv("PROOFLOOP_STORE", dsn)
+				snap = func(t *testing.T, root string) map[string]string {
+					dir := filepath.Join(t.TempDir(), "export")
+					// The export is the test's, not the entry's: without the
+					// entry's bad variables.
+					for _, k := range []string{"PROOFLOOP_ACTOR", "PROOFLOOP_LOCK_TIMEOUT"} {
+						v := os.Getenv(k)
+						os.Setenv(k, "")
+						defer os.Setenv(k, v)
+					}
+					var out, errb bytes.Buffer
+					if code := run([]string{"--root", root, "export", "--to", dir}, strings.NewReader(""), &out, &errb); code != 0 {
+						t.Fatalf("export: exit %d: %s", code, errb.String())
+					}
+					return snapshot(t, dir)
+				}
+			}
+			before := snap(t, root)
 			args := []string{"--root", root, "--json"}
 			for _, a := range tc.args {
 				args = append(args, strings.ReplaceAll(a, "$DIR", dir))
@@ -413,7 +455,7 @@ func TestBadInputCatalog(t *testing.T) {
 			if !regexp.MustCompile(tc.msg).MatchString(res.Error.Message) {
 				t.Errorf("message %q; want a match for %q", res.Error.Message, tc.msg)
 			}
-			after := snapshot(t, root)
+			after := snap(t, root)
 			for p, b := range after {
 				if a, ok := before[p]; !ok {
 					t.Errorf("%s was created", p)
@@ -432,4 +474,27 @@ func TestBadInputCatalog(t *testing.T) {
 	if names := exits[1]; len(names) > 0 {
 		t.Errorf("these bad inputs exited 1 (internal error): %s", strings.Join(names, "; "))
 	}
+}
+
+// loadPostgres imports the prepared store at root into a fresh, migrated
+// database of c and returns its DSN; it skips the entry when the store
+// cannot be imported (it was damaged by hand on purpose).
+func loadPostgres(t *testing.T, c *pgtest.Cluster, root string) string {
+	t.Helper()
+	dsn, err := c.CreateDB(t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pgstore.Migrate(dsn); err != nil {
+		t.Fatal(err)
+	}
+	b, err := pgstore.Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, err := store.Import(b, root); err != nil {
+		t.Skipf("PostgreSQL: the prepared store cannot be imported (damaged by hand on purpose): %v", err)
+	}
+	return dsn
 }
