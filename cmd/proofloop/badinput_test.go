@@ -428,6 +428,9 @@ func badInputCatalog(t *testing.T, pg *pgtest.Cluster) {
 			if stdin == nil {
 				stdin = strings.NewReader("")
 			}
+			if sk, ok := stdin.(io.Seeker); ok {
+				sk.Seek(0, io.SeekStart) // the catalog runs once per store
+			}
 			var out, errb bytes.Buffer
 			done := make(chan int, 1)
 			go func() { done <- run(args, stdin, &out, &errb) }()
