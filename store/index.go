@@ -411,9 +411,11 @@ func (tx *Tx) rowOps(changed []*Doc) ([]kvOp, error) {
 		// The row is rewritten whole: read it under the document's lock,
 		// which every writer of the row holds (on a backend, another
 		// transaction may be changing the document meanwhile).
+		// A damaged document does not keep a lease from being given
+		// back (run releases the lease of a turn that damaged its item).
 		if _, err := tx.Get(id); CodeOf(err) == CodeNotFound {
 			continue
-		} else if err != nil {
+		} else if err != nil && CodeOf(err) != CodeStoreDamaged {
 			return nil, err
 		}
 		r, err := ix.row(id)
