@@ -32,8 +32,6 @@ type Backend interface {
 	ReadDoc(id string) ([]byte, error)
 	ListDocs(k model.Kind) ([]string, error)
 	ReadFile(name string) ([]byte, error)
-	// ListFiles lists the names of the files under dir ("leases").
-	ListFiles(dir string) ([]string, error)
 	// Events calls fn with each event line above seq since, in order.
 	Events(since int, fn func(seq int, line []byte) error) error
 	// EventLines returns the lines of the given seqs, in the same order.

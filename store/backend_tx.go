@@ -3,10 +3,7 @@ package store
 import (
 	"errors"
 	"math/rand/v2"
-	"strings"
 	"time"
-
-	"github.com/proofloop/proofloop/model"
 )
 
 // updateBackend is Update on a Backend. A transaction that the backend
@@ -52,19 +49,14 @@ func (tx *Tx) commitBackend(ev *Event, changed []*Doc, writes []journalWrite) er
 	if err != nil {
 		return err
 	}
-	w := make([]Write, 0, len(writes))
-	for _, j := range writes {
-		wr := Write{Path: j.Path, Content: []byte(j.Content), Append: j.At != nil, Remove: j.Remove}
-		if dir, file, ok := strings.Cut(j.Path, "/"); ok && strings.HasSuffix(file, ".json") && dir != LeaseDir {
-			id := strings.TrimSuffix(file, ".json")
-			if k, err := model.KindOf(id); err == nil && k.Dir() == dir {
-				wr.Doc, wr.Kind = id, k
-				if d := tx.docs[id]; d != nil {
-					wr.Revision = d.revision + 1
-				}
-			}
+	// writes begin with one write per changed document, in order (commit).
+	w := make([]Write, len(writes))
+	for i, j := range writes {
+		w[i] = Write{Path: j.Path, Content: []byte(j.Content), Append: j.At != nil, Remove: j.Remove}
+		if i < len(changed) {
+			d := changed[i]
+			w[i].Doc, w[i].Kind, w[i].Revision = d.ID, d.Kind, d.revision+1
 		}
-		w = append(w, wr)
 	}
 	_, err = tx.bt.Commit(w, func(seq int, prev string) ([]byte, []KVOp, error) {
 		ev.Seq = seq
