@@ -7,6 +7,8 @@ export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
 export CGO_ENABLED := 0
 GO ?= go
 BIN := bin/proofloop
+TEST_PKGS ?= ./...
+TEST_TIMEOUT ?= 40m
 GOFILES := $(shell find . -name '*.go' -not -path './.demo/*')
 
 .PHONY: build install test demo demo-pg bench soak deps clean chromium postgresql
@@ -62,9 +64,16 @@ postgresql:
 # multi-process lost-update test, the kill -9 crash test and the report's
 # browser tests; the stories and the e2e tests that matter for correctness
 # run on both stores (the PostgreSQL ones on a throwaway cluster).
+# gotestsum prints go test's own lines and a summary, then the ten slowest tests.
 test: build chromium postgresql
 	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 40m ./...
+	@mkdir -p bin
+	@$(GO) tool gotestsum --format standard-quiet --jsonfile bin/test.json -- -count=1 -timeout $(TEST_TIMEOUT) $(TEST_PKGS) 2>&1 | tee bin/test.log; \
+	rc=$${PIPESTATUS[0]}; \
+	echo "The ten slowest tests (bin/test.json has them all):"; \
+	$(GO) tool gotestsum tool slowest --jsonfile bin/test.json --threshold 0 --num 10; \
+	grep -E '^DONE ' bin/test.log | tail -1; \
+	exit $$rc
 
 # The example project, fresh from the binary in the scratch root
 # .demo/contents, driven to solved by the scripted agents; it never touches
