@@ -11,7 +11,7 @@ TEST_PKGS ?= ./...
 TEST_TIMEOUT ?= 40m
 GOFILES := $(shell find . -name '*.go' -not -path './.demo/*')
 
-.PHONY: build install test demo demo-pg bench soak deps clean chromium postgresql
+.PHONY: build install test demo demo-pg bench soak deps clean chromium postgresql claude-code
 
 $(BIN): go.mod go.sum $(GOFILES)
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/proofloop
@@ -60,12 +60,20 @@ postgresql:
 	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
 	fi
 
+# The tests of the real Claude Code harness drive the pinned CLI
+# (internal/claudecode.Version) from a cache outside the repository
+# ($$XDG_CACHE_HOME/proofloop/claude-code/VERSION). When it is missing,
+# install it with npm; if that fails, say so loudly and go on: those tests
+# then skip, loudly.
+claude-code:
+	@$(GO) run ./internal/claudecode/install
+
 # Unit tests, testscript end-to-end tests, the fuzz seed corpus, the
 # multi-process lost-update test, the kill -9 crash test and the report's
 # browser tests; the stories and the e2e tests that matter for correctness
 # run on both stores (the PostgreSQL ones on a throwaway cluster).
 # gotestsum prints go test's own lines and a summary, then the ten slowest tests.
-test: build chromium postgresql
+test: build chromium postgresql claude-code
 	$(GO) vet ./...
 	@mkdir -p bin
 	@$(GO) tool gotestsum --format standard-quiet --jsonfile bin/test.json -- -count=1 -timeout $(TEST_TIMEOUT) $(TEST_PKGS) 2>&1 | tee bin/test.log; \
