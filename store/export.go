@@ -154,14 +154,15 @@ func exported(name string) bool {
 // exportTarget refuses a target inside the store, and one that exists and
 // is not an empty folder.
 func (s *Store) exportTarget(dir string) error {
-	src, err1 := filepath.Abs(s.Dir)
-	dst, err2 := filepath.Abs(dir)
-	if err := errors.Join(err1, err2); err != nil {
-		return Errorf(CodeInvalidInput, "cannot export to %s", dir).Wrap(err)
-	}
-	if dst == src || strings.HasPrefix(dst, src+string(filepath.Separator)) {
-		return Errorf(CodeInvalidInput, "cannot export to %s: it is inside the store %s", dir, s.Dir).
-			WithHint("name a folder outside the contents root")
+	if s.Dir != "" {
+		in, err := Inside(s.Dir, dir)
+		if err != nil {
+			return Errorf(CodeInvalidInput, "cannot export to %s", dir).Wrap(err)
+		}
+		if in {
+			return Errorf(CodeInvalidInput, "cannot export to %s: it is inside the store %s (symlinks followed)", dir, s.Dir).
+				WithHint("name a folder outside the contents root")
+		}
 	}
 	entries, err := os.ReadDir(dir)
 	switch {

@@ -1,0 +1,66 @@
+package store
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Inside reports whether the path target lands inside the folder root once
+// every symlink on either path is followed, as a write to target would
+// follow them: a target that does not exist yet is resolved through its
+// nearest existing parent, and a dangling symlink through what it names.
+// Comparing the paths as written would let `-o link/events.jsonl`, with
+// link pointing into the root, replace the store's files.
+func Inside(root, target string) (bool, error) {
+	r, err := resolvePath(root)
+	if err != nil {
+		return false, err
+	}
+	t, err := resolvePath(target)
+	if err != nil {
+		return false, err
+	}
+	return t == r || strings.HasPrefix(t, r+string(filepath.Separator)), nil
+}
+
+// resolvePath is filepath.EvalSymlinks for a path that need not exist.
+func resolvePath(p string) (string, error) {
+	p, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	for hops := 0; hops < 64; hops++ {
+		r, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return r, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		dir, base := filepath.Split(p)
+		if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			// A dangling symlink: a write creates what it names.
+			to, err := os.Readlink(p)
+			if err != nil {
+				return "", err
+			}
+			if !filepath.IsAbs(to) {
+				to = filepath.Join(dir, to)
+			}
+			p = filepath.Clean(to)
+			continue
+		}
+		if dir == p || dir == "" {
+			return p, nil
+		}
+		parent, err := resolvePath(filepath.Clean(dir))
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(parent, base), nil
+	}
+	return "", errors.New("too many levels of symbolic links")
+}
