@@ -86,7 +86,7 @@ func outsideRoot(s *store.Store, target string) error {
 		return store.Errorf(store.CodeInvalidInput, "cannot write the report to %s", target).Wrap(err)
 	}
 	if in {
-		return store.Errorf(store.CodeInvalidInput, "cannot write the report to %s: it is inside the store %s (symlinks followed)", target, s.Dir).
+		return store.Errorf(store.CodeInvalidInput, "cannot write the report to %s: it is inside the store %s", target, s.Dir).
 			WithHint("give -o a path outside the contents root, e.g. -o report.html in the project folder")
 	}
 	return nil

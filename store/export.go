@@ -160,7 +160,7 @@ func (s *Store) exportTarget(dir string) error {
 			return Errorf(CodeInvalidInput, "cannot export to %s", dir).Wrap(err)
 		}
 		if in {
-			return Errorf(CodeInvalidInput, "cannot export to %s: it is inside the store %s (symlinks followed)", dir, s.Dir).
+			return Errorf(CodeInvalidInput, "cannot export to %s: it is inside the store %s", dir, s.Dir).
 				WithHint("name a folder outside the contents root")
 		}
 	}
