@@ -95,7 +95,7 @@ demo: build
 demo-pg: build postgresql
 	$(GO) run ./internal/pgtest/pgrun -- ./scripts/demo.sh
 
-# Benchmarks through the real binary; figures go in README.md.
+# Benchmarks through the real binary; figures go in docs/bench.md.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 10x -count 1 -timeout 60m ./bench/ ./schemas/
 	$(GO) test -run '^$$' -bench MCP -benchtime 200x -count 1 -timeout 30m ./cmd/proofloop/

@@ -7,7 +7,7 @@
 // so no figure is of a refused command.
 //
 // Run: make bench, or go test -run '^$' -bench . -benchtime 10x ./bench/
-// (see README.md).
+// (see docs/bench.md).
 //
 // Every store is written by bench/storegen (a valid store: the index, the
 // hash chain and the replay agree with its documents) with reserved items

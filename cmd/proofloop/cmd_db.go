@@ -99,7 +99,7 @@ func (a *app) dbCommand() *cobra.Command {
 		Short: "Create or upgrade the PostgreSQL store's tables (run once, as a role that may create tables)",
 		Long: "db migrate brings the tables of the database that --store names up to this binary's schema,\n" +
 			"with jackc/tern. It is safe to run again, and from several machines at once (tern holds an\n" +
-			"advisory lock). Agents then need only DML on the tables: see the README's \"Shared store\".",
+			"advisory lock). Agents then need only DML on the tables: see docs/postgres.md.",
 		Example: "  proofloop db migrate --store postgres://admin@db.example/proofs",
 		Args:    noArgs,
 		RunE: func(*cobra.Command, []string) error {

@@ -1,16 +1,17 @@
 package main
 
-// The README's commands are tested, so that what a new user pastes works.
-// The convention for fenced blocks in README.md:
+// The README's and the docs' commands are tested, so that what a new user
+// pastes works. The convention for fenced blocks in README.md and in every
+// docs/*.md (docFiles):
 //
 //   - ```sh: commands that run without a model. TestReadmeCommands runs
-//     every sh block of README.md, in the README's order, each in a fresh
+//     every sh block of each file, in the file's order, each in a fresh
 //     `bash -e -o pipefail` that starts at the top of a scratch copy of the
 //     checkout, with that copy's bin/proofloop first on PATH, HOME a fresh
 //     folder, and no PROOFLOOP_* variable set. A block must work on its
 //     own (a reader may paste one section alone); files it leaves stay for
-//     the next block. A failing command fails the test, naming its
-//     README.md line.
+//     the next block (of the same file: each file gets its own copy). A
+//     failing command fails the test, naming its file and line.
 //   - ```console: commands a reader types but the test does not run: they
 //     need a model, run the test suite itself (make test), or write to the
 //     reader's own shell files.
@@ -33,6 +34,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -81,8 +83,26 @@ func fencedBlocks(t *testing.T, file string) []block {
 
 var blockKinds = []string{"sh", "console", "text", "json"}
 
+// docFiles returns README.md and every docs/*.md, the files whose blocks
+// follow the convention above, as paths from this package's folder.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) == 0 {
+		t.Fatal("no docs/*.md: the README's topics live there")
+	}
+	slices.Sort(docs)
+	return append([]string{"../../README.md"}, docs...)
+}
+
+// name is a doc file's path from the top of the checkout.
+func docName(file string) string { return strings.TrimPrefix(file, "../../") }
+
 func TestReadmeBlocksDeclareTheirKind(t *testing.T) {
-	for _, file := range []string{"../../README.md", "../../contents/README.md"} {
+	for _, file := range append(docFiles(t), "../../contents/README.md") {
 		for _, b := range fencedBlocks(t, file) {
 			if len(b.Info) == 0 || !slices.Contains(blockKinds, b.Info[0]) {
 				t.Errorf("%s:%d: a block fenced %q; fence it ```sh (run by the test), ```console, ```text or ```json WHAT (see readme_test.go)",
@@ -92,41 +112,78 @@ func TestReadmeBlocksDeclareTheirKind(t *testing.T) {
 	}
 }
 
-// TestReadmeCommands runs README.md's sh blocks as the convention above
-// says.
+// TestReadmeCommands runs the sh blocks of README.md and of every
+// docs/*.md as the convention above says, each file in a scratch copy of
+// its own.
 func TestReadmeCommands(t *testing.T) {
 	for _, tool := range []string{"bash", "git", "make", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed: %v", tool, err)
 		}
 	}
-	var blocks []block
-	for _, b := range fencedBlocks(t, "../../README.md") {
-		if b.Info[0] == "sh" {
-			blocks = append(blocks, b)
+	files := docFiles(t)
+	for _, file := range files {
+		n := 0
+		for _, b := range fencedBlocks(t, file) {
+			if b.Info[0] == "sh" {
+				n++
+			}
+		}
+		if file == "../../README.md" && n < 4 {
+			t.Fatalf("README.md has %d sh blocks; want the install, demo, first-proof and real-agent ones at least", n)
 		}
 	}
-	if len(blocks) < 3 {
-		t.Fatalf("README.md has %d sh blocks; want the install, completion and first-proof ones at least", len(blocks))
-	}
-	copyDir := scratchCheckout(t)
+	built := scratchCheckout(t)
 	build := exec.Command("go", "build", "-o", filepath.Join("bin", "proofloop"), "./cmd/proofloop")
-	build.Dir = copyDir
+	build.Dir = built
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build in the copy: %v\n%s", err, out)
 	}
-	env := readmeEnv(t, copyDir)
-	for _, b := range blocks {
-		// The script keeps each command on its README.md line, so that
-		// bash's LINENO in the error trap is the README's line number.
-		script := strings.Repeat("\n", b.Line-1) + b.Body + "\n"
-		trap := `trap 'echo "README.md:$LINENO: exit $?" >&2' ERR` + "\n"
-		cmd := exec.Command("bash", "-e", "-o", "pipefail", "-c", trap+script[1:])
-		cmd.Dir, cmd.Env = copyDir, env
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Errorf("README.md block at line %d failed: %v\n%s", b.Line, err, out)
+	bin, err := os.ReadFile(filepath.Join(built, "bin", "proofloop"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
+		var blocks []block
+		for _, b := range fencedBlocks(t, file) {
+			if b.Info[0] == "sh" {
+				blocks = append(blocks, b)
+			}
 		}
+		if len(blocks) == 0 {
+			continue
+		}
+		name := docName(file)
+		t.Run(name, func(t *testing.T) {
+			copyDir := built
+			if file != files[0] {
+				copyDir = scratchCheckout(t)
+				writeFile(t, filepath.Join(copyDir, "bin", "proofloop"), bin, 0o755)
+			}
+			env := readmeEnv(t, copyDir)
+			for _, b := range blocks {
+				// The script keeps each command on its file's line, so that
+				// bash's LINENO in the error trap is the file's line number.
+				script := strings.Repeat("\n", b.Line-1) + b.Body + "\n"
+				trap := `trap 'echo "` + name + `:$LINENO: exit $?" >&2' ERR` + "\n"
+				cmd := exec.Command("bash", "-e", "-o", "pipefail", "-c", trap+script[1:])
+				cmd.Dir, cmd.Env = copyDir, env
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Errorf("%s block at line %d failed: %v\n%s", name, b.Line, err, out)
+				}
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, path string, data []byte, perm os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, perm); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -198,7 +255,7 @@ func readmeEnv(t *testing.T, copyDir string) []string {
 	return env
 }
 
-// TestReadmeJSONBlocks checks every json block of README.md and
+// TestReadmeJSONBlocks checks every json block of README.md, docs/*.md and
 // contents/README.md: a document against its schema, an output line by
 // line.
 func TestReadmeJSONBlocks(t *testing.T) {
@@ -207,7 +264,7 @@ func TestReadmeJSONBlocks(t *testing.T) {
 		kinds[string(k)] = k
 	}
 	checked := 0
-	for _, file := range []string{"../../README.md", "../../contents/README.md"} {
+	for _, file := range append(docFiles(t), "../../contents/README.md") {
 		for _, b := range fencedBlocks(t, file) {
 			if b.Info[0] != "json" {
 				continue
@@ -259,39 +316,63 @@ func TestReadmeClaudeCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, b := range fencedBlocks(t, "../../README.md") {
-		if len(b.Info) != 2 || b.Info[0] != "json" || b.Info[1] != "config" {
-			continue
-		}
-		var cfg struct {
-			Agents map[string]string `json:"agents"`
-		}
-		if err := json.Unmarshal([]byte(b.Body), &cfg); err != nil {
-			t.Fatalf("README.md:%d: %v", b.Line, err)
-		}
-		for role, line := range cfg.Agents {
-			if !strings.HasPrefix(line, "claude ") {
+	for _, file := range docFiles(t) {
+		for _, b := range fencedBlocks(t, file) {
+			if len(b.Info) != 2 || b.Info[0] != "json" || b.Info[1] != "config" {
 				continue
 			}
-			n++
-			cmd := exec.Command("sh", "-c", line)
-			cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "PROOFLOOP_ID=stmt_x_wrap")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("README.md:%d agents.%s: %v\n%s", b.Line, role, err, out)
+			var cfg struct {
+				Agents map[string]string `json:"agents"`
 			}
-			raw, _ := os.ReadFile(argsFile)
-			args := strings.Split(strings.TrimSuffix(string(raw), "\x00"), "\x00")
-			for _, a := range args {
-				if a == "--allowedTools" || a == "--allowed-tools" {
-					t.Errorf("README.md:%d agents.%s passes %s with a space: Claude Code then reads the prompt as one more tool; write %s=Bash,Read", b.Line, role, a, a)
+			if err := json.Unmarshal([]byte(b.Body), &cfg); err != nil {
+				t.Fatalf("%s:%d: %v", docName(file), b.Line, err)
+			}
+			for role, line := range cfg.Agents {
+				if !strings.HasPrefix(line, "claude ") {
+					continue
 				}
-			}
-			if last := args[len(args)-1]; strings.HasPrefix(last, "-") || !strings.Contains(last, "stmt_x_wrap") {
-				t.Errorf("README.md:%d agents.%s: the last argument is %q; want the prompt, naming $PROOFLOOP_ID", b.Line, role, last)
+				n++
+				cmd := exec.Command("sh", "-c", line)
+				cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "PROOFLOOP_ID=stmt_x_wrap")
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%s:%d agents.%s: %v\n%s", docName(file), b.Line, role, err, out)
+				}
+				raw, _ := os.ReadFile(argsFile)
+				args := strings.Split(strings.TrimSuffix(string(raw), "\x00"), "\x00")
+				for _, a := range args {
+					if a == "--allowedTools" || a == "--allowed-tools" {
+						t.Errorf("%s:%d agents.%s passes %s with a space: Claude Code then reads the prompt as one more tool; write %s=Bash,Read", docName(file), b.Line, role, a, a)
+					}
+				}
+				if last := args[len(args)-1]; strings.HasPrefix(last, "-") || !strings.Contains(last, "stmt_x_wrap") {
+					t.Errorf("%s:%d agents.%s: the last argument is %q; want the prompt, naming $PROOFLOOP_ID", docName(file), b.Line, role, last)
+				}
 			}
 		}
 	}
 	if n == 0 {
-		t.Errorf("README.md shows no Claude Code agent command in a ```json config block")
+		t.Errorf("neither README.md nor docs/ shows a Claude Code agent command in a ```json config block")
+	}
+}
+
+// TestDocLinks checks that every relative link of README.md and docs/*.md
+// names a file of the checkout, so that moving a topic cannot leave a
+// link behind. An anchor (#...) is not checked; an URL is not followed.
+func TestDocLinks(t *testing.T) {
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, file := range docFiles(t) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(data), -1) {
+			target, _, _ := strings.Cut(m[1], "#")
+			if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(file), target)); err != nil {
+				t.Errorf("%s links to %s, which does not exist", docName(file), m[1])
+			}
+		}
 	}
 }

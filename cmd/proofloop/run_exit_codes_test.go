@@ -10,19 +10,20 @@ import (
 	"github.com/proofloop/proofloop/skills"
 )
 
-// TestRunExitCodesInREADME checks that the README's exit-code table gives
+// TestRunExitCodesInREADME checks that the exit-code table of docs/cli.md
+// (moved there from the README) gives
 // every error code of skills.ErrorCodes (run's outcomes included) the exit
 // code the CLI maps it to, and names no other: the table is copied by hand,
 // so this keeps it from drifting.
 func TestRunExitCodesInREADME(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../docs/cli.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(data)
 	start := strings.Index(text, "| exit | JSON `error.code` | meaning |")
 	if start < 0 {
-		t.Fatal("README.md has no exit-code table")
+		t.Fatal("docs/cli.md has no exit-code table")
 	}
 	row := regexp.MustCompile("^\\| ([0-9]+) \\|([^|]*)\\|")
 	code := regexp.MustCompile("`([a-z_]+)`")
@@ -33,7 +34,7 @@ func TestRunExitCodesInREADME(t *testing.T) {
 		}
 		m := row.FindStringSubmatch(line)
 		if m == nil {
-			t.Fatalf("README exit-code row %q does not parse", line)
+			t.Fatalf("docs/cli.md exit-code row %q does not parse", line)
 		}
 		exit, _ := strconv.Atoi(m[1])
 		for _, c := range code.FindAllStringSubmatch(m[2], -1) {
@@ -42,11 +43,11 @@ func TestRunExitCodesInREADME(t *testing.T) {
 	}
 	for _, e := range skills.ErrorCodes {
 		if exit, ok := got[string(e.Code)]; !ok || exit != e.Exit {
-			t.Errorf("README exit-code table gives %s exit %d (listed: %v); want %d", e.Code, exit, ok, e.Exit)
+			t.Errorf("docs/cli.md exit-code table gives %s exit %d (listed: %v); want %d", e.Code, exit, ok, e.Exit)
 		}
 		delete(got, string(e.Code))
 	}
 	if len(got) != 0 {
-		t.Errorf("README exit-code table names codes that skills.ErrorCodes does not: %v", got)
+		t.Errorf("docs/cli.md exit-code table names codes that skills.ErrorCodes does not: %v", got)
 	}
 }
