@@ -137,7 +137,7 @@ func TestDebateRaceTurns(t *testing.T) {
 					mu.Unlock()
 					k++
 				case 4, 5: // out of order, or the lock: wait for our turn
-					if r.code == 4 && !strings.Contains(r.stderr, "it is not "+pid+"'s turn") {
+					if r.code == 4 && !strings.Contains(r.stdout, "it is not "+pid+"'s turn") {
 						t.Errorf("%v", r)
 						return
 					}
@@ -195,7 +195,7 @@ func TestDebateRaceJoin(t *testing.T) {
 			switch {
 			case r.code == 0:
 				winners = append(winners, name)
-			case r.code == 4 && strings.Contains(r.stderr, "already has its 2 participants"):
+			case r.code == 4 && strings.Contains(r.stdout, "already has its 2 participants"):
 				refused++
 			default:
 				t.Errorf("%v", r)

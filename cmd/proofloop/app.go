@@ -258,6 +258,14 @@ func (a *app) fail(err error) int {
 	}
 	var wr *withReport
 	hasReport := errors.As(err, &wr)
+	prefix := "proofloop"
+	if a.command != "" {
+		prefix += " " + a.command
+	}
+	plain := fmt.Sprintf("%s: %s\n", prefix, msg)
+	if hint != "" {
+		plain += fmt.Sprintf("hint: %s\n", hint)
+	}
 	if a.json {
 		e := map[string]any{"code": code, "message": msg}
 		if hint != "" {
@@ -269,18 +277,19 @@ func (a *app) fail(err error) int {
 				out[k] = v
 			}
 		}
+		// One stream: the object on stdout is the whole answer; a plain
+		// copy on stderr would reach an agent reading 2>&1 twice. The MCP
+		// server still gets the sentence, through a.text.
 		a.writeJSON(out)
-	} else if hasReport {
+		if a.text != nil {
+			io.WriteString(a.text, plain)
+		}
+		return exit
+	}
+	if hasReport {
 		wr.printText(a)
 	}
-	prefix := "proofloop"
-	if a.command != "" {
-		prefix += " " + a.command
-	}
-	fmt.Fprintf(a.stderr, "%s: %s\n", prefix, msg)
-	if hint != "" {
-		fmt.Fprintf(a.stderr, "hint: %s\n", hint)
-	}
+	io.WriteString(a.stderr, plain)
 	return exit
 }
 

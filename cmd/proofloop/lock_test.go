@@ -66,8 +66,11 @@ func TestLockTimeout(t *testing.T) {
 	if out.OK || out.Cmd != "new-problem" || out.Error.Code != "lock_timeout" {
 		t.Errorf("JSON = %s; want ok false, command new-problem, error code lock_timeout", stdout)
 	}
-	if !strings.Contains(stderr, "200ms") || !strings.Contains(stderr, "lock") {
-		t.Errorf("stderr = %q; want it to say the lock was not taken within 200ms", stderr)
+	if !strings.Contains(out.Error.Message, "200ms") || !strings.Contains(out.Error.Message, "lock") {
+		t.Errorf("error message = %q; want it to say the lock was not taken within 200ms", out.Error.Message)
+	}
+	if stderr != "" {
+		t.Errorf("stderr = %q; want nothing: with --json the error is on stdout only", stderr)
 	}
 	if _, err := os.Stat(problem); !os.IsNotExist(err) {
 		t.Errorf("after a lock timeout, stat %s: %v; want it not to exist", problem, err)

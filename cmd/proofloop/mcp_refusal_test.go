@@ -1,9 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,8 +65,16 @@ func TestMCPRefusalsMatchCLI(t *testing.T) {
 			if g, w := got["command"], cli["command"]; g != w {
 				t.Errorf("tool command = %v; want the CLI's %v", g, w)
 			}
-			if text, _ := res.Content[0].(*mcp.TextContent); text == nil || text.Text != strings.TrimSpace(stderr) {
-				t.Errorf("tool text = %s; want the CLI's stderr %q", js(res.Content[0]), stderr)
+			if stderr != "" {
+				t.Errorf("CLI --json refusal wrote to stderr %q; want the error on stdout only", stderr)
+			}
+			e, _ := cli["error"].(map[string]any)
+			plain := fmt.Sprintf("proofloop %s: %s", cli["command"], e["message"])
+			if h, _ := e["hint"].(string); h != "" {
+				plain += "\nhint: " + h
+			}
+			if text, _ := res.Content[0].(*mcp.TextContent); text == nil || text.Text != plain {
+				t.Errorf("tool text = %s; want the CLI's plain sentence %q", js(res.Content[0]), plain)
 			}
 			if after := snapshot(t, root); !sameFiles(before, after) {
 				t.Errorf("the refusal changed the store")

@@ -280,8 +280,8 @@ func toolResult(code int, out, errOut, text []byte) *mcp.CallToolResult {
 		r.StructuredContent = json.RawMessage(bytesTrim(out))
 	}
 	plain := text
-	if code != 0 {
-		plain = errOut
+	if code != 0 && len(bytesTrim(text)) == 0 {
+		plain = errOut // a refusal's sentence comes through text in JSON mode
 	}
 	if s := strings.TrimSpace(string(plain)); s != "" {
 		r.Content = append(r.Content, &mcp.TextContent{Text: s})

@@ -106,6 +106,7 @@ func scriptParams(setup func(env *testscript.Env) error) testscript.Params {
 			"cmpjson":   cmpJSON,
 			"jsonedit":  jsonEdit,
 			"setconfig": setConfig,
+			"jsonerr":   jsonErr,
 		},
 	}
 }
