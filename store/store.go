@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -52,7 +54,34 @@ func Open(dir string) (*Store, error) {
 		root.Close()
 		return nil, Errorf(CodeNotFound, "%s is not a contents root: it has no %s", dir, ConfigFile).WithHint("run `proofloop init --root " + dir + "` first")
 	}
+	if err := checkFolders(root); err != nil {
+		root.Close()
+		return nil, err
+	}
 	return &Store{Dir: dir, LockTimeout: DefaultLockTimeout, Now: localNow, root: root}, nil
+}
+
+// checkFolders refuses a store whose folders (problem/, statement/, ...)
+// os.Root cannot enter: a folder replaced by a symlink out of the root
+// would otherwise fail the first command that touches it with a bare
+// "path escapes from parent", as an internal error.
+func checkFolders(root *os.Root) error {
+	for _, d := range slices.Sorted(maps.Keys(exportDir)) {
+		_, err := root.Stat(d)
+		if err == nil || errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		what := "cannot be read"
+		if fi, lerr := root.Lstat(d); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			what = "is a symlink out of the contents root"
+			if to, rerr := root.Readlink(d); rerr == nil {
+				what += " (to " + to + ")"
+			}
+		}
+		return (&Error{Code: CodeStoreDamaged, Msg: fmt.Sprintf("the folder %s/ %s", d, what), Err: err}).
+			WithHint(fmt.Sprintf("a store's folders must be inside it: replace the link %s with the folder it names (move the files back), then run `proofloop doctor`", d))
+	}
+	return nil
 }
 
 // OpenBackend opens the store that b keeps. dir is this machine's folder
