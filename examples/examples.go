@@ -4,9 +4,9 @@
 // The committed contents/ is the same project for browsing; a test keeps
 // the two identical.
 //
-// The scripted agents that config.json names (examples/agents/*.sh) stay
-// files of the checkout: their paths are relative to it, so the example's
-// `proofloop run` runs from the top of a checkout.
+// The scripted agents that config.json names ship in the binary too
+// (agents.go): `proofloop example-agent NAME` runs agents/NAME.sh, so the
+// example's `proofloop run` works from any folder.
 package examples
 
 import (

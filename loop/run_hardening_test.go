@@ -237,15 +237,20 @@ func TestRunGivesUpOnBrokenAgent(t *testing.T) {
 			r := runLoop(t, root, "--max-turns", "50", "--turn-timeout", "1m")
 			wantOutcome(t, r, 7, "stuck")
 			sum := r.sum
-			if sum.Turns != tc.want || sum.Failed != tc.want || sum.ByOutcome["failed"] != tc.want {
-				t.Errorf("summary %+v; want %d failed turns, then no more", sum, tc.want)
+			if sum.Turns != tc.want || sum.Failed != tc.want || sum.ByOutcome["not_started"] != tc.want || sum.Idle != 0 {
+				t.Errorf("summary %+v; want %d turns that did not start, none idle, then no more", sum, tc.want)
+			}
+			// A start that failed is the configuration's fault: nothing is
+			// charged to the item's round budget.
+			if got := fieldOf(t, root, "stmt_odd_wrap", "idle_turns"); got != "" && got != "0" {
+				t.Errorf("stmt_odd_wrap has idle_turns %s after agents that never started; want none charged", got)
 			}
 			if len(sum.GivenUp) != 1 {
 				t.Fatalf("given_up %+v; want the prove agent", sum.GivenUp)
 			}
 			g := sum.GivenUp[0]
 			tail := strings.Join(g.StderrTail, "\n")
-			if g.Role != "prove" || g.Agent != "no-such-agent-cmd --go" || g.Failures != tc.want || g.LastOutcome != "failed" ||
+			if g.Role != "prove" || g.Agent != "no-such-agent-cmd --go" || g.Failures != tc.want || g.LastOutcome != "not_started" ||
 				g.LastExitCode == nil || *g.LastExitCode != 127 || !strings.Contains(tail, "no-such-agent-cmd") || !strings.Contains(tail, "not found") {
 				t.Errorf("given up %+v; want prove, its command, %d failures, exit 127 and sh's \"not found\" in the stderr tail", g, tc.want)
 			}
@@ -271,9 +276,30 @@ func TestRunGivesUpOnBrokenAgent(t *testing.T) {
 	newOdd(t, root)
 	text := pl(t, root, nil, "run", "--turn-timeout", "1m")
 	if text.code != 7 ||
-		!regexp.MustCompile(`(?m)^giving up on the prove agent \(no-such-agent-cmd --go\): it failed 3 turns in a row, the last with exit 127; the last lines of its stderr:\n    .*no-such-agent-cmd.*not found`).MatchString(text.stderr) ||
+		!regexp.MustCompile(`(?m)^giving up on the prove agent \(no-such-agent-cmd --go\): it could not start 3 turns in a row, the last with exit 127 \(its command was not found or is not executable; check agents.prove in config.json\); the last lines of its stderr:\n    .*no-such-agent-cmd.*not found`).MatchString(text.stderr) ||
 		!regexp.MustCompile(`(?m)^Given up:\n  the prove agent \(no-such-agent-cmd --go\), after 3 failures in a row:\n    .*not found`).MatchString(text.stdout) {
 		t.Errorf("%v\nwant exit 7, the give-up line with the stderr on stderr, and the agent under \"Given up\" in the summary", text)
+	}
+	if !strings.Contains(text.stderr, "turn 1: prove on stmt_odd_wrap ended: did not start (exit 127: the command was not found; not charged to stmt_odd_wrap)") {
+		t.Errorf("stderr %q; want each turn reported as one that did not start, not charged to the item", text.stderr)
+	}
+
+	// A command that is there but not executable (sh exits 126) did not
+	// start either.
+	script := filepath.Join(t.TempDir(), "prove.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexit 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root = newRoot(t, map[string]any{"agents": map[string]string{"prove": script}})
+	newOdd(t, root)
+	r := runLoop(t, root, "--max-turns", "50", "--turn-timeout", "1m")
+	wantOutcome(t, r, 7, "stuck")
+	if r.sum.ByOutcome["not_started"] != 3 || r.sum.Idle != 0 || len(r.sum.GivenUp) != 1 ||
+		r.sum.GivenUp[0].LastExitCode == nil || *r.sum.GivenUp[0].LastExitCode != 126 {
+		t.Errorf("summary %+v; want 3 turns that did not start (exit 126), none idle, the prove agent given up", r.sum)
+	}
+	if got := fieldOf(t, root, "stmt_odd_wrap", "idle_turns"); got != "" && got != "0" {
+		t.Errorf("stmt_odd_wrap has idle_turns %s; want none charged", got)
 	}
 }
 

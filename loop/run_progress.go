@@ -158,7 +158,7 @@ func (p *reporter) turnEnded(t *turnRecord) {
 	case TurnInterrupted:
 		how = "interrupted, killed"
 	case TurnNotStarted:
-		how = "did not start"
+		how = "did not start (" + exitText(t) + "; not charged to " + t.ID + ")"
 	}
 	p.line(fmt.Sprintf("turn %d: %s on %s ended: %s after %s; %s", t.N, t.Role, t.ID, how, fmtDuration(t.Duration), change))
 	p.event(e)
@@ -172,7 +172,11 @@ func (p *reporter) givenUp(g GivenUp) {
 	if g.LastExitCode != nil {
 		last = fmt.Sprintf("exit %d", *g.LastExitCode)
 	}
-	msg := fmt.Sprintf("giving up on the %s agent (%s): it failed %s in a row, the last with %s", g.Role, g.Agent, plural(g.Failures, "turn"), last)
+	failed := "failed"
+	if g.LastOutcome == TurnNotStarted {
+		failed, last = "could not start", last+" (its command was not found or is not executable; check agents."+string(g.Role)+" in config.json)"
+	}
+	msg := fmt.Sprintf("giving up on the %s agent (%s): it %s %s in a row, the last with %s", g.Role, g.Agent, failed, plural(g.Failures, "turn"), last)
 	if len(g.StderrTail) > 0 {
 		msg += "; the last lines of its stderr:\n    " + strings.Join(g.StderrTail, "\n    ")
 	}

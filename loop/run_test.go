@@ -309,7 +309,10 @@ func checkEvents(t *testing.T, root string, r runResult) {
 			if e.DurationMS == nil || e.StatusBefore == nil || e.StatusAfter == nil || e.Changed == nil || e.Idle == nil {
 				t.Fatalf("turn_ended %+v; want duration_ms, status_before, status_after, changed and idle", e)
 			}
-			if (e.ExitCode == nil) != (e.Outcome == "timeout" || e.Outcome == "interrupted" || e.Outcome == "not_started") ||
+			// A turn that did not start has sh's 126 or 127, or no code
+			// when sh itself could not be started.
+			notStarted := e.Outcome == "not_started" && (e.ExitCode == nil || *e.ExitCode == 126 || *e.ExitCode == 127)
+			if !notStarted && (e.ExitCode == nil) != (e.Outcome == "timeout" || e.Outcome == "interrupted" || e.Outcome == "not_started") ||
 				(e.Outcome == "ok") != (e.ExitCode != nil && *e.ExitCode == 0) {
 				t.Errorf("turn_ended %+v: outcome %s with exit code %v", e, e.Outcome, e.ExitCode)
 			}
@@ -361,7 +364,7 @@ func checkEvents(t *testing.T, root string, r runResult) {
 	if len(logs) != sum.Turns {
 		t.Errorf("runs/%s holds %d files; want one log per turn, %d", sum.RunID, len(logs), sum.Turns)
 	}
-	trailer := regexp.MustCompile(`\n# turn ([0-9]+) ended: ([a-z_]+), (exit [0-9]+|killed|killed by a signal|not started), [0-9.]+(ms|s|µs|m[0-9.]+s)\n$`)
+	trailer := regexp.MustCompile(`\n# turn ([0-9]+) ended: ([a-z_]+), (exit [0-9]+(?:: [a-z ]+)?|killed|killed by a signal|not started), [0-9.]+(ms|s|µs|m[0-9.]+s)\n$`)
 	for n, s := range started {
 		text := readFile(t, filepath.Join(root, s.Log))
 		if head := fmt.Sprintf("# turn %d: %s on %s", n, s.Role, s.ID); !strings.HasPrefix(text, head) {

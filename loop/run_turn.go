@@ -26,8 +26,15 @@ const (
 	TurnFailed      = "failed"      // exited non-zero, or died of a signal of its own
 	TurnTimeout     = "timeout"     // killed at --turn-timeout
 	TurnInterrupted = "interrupted" // killed because the run ended (SIGINT, SIGTERM, another worker's error)
-	TurnNotStarted  = "not_started" // sh could not be started
+	TurnNotStarted  = "not_started" // the agent's command could not start (see notStarted)
 )
+
+// notStarted reports whether an agent's exit code says that its command
+// never ran: sh exits 127 when the command (or the script it names) is not
+// found and 126 when it is not executable. Such a turn is the
+// configuration's fault, not the item's: it counts toward giving the agent
+// up, and never against the item's round budget.
+func notStarted(code *int) bool { return code != nil && (*code == 126 || *code == 127) }
 
 // turnRecord is one turn as the progress reports see it.
 type turnRecord struct {
@@ -97,12 +104,13 @@ func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error
 	if t.After, err = r.s.Read(t.ID); err != nil {
 		return err
 	}
-	// An interrupted turn is the run's doing, not the agent's: it is not
-	// charged to the item's budget. A debate has no round budget (its
+	// An interrupted turn is the run's doing, not the agent's, and a turn
+	// whose agent did not start is the configuration's: neither is charged
+	// to the item's budget. A debate has no round budget (its
 	// protocol limits its turns, and its schema has no idle_turns): a
 	// debate turn that wrote nothing is a failed or empty turn, not an
 	// idle one.
-	t.Idle = t.After.Revision() == t.Before.Revision() && t.Outcome != TurnInterrupted && t.Kind != model.KindDebate
+	t.Idle = t.After.Revision() == t.Before.Revision() && t.Outcome != TurnInterrupted && t.Outcome != TurnNotStarted && t.Kind != model.KindDebate
 	if t.Idle {
 		if err := r.idle(t.ID, t.Actor); err != nil {
 			return err
@@ -187,6 +195,9 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 		t.Outcome = TurnNotStarted
 	} else {
 		t.Outcome, t.ExitCode = r.wait(ctx, cmd)
+		if t.Outcome == TurnFailed && notStarted(t.ExitCode) {
+			t.Outcome = TurnNotStarted
+		}
 	}
 	t.Duration = time.Since(t.Start)
 	// Every process of the group is dead now, and a dead process holds no
@@ -251,6 +262,10 @@ func (r *runner) wait(ctx context.Context, cmd *exec.Cmd) (string, *int) {
 // exitText says how the agent's process ended, for logs and progress.
 func exitText(t *turnRecord) string {
 	switch {
+	case t.Outcome == TurnNotStarted && t.ExitCode != nil && *t.ExitCode == 126:
+		return "exit 126: the command is not executable"
+	case t.Outcome == TurnNotStarted && t.ExitCode != nil:
+		return fmt.Sprintf("exit %d: the command was not found", *t.ExitCode)
 	case t.ExitCode != nil:
 		return fmt.Sprintf("exit %d", *t.ExitCode)
 	case t.Outcome == TurnNotStarted:

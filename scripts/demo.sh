@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make demo: `proofloop run` drives a fresh copy of the example project to
-# solved with the scripted agents of examples/agents/, through every one of
+# solved with the scripted agents inside the binary (`proofloop example-agent
+# ROLE`, the scripts of examples/agents/), through every one of
 # the eleven skills and a decision; then the demo prints the final tree, the
 # audit trail of one statement, and doctor's check.
 #
@@ -13,8 +14,8 @@
 # review, agora, dialectic; the first two on examples/debates/inductive_step.md,
 # whose quotes the socratic engine checks) and a second `proofloop run`
 # drives them with the scripted debate agents that config.json names for the
-# debate roles (examples/agents/participant.sh, reviewer.sh, responder.sh,
-# agora.sh for both positions, main.sh, partner.sh; main asks decide.sh to
+# debate roles (example agents participant, reviewer, responder, agora for
+# both positions, main, partner; main asks the decide agent to
 # consent to the partner's suggestion). Each agent reads the debate's
 # document to know what to write. The demo then prints every debate's
 # outcome and the path of its Markdown transcript under the root.
@@ -33,7 +34,7 @@ rm -rf .demo
 step "a fresh copy of the example project, in the scratch root $root"
 pl init --example "$root"
 
-step "proofloop run (agents: examples/agents/*.sh, see $root/config.json)"
+step "proofloop run (agents: proofloop example-agent ROLE, see $root/config.json)"
 pl run -j 2 --max-turns 60 --turn-timeout 1m
 
 step "the final tree"

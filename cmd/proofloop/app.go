@@ -107,7 +107,7 @@ func (a *app) rootCommand() *cobra.Command {
 	})
 	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.exportCommand(), a.decideCommand(),
 		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.historyCommand(), a.graphCommand(), a.reportCommand(), a.serveCommand(), a.runCommand(), a.primeCommand(), a.listCommand(), a.debateCommand())
-	c.AddCommand(a.skillsCommand(), a.genClaudeCommand(), a.versionCommand(), a.configCommand(), a.mcpCommand(), a.dbCommand(), a.importCommand())
+	c.AddCommand(a.skillsCommand(), a.genClaudeCommand(), a.versionCommand(), a.configCommand(), a.mcpCommand(), a.dbCommand(), a.importCommand(), a.exampleAgentCommand())
 	for _, s := range skills.Registry {
 		c.AddCommand(a.skillCommand(s))
 	}
@@ -247,6 +247,10 @@ func (a *app) writeJSON(v any) error {
 
 // fail is the one place that maps errors to exit codes and error codes.
 func (a *app) fail(err error) int {
+	var es exitStatus
+	if errors.As(err, &es) {
+		return int(es)
+	}
 	if !a.ran && store.CodeOf(err) == "" {
 		err = &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: "run `proofloop --help` for the commands and flags"}
 	}

@@ -22,9 +22,9 @@ func (a *app) initCommand() *cobra.Command {
 		Short: "Create a contents root with problem/, statement/ and config.json, or a copy of the example project",
 		Long: "init creates an empty contents root at --root; on an existing root it changes nothing.\n\n" +
 			"init --example DIR writes a fresh copy of the example project into DIR, which must be new or\n" +
-			"empty: the problem prob_odd_squares, and a config.json whose agents are the scripted agents of\n" +
-			"examples/agents/ (named from the top of a proofloop checkout, where `proofloop run --root DIR`\n" +
-			"then drives it to solved). The copy comes from the binary, so it is the same every time.",
+			"empty: the problem prob_odd_squares, and a config.json whose agents are the scripted agents\n" +
+			"inside the binary (`proofloop example-agent ROLE`), so that `proofloop run --root DIR` drives\n" +
+			"it to solved from any folder. The copy comes from the binary, so it is the same every time.",
 		Example: "  proofloop init\n  proofloop init --example /tmp/odd-squares",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -83,7 +83,7 @@ func (a *app) initExample(cmd *cobra.Command, dir string) error {
 	for _, c := range r.Created {
 		ids = append(ids, c.ID)
 	}
-	r.Text = fmt.Sprintf("Wrote the example project to %s (%s). From the top of a proofloop checkout, `proofloop run --root %s` drives it to solved with the scripted agents of examples/agents/.",
+	r.Text = fmt.Sprintf("Wrote the example project to %s (%s). `proofloop run --root %s` drives it to solved with the scripted agents inside the binary (`proofloop example-agent ROLE`).",
 		dir, strings.Join(ids, ", "), dir)
 	r.Extra = map[string]any{"root": dir, "initialized": true, "example": true, "files": files}
 	return a.ok(r)
@@ -139,7 +139,7 @@ func (a *app) initExampleBackend(dir string) error {
 		return store.Errorf(store.CodeInvalidInput, "cannot create %s", dir).Wrap(err)
 	}
 	return a.ok(&skills.Result{
-		Text: fmt.Sprintf("Loaded the example project (%s) into %s; %s is this machine's folder for run logs. From the top of a proofloop checkout, `proofloop run --root %s` drives it to solved with the scripted agents of examples/agents/.",
+		Text: fmt.Sprintf("Loaded the example project (%s) into %s; %s is this machine's folder for run logs. `proofloop run --root %s` drives it to solved with the scripted agents inside the binary (`proofloop example-agent ROLE`).",
 			plural(ir.Documents, "document", "documents"), b, dir, dir),
 		Extra: map[string]any{"root": dir, "store": b.String(), "initialized": true, "example": true},
 	})

@@ -18,7 +18,7 @@ var commandGroups = []struct {
 	{"loop", "The turn loop:", []string{"status", "next", "list", "claim", "refresh", "release", "run", "decide"}},
 	{"debates", "Debates:", []string{"debate"}},
 	{"audit", "Audit:", []string{"show", "events", "history", "graph", "report", "serve"}},
-	{"setup", "Setup and agents:", []string{"init", "new-problem", "doctor", "export", "import", "db", "config", "gen-claude", "mcp", "skills", "prime", "transitions", "version", "completion", "help"}},
+	{"setup", "Setup and agents:", []string{"init", "new-problem", "doctor", "export", "import", "db", "config", "gen-claude", "example-agent", "mcp", "skills", "prime", "transitions", "version", "completion", "help"}},
 }
 
 // skillGroup is the help section of the skills whose first role is r.

@@ -2,8 +2,8 @@
 # The scripted dialectic main: it opens the question, and on its next turn
 # concludes. A partner's suggestion needs a person's consent first, and
 # `run` gives a debate's turn to its writer only, so main asks the decide
-# agent (decide.sh, as the actor "decide") before it concludes, as the
-# seed's main agent asks its user.
+# agent (`proofloop example-agent decide`, as the actor "decide") before it
+# concludes, as the seed's main agent asks its user.
 . "$(dirname "$0")/debate_lib.sh"
 suggestions() { proofloop show "$id" --field "suggestions.#(state==\"$1\")#.text" 2>/dev/null | tr -d '[]'; }
 if [ "$turns" = 0 ]; then
@@ -11,7 +11,7 @@ if [ "$turns" = 0 ]; then
 fi
 if [ -n "$(suggestions pending)" ]; then
   say "a suggestion waits for consent: asking the decide agent"
-  PROOFLOOP_ROLE=decide PROOFLOOP_ACTOR=decide sh "$(dirname "$0")/decide.sh"
+  PROOFLOOP_ROLE=decide PROOFLOOP_ACTOR=decide proofloop example-agent decide
 fi
 accepted=$(suggestions accepted | tr -d '"')
 turn --body "We go with the partner's view.${accepted:+ Accepted: $accepted}" \
