@@ -1,0 +1,308 @@
+// Package harness drives a whole small proof through the real Claude Code
+// CLI: `proofloop run` starts `claude -p` for each turn, as the docs tell
+// users to configure it, against a scripted model on 127.0.0.1 (see
+// model_test.go), in a fresh HOME with no other network. It checks what
+// the model was shown, what it was allowed to run, and what the store
+// holds at the end.
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/proofloop/proofloop/internal/claudecode"
+	"github.com/proofloop/proofloop/skills"
+)
+
+// bin is the proofloop binary that TestMain builds once.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "proofloop-harness-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "harness:", err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "proofloop")
+	build := exec.Command("go", "build", "-o", bin, "github.com/proofloop/proofloop/cmd/proofloop")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "harness: building proofloop:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// project is a proof project in a temp folder, with the environment that
+// the harness runs in.
+type project struct {
+	t   *testing.T
+	dir string
+	env []string
+}
+
+// pl runs proofloop in the project and returns its stdout; it fails the
+// test unless proofloop exits 0.
+func (p *project) pl(args ...string) []byte {
+	p.t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir, cmd.Env = p.dir, p.env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		p.t.Fatalf("proofloop %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.Bytes())
+	}
+	return out
+}
+
+// doc reads a document as proofloop show --json prints it.
+func (p *project) doc(id string) map[string]any {
+	p.t.Helper()
+	var res struct{ Document map[string]any }
+	if err := json.Unmarshal(p.pl("show", id, "--json"), &res); err != nil {
+		p.t.Fatal(err)
+	}
+	return res.Document
+}
+
+func TestRealClaudeCodeSolvesAProof(t *testing.T) {
+	claude := claudecode.Require(t)
+	ep := startEndpoint(t, decide)
+	p := &project{t: t, dir: t.TempDir()}
+	path := filepath.Dir(claude) + string(os.PathListSeparator) + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")
+	p.env = claudecode.Env(t.TempDir(), ep.URL, "PATH="+path)
+
+	p.pl("init")
+	p.pl("gen-claude")
+	p.pl("new-problem", "--name", "even_sum", "--objective", "If a and b are even integers, then a + b is even.",
+		"--hypothesis", "a and b are even integers")
+	for _, r := range skills.ClaudeRoles {
+		p.pl("config", "set", "agents."+string(r), skills.ClaudeAgentCommand(r))
+	}
+
+	start := time.Now()
+	cmd := exec.Command(bin, "run", "--max-turns", "12", "--turn-timeout", "2m")
+	cmd.Dir, cmd.Env = p.dir, p.env
+	out, err := cmd.CombinedOutput()
+	t.Logf("proofloop run through Claude Code %s: %s, %d model requests", claudecode.Version,
+		time.Since(start).Round(time.Millisecond), len(ep.all()))
+	if err != nil {
+		t.Fatalf("proofloop run: %v\n%s%s", err, out, p.turnLogs())
+	}
+
+	t.Run("store", func(t *testing.T) { p.checkStore(t) })
+	t.Run("actors", func(t *testing.T) { p.checkActors(t) })
+	reqs := ep.all()
+	t.Run("shown", func(t *testing.T) { p.checkShown(t, reqs) })
+	t.Run("permissions", func(t *testing.T) { p.checkPermissions(t, reqs) })
+	t.Run("refusal", func(t *testing.T) { checkRecovery(t, reqs) })
+	if t.Failed() {
+		t.Logf("run output:\n%s\n%s", out, p.turnLogs())
+	}
+}
+
+// turnLogs is every turn's log of the run, for a failure message.
+func (p *project) turnLogs() string {
+	logs, _ := filepath.Glob(filepath.Join(p.dir, "contents", "runs", "*", "*.log"))
+	var b strings.Builder
+	for _, l := range logs {
+		data, _ := os.ReadFile(l)
+		fmt.Fprintf(&b, "--- %s\n%s\n", filepath.Base(l), data)
+	}
+	return b.String()
+}
+
+// checkStore: the problem is solved by its wrap-up statement, which is
+// true after one rejection and one patch.
+func (p *project) checkStore(t *testing.T) {
+	prob, stmt := p.doc("prob_even_sum"), p.doc("stmt_even_sum_wrap")
+	if prob["status"] != "solved" || prob["resolved_by"] != "stmt_even_sum_wrap" {
+		t.Errorf("prob_even_sum: status %v, resolved_by %v; want solved by stmt_even_sum_wrap", prob["status"], prob["resolved_by"])
+	}
+	if stmt["status"] != "true" || !strings.Contains(fmt.Sprint(stmt["proof"]), patchText) {
+		t.Errorf("stmt_even_sum_wrap: status %v, proof %q; want true, with the patched sentence", stmt["status"], stmt["proof"])
+	}
+	v, _ := stmt["validate"].(map[string]any)
+	issues, _ := v["issues"].([]any)
+	responses, _ := v["responses"].([]any)
+	if len(issues) != 1 || len(responses) != 1 {
+		t.Fatalf("stmt_even_sum_wrap has %d issues and %d responses; want 1 and 1", len(issues), len(responses))
+	}
+	is, _ := issues[0].(map[string]any)
+	r, _ := responses[0].(map[string]any)
+	if is["sentence"] != 3.0 || is["sentence_text"] != gapText || r["type"] != "patch" || !slices.Contains(toList(r["issue_addressed"]), 1) {
+		t.Errorf("issue %v and response %v; want issue 1 at sentence 3 (%q), answered by a patch", is, r, gapText)
+	}
+}
+
+// checkActors: each change was made by an agent of the right role, under
+// the name run gave it.
+func (p *project) checkActors(t *testing.T) {
+	var res struct {
+		Events []struct{ Actor, Command string }
+	}
+	if err := json.Unmarshal(p.pl("events", "--json"), &res); err != nil {
+		t.Fatal(err)
+	}
+	role := map[string]string{"prob-wrapup-statement": "solve", "state-complete-proof": "prove", "check-reject-proof": "check",
+		"fix-patch-proof": "fix", "check-confirm-proof": "check", "prob-finish-up": "solve"}
+	var seen []string
+	for _, e := range res.Events {
+		r, ok := role[e.Command]
+		if !ok {
+			continue
+		}
+		seen = append(seen, e.Command)
+		if !strings.HasPrefix(e.Actor, r+"-") {
+			t.Errorf("event %s by %q; want an actor of run's %s agent (%s-N)", e.Command, e.Actor, r, r)
+		}
+	}
+	want := []string{"prob-wrapup-statement", "state-complete-proof", "check-reject-proof", "fix-patch-proof", "check-confirm-proof", "prob-finish-up"}
+	if !slices.Equal(seen, want) {
+		t.Errorf("skill events %v; want %v", seen, want)
+	}
+}
+
+// checkShown: every main session listed the four proof agents and the
+// proof skills, and opened with prime's output (the SessionStart hook);
+// every subagent worked under its agent file.
+func (p *project) checkShown(t *testing.T, reqs []*request) {
+	mains, subs := 0, map[string]bool{}
+	for _, r := range reqs {
+		c := read(r)
+		if c.ID == "" {
+			continue
+		}
+		if !c.Main {
+			body := agentBody(t, filepath.Join(p.dir, ".claude", "agents", "agent-"+c.Role+".md"))
+			if !strings.Contains(r.systemText(), body) {
+				t.Errorf("the %s subagent's system prompt lacks its agent file's first line %q", c.Role, body)
+			}
+			subs[c.Role] = true
+			continue
+		}
+		if len(c.Calls) > 0 {
+			continue // the session's first request says it all
+		}
+		mains++
+		listed := listing(r)
+		for _, role := range skills.ClaudeRoles {
+			if !listed["agent-"+string(role)] {
+				t.Errorf("the %s session was not shown agent-%s; it saw %v", c.Role, role, keys(listed))
+			}
+			for _, sk := range skills.ForRole(role) {
+				if !listed[sk.Name] {
+					t.Errorf("the %s session was not shown the skill %s", c.Role, sk.Name)
+				}
+			}
+		}
+		hook := sessionStart(r)
+		if hook == "" {
+			t.Errorf("the %s session on %s got no SessionStart hook output", c.Role, c.ID)
+			continue
+		}
+		if !strings.Contains(hook, "proofloop") || !slices.ContainsFunc(skills.ForRole(roleOf(c.Role)), func(sk *skills.Skill) bool { return strings.Contains(hook, sk.Name) }) {
+			t.Errorf("the %s session's SessionStart output does not look like `proofloop prime --role %s`:\n%s", c.Role, c.Role, hook)
+		}
+	}
+	if mains != 6 {
+		t.Errorf("%d sessions started; want 6 (solve, prove, check, fix, check, solve)", mains)
+	}
+	for _, role := range skills.ClaudeRoles {
+		if !subs[string(role)] {
+			t.Errorf("no agent-%s subagent ran", role)
+		}
+	}
+}
+
+// checkPermissions: every proofloop call ran (its result is proofloop's
+// JSON), the foreign command was refused by Claude Code, and the CLI's own
+// account (permission_denials in each turn's --output-format=json result)
+// names that command and nothing else.
+func (p *project) checkPermissions(t *testing.T, reqs []*request) {
+	proofloopCalls, foreign := 0, 0
+	for _, c := range finalCalls(reqs) {
+		cmd := c.command()
+		switch {
+		case strings.HasPrefix(cmd, "proofloop "):
+			proofloopCalls++
+			if res := c.result(); res == nil || res["command"] == nil {
+				t.Errorf("%s was not run: its result is %q", cmd, c.Result)
+			}
+		case cmd == foreignCmd:
+			foreign++
+			if !c.IsError || strings.Contains(c.Result, "root:") {
+				t.Errorf("%s was allowed: error %v, result %q", cmd, c.IsError, c.Result)
+			}
+		default:
+			if c.Tool == "Bash" {
+				t.Errorf("the model ran %q, which it never means to", cmd)
+			}
+		}
+	}
+	if proofloopCalls < 10 || foreign != 1 {
+		t.Errorf("%d proofloop calls and %d tries of %q; want at least 10 and 1", proofloopCalls, foreign, foreignCmd)
+	}
+	var denied []string
+	logs, _ := filepath.Glob(filepath.Join(p.dir, "contents", "runs", "*", "*.log"))
+	results := 0
+	for _, l := range logs {
+		data, _ := os.ReadFile(l)
+		for _, line := range strings.Split(string(data), "\n") {
+			var res struct {
+				Type    string
+				Denials []struct {
+					ToolName  string         `json:"tool_name"`
+					ToolInput map[string]any `json:"tool_input"`
+				} `json:"permission_denials"`
+			}
+			if json.Unmarshal([]byte(line), &res) != nil || res.Type != "result" {
+				continue
+			}
+			results++
+			for _, d := range res.Denials {
+				denied = append(denied, fmt.Sprintf("%s %v", d.ToolName, d.ToolInput["command"]))
+			}
+		}
+	}
+	if want := []string{"Bash " + foreignCmd}; results != 6 || !slices.Equal(denied, want) {
+		t.Errorf("%d turn results deny %q; want 6 results denying %q", results, denied, want)
+	}
+}
+
+// checkRecovery: a proofloop call was refused with a hint, and the model
+// got the skill through by following the hint.
+func checkRecovery(t *testing.T, reqs []*request) {
+	calls := finalCalls(reqs)
+	for i, c := range calls {
+		res := c.result()
+		if res == nil || res["ok"] != false || skillCall(c.command()) == "" {
+			continue
+		}
+		e, _ := res["error"].(map[string]any)
+		t.Logf("refused: %s\n  -> %v", c.command(), e)
+		if h, _ := e["hint"].(string); h == "" {
+			t.Errorf("%s was refused (%v) without a hint", c.command(), e["code"])
+		}
+		for _, next := range calls[i+1:] {
+			if r := next.result(); skillCall(next.command()) == skillCall(c.command()) && r != nil && r["ok"] == true {
+				t.Logf("recovered: %s", next.command())
+				return
+			}
+		}
+		t.Errorf("the model did not recover from the refusal of %s", c.command())
+		return
+	}
+	t.Errorf("no proofloop call was refused; the model should have met a refusal and followed its hint")
+}
