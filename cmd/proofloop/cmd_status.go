@@ -30,7 +30,11 @@ func (a *app) statusCommand() *cobra.Command {
 			"why, its round, open issues and lease holder. With ID (or --problem P) it prints only that\n" +
 			"item and what lies below it, reading only that part of the index. A tree of more than 500\n" +
 			"items is summarised: counts by status first, then the actionable and the stuck items; --all\n" +
-			"prints every line. --json always lists every item.",
+			"prints every line. --json always lists every item.\n\n" +
+			"Each line reads `ID [status] -> ROLE: WHY` when it is ROLE's turn (WHY says what ROLE must do),\n" +
+			"or `ID [status] (WHY)` when it is nobody's turn and WHY adds to the status: what the item waits\n" +
+			"on (its sub-statements, its wrap-up statements, a dispute) or how a debate ended. A finished\n" +
+			"item (true, false, solved) has no parenthesis. Then its round, open issues and lease holder.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return store.Errorf(store.CodeUsage, "status takes at most one id, got %d arguments", len(args))
@@ -188,8 +192,8 @@ func statusLine(it *loop.Item) string {
 	fmt.Fprintf(&b, "%s [%s%s]", it.ID, it.Status, unsound(it))
 	if it.Role != "" {
 		fmt.Fprintf(&b, " -> %s: %s", it.Role, it.Reason)
-	} else {
-		fmt.Fprintf(&b, " (%s)", it.Reason)
+	} else if why := nobodyWhy(it); why != "" {
+		fmt.Fprintf(&b, " (%s)", why)
 	}
 	if it.Round > 0 {
 		fmt.Fprintf(&b, "; round %d", it.Round)
@@ -204,6 +208,23 @@ func statusLine(it *loop.Item) string {
 		fmt.Fprintf(&b, "; leased to %s until %s", it.Holder, it.Expires)
 	}
 	return b.String()
+}
+
+// nobodyWhy says why it is nobody's turn on an item, when that adds to its
+// status: what it waits on, or how a debate ended. A true, false or solved
+// item is finished, and its status says so already ("(proved)" after
+// "[true]" would only repeat it).
+func nobodyWhy(it *loop.Item) string {
+	switch {
+	case it.Outcome == model.OutcomeTrue, it.Outcome == model.OutcomeFalse, it.Outcome == model.OutcomeSolved:
+		return ""
+	case it.Kind == model.KindDebate && it.Status != model.DebateOpen:
+		if it.Outcome == "" {
+			return ""
+		}
+		return "outcome " + it.Outcome
+	}
+	return it.Reason
 }
 
 // unsound qualifies a solved problem or a true statement that is not fully
