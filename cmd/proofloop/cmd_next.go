@@ -42,13 +42,27 @@ func (a *app) nextCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
+				var others map[model.Role]int
+				if len(items) == 0 && r != "" {
+					if others, err = otherRoles(s, problem); err != nil {
+						return err
+					}
+				}
 				if a.json {
-					return a.writeJSON(map[string]any{"ok": true, "command": "next", "items": nonNilItems(items)})
+					out := map[string]any{"ok": true, "command": "next", "items": nonNilItems(items)}
+					if others != nil {
+						out["other_roles"] = others
+					}
+					return a.writeJSON(out)
 				}
 				for _, it := range items {
 					fmt.Fprintf(a.stdout, "%-7s %s [%s]: %s\n", it.Role, it.ID, it.Status, it.Reason)
 				}
-				if len(items) == 0 {
+				switch {
+				case len(items) > 0:
+				case r != "":
+					fmt.Fprintln(a.stdout, nothingFor(r, others))
+				default:
 					fmt.Fprintln(a.stdout, "Nothing is actionable.")
 				}
 				return nil
@@ -80,8 +94,16 @@ func (a *app) nextCommand() *cobra.Command {
 					roleName(r), plural(busy.Leased, "actionable item is", "actionable items are"), holders(busy.Holders), busy.FirstItem, busy.NextFree)
 				return nil
 			}
+			if cl == nil && r != "" {
+				others, err := otherRoles(s, problem)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(a.stdout, nothingFor(r, others))
+				return nil
+			}
 			if cl == nil {
-				fmt.Fprintln(a.stdout, "Nothing is actionable for", roleName(r)+".")
+				fmt.Fprintln(a.stdout, "Nothing is actionable.")
 				return nil
 			}
 			fmt.Fprintf(a.stdout, "Claimed %s for %s (%s) until %s; lease %s\n", cl.Item.ID, cl.Item.Role, cl.Item.Reason, cl.Lease.ExpiresAt, cl.Lease.Token)
@@ -94,6 +116,44 @@ func (a *app) nextCommand() *cobra.Command {
 	c.Flags().DurationVar(&ttl, "ttl", 0, "lease length (default: config.json lease_ttl)")
 	c.Flags().StringVar(&problem, "problem", "", "only items under this root problem")
 	return c
+}
+
+// otherRoles counts the actionable items by role, for the answer of a
+// --role that has none.
+func otherRoles(s *store.Store, problem string) (map[model.Role]int, error) {
+	items, err := loop.Actionable(s, nil, problem)
+	if err != nil {
+		return nil, err
+	}
+	n := map[model.Role]int{}
+	for _, it := range items {
+		n[it.Role]++
+	}
+	return n, nil
+}
+
+// nothingFor says that role r has nothing to do and what waits on the other
+// roles: "nothing for check; 3 items wait on other roles (fix: 2, decide: 1)".
+func nothingFor(r model.Role, others map[model.Role]int) string {
+	total := 0
+	roles := slices.Collect(maps.Keys(others))
+	for _, o := range roles {
+		total += others[o]
+	}
+	if total == 0 {
+		return fmt.Sprintf("nothing for %s; nothing waits on any other role either.", r)
+	}
+	slices.SortFunc(roles, func(x, y model.Role) int {
+		if others[x] != others[y] {
+			return others[y] - others[x]
+		}
+		return strings.Compare(string(x), string(y))
+	})
+	parts := make([]string, len(roles))
+	for i, o := range roles {
+		parts[i] = fmt.Sprintf("%s: %d", o, others[o])
+	}
+	return fmt.Sprintf("nothing for %s; %s on other roles (%s)", r, plural(total, "item waits", "items wait"), strings.Join(parts, ", "))
 }
 
 // holders lists lease holders with their counts, by name.
