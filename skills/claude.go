@@ -98,15 +98,10 @@ type WriteReport struct {
 	// proofloop's entries had to be added to it.
 	Settings        string
 	SettingsChanged bool
-	// MCP is the .mcp.json file; MCPChanged says whether proofloop's
-	// server had to be added to it (MergeMCP).
-	MCP        string
-	MCPChanged bool
 }
 
 // WriteClaude writes the generated files under dir, merges proofloop's
-// permissions and hook into dir/.claude/settings.json (MergeSettings) and
-// its MCP server into dir/.mcp.json (MergeMCP). It
+// permissions and hook into dir/.claude/settings.json (MergeSettings). It
 // leaves any other file under dir/.claude alone, and an AGENTS.md that does
 // not start with AgentsMDMarker. A settings file it cannot merge into is
 // reported before anything is written.
@@ -123,16 +118,6 @@ func WriteClaude(dir string) (*WriteReport, error) {
 	settings, changed, err := MergeSettings(old)
 	if err != nil {
 		return nil, store.Errorf(store.CodeInvalidInput, "cannot add proofloop's entries to %s", rep.Settings).Wrap(err).
-			WithHint("fix the file by hand (it must be a JSON object) and run gen-claude again")
-	}
-	rep.MCP = filepath.Join(dir, MCPPath)
-	oldMCP, err := os.ReadFile(rep.MCP)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	mcpData, mcpChanged, err := MergeMCP(oldMCP)
-	if err != nil {
-		return nil, store.Errorf(store.CodeInvalidInput, "cannot add proofloop's server to %s", rep.MCP).Wrap(err).
 			WithHint("fix the file by hand (it must be a JSON object) and run gen-claude again")
 	}
 	for _, f := range files {
@@ -153,12 +138,6 @@ func WriteClaude(dir string) (*WriteReport, error) {
 			return nil, err
 		}
 		rep.SettingsChanged = true
-	}
-	if mcpChanged {
-		if err := writeFile(rep.MCP, mcpData); err != nil {
-			return nil, err
-		}
-		rep.MCPChanged = true
 	}
 	return rep, nil
 }

@@ -3,17 +3,25 @@ package skills
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/pretty"
 	"github.com/tidwall/sjson"
+
+	"github.com/proofloop/proofloop/store"
 )
 
-// .mcp.json is Claude Code's project file of MCP servers. gen-claude adds
-// the proofloop server to it and, as with settings.json, keeps every other
-// server and key: only mcpServers.proofloop is proofloop's.
+// .mcp.json is Claude Code's project file of MCP servers. `gen-claude
+// --mcp` adds the proofloop server to it and, as with settings.json, keeps
+// every other server and key: only mcpServers.proofloop is proofloop's. It
+// is opt-in: a server's tool schemas are loaded into every turn of every
+// session, also the turns that work through Bash.
 //
 //	{"mcpServers": {"proofloop": {"type": "stdio", "command": "proofloop", "args": ["mcp"]}}}
 
@@ -23,6 +31,33 @@ const MCPPath = ".mcp.json"
 // MCPServer is proofloop's entry: `proofloop mcp` over stdio, on the
 // project's contents root ($PROOFLOOP_ROOT, else ./contents).
 var MCPServer = map[string]any{"type": "stdio", "command": "proofloop", "args": []string{"mcp"}}
+
+// WriteMCP merges proofloop's server into dir/.mcp.json (MergeMCP) and
+// returns the file's path and whether it changed.
+func WriteMCP(dir string) (string, bool, error) {
+	p := filepath.Join(dir, MCPPath)
+	old, err := os.ReadFile(p)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return p, false, err
+	}
+	data, changed, err := MergeMCP(old)
+	if err != nil {
+		return p, false, store.Errorf(store.CodeInvalidInput, "cannot add proofloop's server to %s", p).Wrap(err).
+			WithHint("fix the file by hand (it must be a JSON object) and run gen-claude --mcp again")
+	}
+	if changed {
+		if err := writeFile(p, data); err != nil {
+			return p, false, err
+		}
+	}
+	return p, changed, nil
+}
+
+// HasMCP reports whether dir/.mcp.json names the proofloop server.
+func HasMCP(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, MCPPath))
+	return err == nil && gjson.GetBytes(b, "mcpServers.proofloop").Exists()
+}
 
 // MergeMCP sets mcpServers.proofloop in the content of an .mcp.json (empty
 // when there is none yet) and reports whether that changed anything. Every

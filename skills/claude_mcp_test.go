@@ -49,32 +49,39 @@ func TestMergeMCP(t *testing.T) {
 	}
 }
 
-// TestWriteClaudeMCP: WriteClaude adds the server to an existing .mcp.json
-// and keeps its other servers; a second run changes nothing; a bad file is
-// refused before anything is written.
-func TestWriteClaudeMCP(t *testing.T) {
+// TestWriteMCP: WriteClaude leaves .mcp.json alone (MCP is opt-in);
+// WriteMCP adds the server to an existing .mcp.json and keeps its other
+// servers; a second run changes nothing; a bad file is refused and left
+// as it was.
+func TestWriteMCP(t *testing.T) {
 	dir := t.TempDir()
+	if _, err := WriteClaude(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, MCPPath)); err == nil || HasMCP(dir) {
+		t.Errorf("WriteClaude wrote %s; MCP must be opt-in", MCPPath)
+	}
 	p := filepath.Join(dir, MCPPath)
 	os.WriteFile(p, []byte(`{"mcpServers": {"beads": {"command": "bd", "args": ["mcp"]}}}`), 0o644)
-	rep, err := WriteClaude(dir)
-	if err != nil || !rep.MCPChanged || rep.MCP != p {
-		t.Fatalf("WriteClaude = %+v, %v; want .mcp.json changed", rep, err)
+	got, changed, err := WriteMCP(dir)
+	if err != nil || !changed || got != p {
+		t.Fatalf("WriteMCP = %s, %v, %v; want %s changed", got, changed, err, p)
 	}
 	b, _ := os.ReadFile(p)
 	var v struct{ MCPServers map[string]any }
 	json.Unmarshal(b, &v)
-	if v.MCPServers["beads"] == nil || v.MCPServers["proofloop"] == nil {
-		t.Errorf(".mcp.json after WriteClaude:\n%s\nwant beads kept and proofloop added", b)
+	if v.MCPServers["beads"] == nil || v.MCPServers["proofloop"] == nil || !HasMCP(dir) {
+		t.Errorf(".mcp.json after WriteMCP:\n%s\nwant beads kept and proofloop added", b)
 	}
-	if rep, err := WriteClaude(dir); err != nil || rep.MCPChanged {
-		t.Errorf("WriteClaude again: %+v, %v; want .mcp.json unchanged", rep, err)
+	if _, changed, err := WriteMCP(dir); err != nil || changed {
+		t.Errorf("WriteMCP again: %v, %v; want .mcp.json unchanged", changed, err)
 	}
 	bad := t.TempDir()
 	os.WriteFile(filepath.Join(bad, MCPPath), []byte(`{"mcpServers": 1}`), 0o644)
-	if _, err := WriteClaude(bad); err == nil {
-		t.Errorf("WriteClaude with a bad .mcp.json succeeded; want a refusal")
+	if _, _, err := WriteMCP(bad); err == nil {
+		t.Errorf("WriteMCP with a bad .mcp.json succeeded; want a refusal")
 	}
-	if _, err := os.Stat(filepath.Join(bad, ".claude")); err == nil {
-		t.Errorf("the refused WriteClaude wrote .claude/")
+	if b, _ := os.ReadFile(filepath.Join(bad, MCPPath)); string(b) != `{"mcpServers": 1}` {
+		t.Errorf("the refused WriteMCP changed the file: %s", b)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/proofloop/proofloop/store"
@@ -18,6 +19,15 @@ type Source struct {
 	// Max is config.json's max_input_bytes; the store must be open
 	// before any input is read, so that its cap is known.
 	Max int64
+	// Literal, set for a call over MCP, makes every text argument the
+	// text itself (no @FILE, no @-) and refuses a named input file: a
+	// client names no file on the server's disk. Every flag that reads a
+	// file reads it through Text, Texts, File or Path, so this one switch
+	// covers them all.
+	Literal bool
+	// Project, set with Literal, is the folder that a path argument must
+	// resolve inside (symlinks followed): the folder holding the root.
+	Project string
 }
 
 // NewSource is the Source of a command on the store with config cfg.
@@ -43,6 +53,10 @@ func ReadCapped(r io.Reader, max int64, what string) ([]byte, error) {
 // File reads a named input, "-" being standard input. what names the
 // input for messages ("--input", "text").
 func (s Source) File(name, what string) ([]byte, error) {
+	if s.Literal && name != "-" {
+		return nil, store.Errorf(store.CodeInvalidInput, "%s %q: over MCP a tool reads no file", what, name).
+			WithHint("give the content itself in the tool's arguments")
+	}
 	return s.file(name, what, "give a readable file, or - for standard input")
 }
 
@@ -63,6 +77,8 @@ func (s Source) file(name, what, hint string) ([]byte, error) {
 // anything else is the text itself.
 func (s Source) Text(v string) (string, error) {
 	switch {
+	case s.Literal:
+		return v, nil
 	case strings.HasPrefix(v, "@@"):
 		return v[1:], nil
 	case strings.HasPrefix(v, "@"):
@@ -82,4 +98,31 @@ func (s Source) Texts(vs []string) error {
 		vs[i] = v
 	}
 	return nil
+}
+
+// Path checks a file path argument (such as a debate's --source). For a
+// call over MCP it must resolve, symlinks followed, inside the project
+// folder (a relative path is taken from there), and Path returns the
+// resolved path; otherwise the path is returned as given.
+func (s Source) Path(p, what string) (string, error) {
+	if !s.Literal || p == "" {
+		return p, nil
+	}
+	project, err := filepath.EvalSymlinks(s.Project)
+	if err != nil {
+		return "", store.Errorf(store.CodeInvalidInput, "the project folder %s: %v", s.Project, err)
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(project, p)
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", store.Errorf(store.CodeInvalidInput, "cannot read %s file %q: %v", what, p, err).
+			WithHint("give a file inside the project folder " + project + ", as a path relative to it")
+	}
+	if rel, err := filepath.Rel(project, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", store.Errorf(store.CodeInvalidInput, "%s %q is outside the project folder %s; over MCP a tool reads only files inside it", what, p, project).
+			WithHint("give a file inside the project folder, as a path relative to it")
+	}
+	return real, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +31,13 @@ type app struct {
 	// text, when set, receives a result's plain sentence even in JSON mode:
 	// the MCP server runs a command once and reports both (cmd_mcp.go).
 	text io.Writer
+	// project, when set, marks a call over MCP (cmd_mcp.go): its text
+	// arguments are literal and a path it names must lie inside this
+	// folder (skills.Source's Literal and Project).
+	project string
+	// ctx, when set, is the context the command runs under: an MCP call's,
+	// which ends on notifications/cancelled.
+	ctx context.Context
 }
 
 // run builds the command tree, runs it and returns the exit code.
@@ -44,7 +52,11 @@ func (a *app) execute(args []string) int {
 	rootCmd.SetIn(a.stdin)
 	rootCmd.SetOut(a.stdout)
 	rootCmd.SetErr(a.stderr)
-	err := rootCmd.Execute()
+	ctx := a.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	err := rootCmd.ExecuteContext(ctx)
 	if err == nil {
 		return 0
 	}
@@ -173,7 +185,11 @@ func (a *app) source(s *store.Store) (skills.Source, error) {
 	if err != nil {
 		return skills.Source{}, err
 	}
-	return skills.NewSource(a.stdin, cfg), nil
+	src := skills.NewSource(a.stdin, cfg)
+	if a.project != "" {
+		src.Literal, src.Project = true, a.project
+	}
+	return src, nil
 }
 
 // open opens the store of --root, with the lock timeout of

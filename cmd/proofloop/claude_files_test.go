@@ -31,7 +31,7 @@ const (
 var generatedDirs = []string{"skills", "agents"}
 
 // generatedFiles are the files outside those folders that it writes.
-var generatedFiles = []string{"AGENTS.md", ".claude/settings.json", ".mcp.json"}
+var generatedFiles = []string{"AGENTS.md", ".claude/settings.json"}
 
 // TestClaudeFilesInSync generates the files through the real command into
 // an empty directory and compares them, byte for byte, with the committed

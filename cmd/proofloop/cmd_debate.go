@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -128,6 +127,9 @@ func (a *app) debateStartCommand() *cobra.Command {
 				return err
 			}
 			if in.Topic, err = src.Text(in.Topic); err != nil {
+				return err
+			}
+			if in.Source, err = src.Path(in.Source, "--source"); err != nil {
 				return err
 			}
 			r, err := loop.StartDebate(s, a.debateOpts(cmd), in)
@@ -290,7 +292,7 @@ func (a *app) debateWaitCommand() *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			r, err := loop.WaitDebate(context.Background(), s, args[0], pid, timeout)
+			r, err := loop.WaitDebate(cmd.Context(), s, args[0], pid, timeout)
 			if err != nil {
 				return err
 			}

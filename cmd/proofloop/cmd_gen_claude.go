@@ -11,8 +11,9 @@ import (
 
 func (a *app) genClaudeCommand() *cobra.Command {
 	var dir string
+	var withMCP bool
 	c := &cobra.Command{
-		Use:   "gen-claude [--dir DIR]",
+		Use:   "gen-claude [--dir DIR] [--mcp]",
 		Short: "Write the Claude Code skill and agent files (.claude/), settings and AGENTS.md from the skill registry",
 		Long: "gen-claude writes DIR/.claude/skills/<skill>/SKILL.md for each skill,\n" +
 			"DIR/.claude/agents/agent-<role>.md for each role and DIR/AGENTS.md, from the skill registry and\n" +
@@ -24,14 +25,23 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			"Bash(bin/proofloop:*), so that agents call proofloop without asking, and a SessionStart hook that\n" +
 			"runs `proofloop prime` for the role of a session `proofloop run` started. Every other key,\n" +
 			"permission and hook there stays, and running it again adds nothing twice.\n\n" +
-			"It also sets the proofloop server (`proofloop mcp` over stdio) in DIR/.mcp.json, Claude Code's\n" +
-			"project file of MCP servers, keeping every other server there.",
+			"With --mcp it also sets the proofloop server (`proofloop mcp` over stdio) in DIR/.mcp.json,\n" +
+			"Claude Code's project file of MCP servers, keeping every other server there. It is opt-in: a\n" +
+			"server's tool schemas are loaded into every turn of every session, also the turns that work\n" +
+			"through Bash. The server offers a session only its role's tools ($PROOFLOOP_ROLE).",
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			rep, err := skills.WriteClaude(dir)
 			if err != nil {
 				return err
 			}
+			mcpPath, mcpChanged := filepath.Join(dir, skills.MCPPath), false
+			if withMCP {
+				if mcpPath, mcpChanged, err = skills.WriteMCP(dir); err != nil {
+					return err
+				}
+			}
+			mcpOn := withMCP || skills.HasMCP(dir)
 			slash := func(ps []string) []string {
 				out := make([]string, len(ps))
 				for i, p := range ps {
@@ -42,7 +52,7 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "gen-claude", "dir": dir, "files": slash(rep.Written),
 					"kept": slash(rep.Kept), "settings": map[string]any{"path": filepath.ToSlash(rep.Settings), "changed": rep.SettingsChanged},
-					"mcp": map[string]any{"path": filepath.ToSlash(rep.MCP), "changed": rep.MCPChanged}})
+					"mcp": map[string]any{"path": filepath.ToSlash(mcpPath), "changed": mcpChanged, "enabled": mcpOn}})
 			}
 			fmt.Fprintf(a.stdout, "Wrote %d files under %s.\n", len(rep.Written), dir)
 			for _, k := range rep.Kept {
@@ -53,14 +63,18 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			} else {
 				fmt.Fprintf(a.stdout, "%s already has proofloop's permissions and SessionStart hook.\n", rep.Settings)
 			}
-			if rep.MCPChanged {
-				fmt.Fprintf(a.stdout, "Added the proofloop MCP server (`proofloop mcp`) to %s.\n", rep.MCP)
-			} else {
-				fmt.Fprintf(a.stdout, "%s already has the proofloop MCP server.\n", rep.MCP)
+			switch {
+			case mcpChanged:
+				fmt.Fprintf(a.stdout, "Added the proofloop MCP server (`proofloop mcp`) to %s.\n", mcpPath)
+			case withMCP:
+				fmt.Fprintf(a.stdout, "%s already has the proofloop MCP server.\n", mcpPath)
+			case mcpOn:
+				fmt.Fprintf(a.stdout, "%s keeps the proofloop MCP server: its tool schemas load into every session; remove mcpServers.proofloop there if your agents use Bash only.\n", mcpPath)
 			}
 			return nil
 		},
 	}
 	c.Flags().StringVar(&dir, "dir", ".", "write `DIR`/.claude/... and DIR/AGENTS.md")
+	c.Flags().BoolVar(&withMCP, "mcp", false, "also set the proofloop MCP server in DIR/.mcp.json (opt-in: its tool schemas load into every session)")
 	return c
 }

@@ -1,18 +1,20 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"os/signal"
+	"path/filepath"
 	"sync"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
+
+	"github.com/proofloop/proofloop/model"
 )
 
 // The MCP server: `proofloop mcp` serves the commands of this very binary
@@ -23,55 +25,97 @@ import (
 
 func (a *app) mcpCommand() *cobra.Command {
 	var watch bool
+	var role string
 	c := &cobra.Command{
-		Use:   "mcp [--watch]",
+		Use:   "mcp [--role R] [--watch]",
 		Short: "Serve the skills and loop commands as MCP tools over stdio, for agent clients",
 		Long: "mcp runs a Model Context Protocol server on standard input and output. Each skill and loop\n" +
 			"command is a tool whose input schema comes from the skill registry and the command's flags; a\n" +
 			"call runs the same code as the CLI with --json, and a refusal is a tool result with isError\n" +
-			"and the CLI's error code. --root and --actor set the store and the default actor of every\n" +
-			"call; a call may name its own actor. Prompts give each role's `prime`; resources give the\n" +
-			"skill catalog, the transition table and every document as proofloop://statement/<id> or\n" +
-			"proofloop://problem/<id>. With --watch, subscribed clients get resources/updated\n" +
-			"notifications as the event log records changes. It ends when standard input closes.",
+			"and the CLI's error code. --role R (default $PROOFLOOP_ROLE) offers only that role's tools:\n" +
+			"its skills and prime, next, claim, refresh, release, show and status (a debate role gets the\n" +
+			"debate tools instead of skills). Admin and host commands (init, doctor, config, db migrate,\n" +
+			"import, export, report, serve, run, release --force) are never tools. Over MCP every text\n" +
+			"argument is literal (no @FILE), and a path (a debate's source) must lie inside the project\n" +
+			"folder, the folder that holds the root. --root and --actor set the store and the default\n" +
+			"actor of every call; a call may name its own actor. Prompts give each role's `prime`;\n" +
+			"resources give the skill catalog, the transition table and every document as\n" +
+			"proofloop://statement/<id> or proofloop://problem/<id>. With --watch, subscribed clients get\n" +
+			"resources/updated notifications as the event log records changes. A malformed or oversized\n" +
+			"line is answered with a JSON-RPC error and the server goes on. It ends when standard input\n" +
+			"closes, after answering every request it read.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// Fail early, with the CLI's error, when --root is not a store.
-			s, err := a.open()
+			// Fail early, with the CLI's error, when --root is not a store
+			// or --role names no role.
+			s, r, err := a.openWithRole(role)
 			if err != nil {
 				return err
 			}
+			cfg, err := s.Config()
 			s.Close()
-			srv := newMCPServer(a, watch)
+			if err != nil {
+				return err
+			}
+			project, err := projectFolder(a.root)
+			if err != nil {
+				return err
+			}
+			srv := newMCPServer(a, watch, r, project)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			return srv.serve(ctx, a.stdin, a.stdout)
+			return srv.serve(ctx, a.stdin, a.stdout, frameLimit(cfg.MaxInputBytes))
 		},
 	}
 	c.Flags().BoolVar(&watch, "watch", false, "send resources/updated notifications for the documents each new event changes")
+	c.Flags().StringVar(&role, "role", os.Getenv("PROOFLOOP_ROLE"), "offer only the tools of role `R` (default $PROOFLOOP_ROLE; none: every tool)")
+	c.Flags().Lookup("role").DefValue = ""
 	return c
 }
 
+// projectFolder is the folder that holds the contents root (where
+// proofloop.json, .mcp.json and .claude/ live): over MCP, a path argument
+// must lie inside it.
+func projectFolder(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return filepath.Dir(abs), nil
+}
+
+// frameLimit bounds one JSON-RPC line: room for max_input_bytes of text
+// escaped in JSON, and never more than the SDK's own limit (a line the
+// SDK refused would end the session).
+func frameLimit(maxInput int64) int {
+	return int(min(4*maxInput+64<<10, mcp.DefaultMaxLineLength))
+}
+
 // mcpServer holds what every call shares: the server's settings, and the
-// mutex that runs one command at a time (each call opens the store, as a
-// CLI process would; calls of one server need not overlap, and the store's
-// lock orders them against other processes anyway).
+// mutex that runs one change at a time (each call opens the store, as a
+// CLI process would; readers, debate_wait among them, run beside the
+// changes, as reading processes do, so a wait never holds up a turn).
 type mcpServer struct {
 	root, actor string
+	project     string // the folder a path argument must lie in
 	watch       bool
 	srv         *mcp.Server
+	tools       []*mcpTool
 	mu          sync.Mutex
 	resMu       sync.Mutex
 	listed      map[string]bool // document URIs already added as resources
 }
 
-func newMCPServer(a *app, watch bool) *mcpServer {
-	m := &mcpServer{root: a.root, actor: a.actor, watch: watch, listed: map[string]bool{}}
+func newMCPServer(a *app, watch bool, role model.Role, project string) *mcpServer {
+	m := &mcpServer{root: a.root, actor: a.actor, project: project, watch: watch, listed: map[string]bool{}}
 	opts := &mcp.ServerOptions{
 		Instructions: "proofloop: a proof project's problems and statements, changed only through its skills. " +
 			"Start with the prompt of your role (solve, prove, check, fix or decide), take an item with the next tool " +
 			"(claim: true, holder: your name), pass the lease it returns to the skill you call on that item, and read " +
-			"the isError results: they carry the error code, message and hint of the CLI.",
+			"the isError results: they carry the error code, message and hint.",
 		Capabilities: &mcp.ServerCapabilities{},
 	}
 	if watch {
@@ -80,7 +124,8 @@ func newMCPServer(a *app, watch bool) *mcpServer {
 		opts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
 	}
 	m.srv = mcp.NewServer(&mcp.Implementation{Name: "proofloop", Version: readBuildVersion().Version}, opts)
-	for _, t := range mcpTools(a.rootCommand()) {
+	m.tools = mcpTools(a.rootCommand(), role)
+	for _, t := range m.tools {
 		m.srv.AddTool(t.tool, m.handler(t))
 	}
 	m.addPrompts()
@@ -89,7 +134,7 @@ func newMCPServer(a *app, watch bool) *mcpServer {
 }
 
 // serve runs the protocol on r and w until r ends or ctx is cancelled.
-func (m *mcpServer) serve(ctx context.Context, r io.Reader, w io.Writer) error {
+func (m *mcpServer) serve(ctx context.Context, r io.Reader, w io.Writer, limit int) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if m.watch {
@@ -99,8 +144,8 @@ func (m *mcpServer) serve(ctx context.Context, r io.Reader, w io.Writer) error {
 			return err
 		}
 	}
-	d := newDrain()
-	err := m.srv.Run(ctx, &mcp.IOTransport{Reader: d.reader(ctx, r), Writer: d.writer(w)})
+	d := newDrain(w, limit)
+	err := m.srv.Run(ctx, &mcp.IOTransport{Reader: d.reader(ctx, r), Writer: d.writer()})
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}
@@ -108,108 +153,17 @@ func (m *mcpServer) serve(ctx context.Context, r io.Reader, w io.Writer) error {
 }
 
 // cli runs one proofloop command line in-process with the server's root,
-// and returns its exit code, stdout, stderr and plain sentence.
-func (m *mcpServer) cli(args []string, stdin []byte) (int, []byte, []byte, []byte) {
+// as a call over MCP (literal text, paths inside the project folder), and
+// returns its exit code, stdout, stderr and plain sentence. serial runs it
+// alone among this server's calls (a change); a reader runs at once.
+func (m *mcpServer) cli(ctx context.Context, serial bool, args []string, stdin []byte) (int, []byte, []byte, []byte) {
 	var out, errb, text bytes.Buffer
 	full := append([]string{"--root", m.root}, args...)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	a := &app{stdin: bytes.NewReader(stdin), stdout: &out, stderr: &errb, text: &text}
+	if serial {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+	}
+	a := &app{stdin: bytes.NewReader(stdin), stdout: &out, stderr: &errb, text: &text, project: m.project, ctx: ctx}
 	code := a.execute(full)
 	return code, out.Bytes(), errb.Bytes(), text.Bytes()
 }
-
-// drain holds back the end of the client's input until every request read
-// has its response written. A client may write its requests and close its
-// end at once (printf ... | proofloop mcp); the SDK ends the session at EOF
-// and would drop the replies still being computed.
-type drain struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	pending map[string]bool // ids of requests without a response yet
-	partial []byte          // the written bytes after the last newline
-}
-
-func newDrain() *drain {
-	d := &drain{pending: map[string]bool{}}
-	d.cond = sync.NewCond(&d.mu)
-	return d
-}
-
-// message is what drain reads of a JSON-RPC message: a request has an id
-// and a method, a response an id and no method.
-func messageID(line []byte) (id string, request bool) {
-	var msg struct {
-		ID     any    `json:"id"`
-		Method string `json:"method"`
-	}
-	if json.Unmarshal(line, &msg) != nil || msg.ID == nil {
-		return "", false
-	}
-	b, _ := json.Marshal(msg.ID)
-	return string(b), msg.Method != ""
-}
-
-// reader copies r line by line to the SDK; at r's end it waits for the
-// pending responses (or ctx), then ends the SDK's input.
-func (d *drain) reader(ctx context.Context, r io.Reader) io.ReadCloser {
-	pr, pw := io.Pipe()
-	stop := context.AfterFunc(ctx, func() { d.mu.Lock(); d.cond.Broadcast(); d.mu.Unlock() })
-	go func() {
-		defer stop()
-		br := bufio.NewReader(r)
-		for {
-			line, err := br.ReadBytes('\n')
-			if len(line) > 0 {
-				if id, req := messageID(line); req {
-					d.mu.Lock()
-					d.pending[id] = true
-					d.mu.Unlock()
-				}
-				if _, werr := pw.Write(line); werr != nil {
-					return
-				}
-			}
-			if err != nil {
-				d.mu.Lock()
-				for len(d.pending) > 0 && ctx.Err() == nil {
-					d.cond.Wait()
-				}
-				d.mu.Unlock()
-				pw.Close()
-				return
-			}
-		}
-	}()
-	return pr
-}
-
-// writer passes the SDK's output to w and marks the responses it carries.
-func (d *drain) writer(w io.Writer) io.WriteCloser { return drainWriter{d, w} }
-
-type drainWriter struct {
-	d *drain
-	w io.Writer
-}
-
-func (dw drainWriter) Write(p []byte) (int, error) {
-	n, err := dw.w.Write(p)
-	d := dw.d
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.partial = append(d.partial, p[:n]...)
-	for {
-		i := bytes.IndexByte(d.partial, '\n')
-		if i < 0 {
-			break
-		}
-		if id, req := messageID(d.partial[:i]); id != "" && !req {
-			delete(d.pending, id)
-			d.cond.Broadcast()
-		}
-		d.partial = d.partial[i+1:]
-	}
-	return n, err
-}
-
-func (drainWriter) Close() error { return nil }

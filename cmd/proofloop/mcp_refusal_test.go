@@ -59,8 +59,8 @@ func TestMCPRefusalsMatchCLI(t *testing.T) {
 			if !res.IsError || got["ok"] != false {
 				t.Errorf("tool %s: isError %v, ok %v; want a refusal", tc.call.tool, res.IsError, got["ok"])
 			}
-			if g, w := js(got["error"]), js(cli["error"]); g != w {
-				t.Errorf("tool error = %s; want the CLI's %s", g, w)
+			if g, w := js(got["error"]), js(overMCP(cli["error"])); g != w {
+				t.Errorf("tool error = %s; want the CLI's, naming tools: %s", g, w)
 			}
 			if g, w := got["command"], cli["command"]; g != w {
 				t.Errorf("tool command = %v; want the CLI's %v", g, w)
@@ -73,8 +73,8 @@ func TestMCPRefusalsMatchCLI(t *testing.T) {
 			if h, _ := e["hint"].(string); h != "" {
 				plain += "\nhint: " + h
 			}
-			if text, _ := res.Content[0].(*mcp.TextContent); text == nil || text.Text != plain {
-				t.Errorf("tool text = %s; want the CLI's plain sentence %q", js(res.Content[0]), plain)
+			if text, _ := res.Content[0].(*mcp.TextContent); len(res.Content) != 1 || text == nil || text.Text != oneLine(testHints.toolHint(plain)) {
+				t.Errorf("tool text = %s; want the CLI's plain sentence on one line, naming tools: %q", js(res.Content), plain)
 			}
 			if after := snapshot(t, root); !sameFiles(before, after) {
 				t.Errorf("the refusal changed the store")
@@ -114,13 +114,30 @@ func TestMCPDamagedStore(t *testing.T) {
 	cs := connect(t, root, nil)
 	_, cli, _ := mcpCLI(t, root, "show", "prob_d")
 	res, got := call(t, cs, "show", map[string]any{"ids": []string{"prob_d"}})
-	if !res.IsError || errorCode(got) != "store_damaged" || js(got["error"]) != js(cli["error"]) {
+	if !res.IsError || errorCode(got) != "store_damaged" || js(got["error"]) != js(overMCP(cli["error"])) {
 		t.Errorf("show of a malformed document = %v; want isError with the CLI's %v", got, cli["error"])
 	}
 	res, got = call(t, cs, "prob_wrapup_statement", map[string]any{"problem_path": "prob_d", "claim": "d.", "purpose": "p"})
 	if !res.IsError || errorCode(got) != "store_damaged" {
 		t.Errorf("a skill on a malformed document = %v; want isError with store_damaged", got)
 	}
+}
+
+// testHints rewrites the CLI's hints as the server of every tool does.
+var testHints = &mcpServer{tools: mcpTools((&app{}).rootCommand(), "")}
+
+// overMCP is a CLI error object as a tool gives it: its message and hint
+// name tools, not commands.
+func overMCP(e any) any {
+	m, _ := e.(map[string]any)
+	out := map[string]any{}
+	for k, v := range m {
+		if s, ok := v.(string); ok && (k == "message" || k == "hint") {
+			v = testHints.toolHint(s)
+		}
+		out[k] = v
+	}
+	return out
 }
 
 func sameFiles(a, b map[string]string) bool {

@@ -25,8 +25,8 @@ func (m *mcpServer) addPrompts() {
 			Name:        string(r),
 			Title:       "proofloop: the " + string(r) + " role",
 			Description: "An orientation for an agent working in the " + string(r) + " role: the project's state, the items waiting for the role, its skills and tools.",
-		}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-			code, out, errOut, _ := m.cli([]string{"prime", "--role", string(r)}, nil)
+		}, func(ctx context.Context, _ *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			code, out, errOut, _ := m.cli(ctx, false, []string{"prime", "--role", string(r)}, nil)
 			if code != 0 {
 				return nil, fmt.Errorf("%s", strings.TrimSpace(string(errOut)))
 			}
@@ -48,8 +48,8 @@ func (m *mcpServer) addResources() {
 	} {
 		uri := uriScheme + r.name
 		m.srv.AddResource(&mcp.Resource{URI: uri, Name: r.name, Description: r.desc, MIMEType: "application/json"},
-			func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-				code, out, errOut, _ := m.cli([]string{r.name, "--json"}, nil)
+			func(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				code, out, errOut, _ := m.cli(ctx, false, []string{r.name, "--json"}, nil)
 				if code != 0 {
 					return nil, fmt.Errorf("%s", strings.TrimSpace(string(errOut)))
 				}
@@ -87,7 +87,7 @@ func documentURI(id string) string {
 // syncResources adds a resource for every document the index lists that
 // is not one yet. Documents are never deleted, so none is removed.
 func (m *mcpServer) syncResources() {
-	code, out, _, _ := m.cli([]string{"list", "--json"}, nil)
+	code, out, _, _ := m.cli(context.Background(), false, []string{"list", "--json"}, nil)
 	if code != 0 {
 		return // resources/read reports a damaged store; the list stays as it was
 	}
@@ -114,13 +114,13 @@ func (m *mcpServer) syncResources() {
 }
 
 // readDocument reads proofloop://<kind>/<id> through `show ID --json`.
-func (m *mcpServer) readDocument(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (m *mcpServer) readDocument(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	_, id, ok := strings.Cut(strings.TrimPrefix(uri, uriScheme), "/")
 	if !ok || id == "" || strings.Contains(id, "/") || documentURI(id) != uri {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	code, out, errOut, _ := m.cli([]string{"show", "--json", "--", id}, nil)
+	code, out, errOut, _ := m.cli(ctx, false, []string{"show", "--json", "--", id}, nil)
 	var res struct {
 		Error    struct{ Code string }
 		Document json.RawMessage

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // step is one call of a scenario: a tool and its arguments, which
@@ -111,8 +113,8 @@ func TestMCPScenarioMatchesCLI(t *testing.T) {
 		if res.IsError || obj["ok"] != true {
 			t.Fatalf("tool step %d %s: %v", i+1, s.tool, obj)
 		}
-		if s.tool != "new_problem" && s.tool != "decide" && len(res.Content) < 2 {
-			t.Errorf("tool step %d %s: content = %d blocks; want the plain sentence and the JSON", i+1, s.tool, len(res.Content))
+		if text, _ := res.Content[0].(*mcp.TextContent); len(res.Content) != 1 || text == nil || text.Text == "" || strings.Contains(text.Text, "\n") {
+			t.Errorf("tool step %d %s: content = %s; want the result's sentence, one line", i+1, s.tool, js(res.Content))
 		}
 	}
 	_, last := call(t, cs, "show", map[string]any{"ids": []string{"prob_sq"}})

@@ -40,7 +40,7 @@ func testCtx(t testing.TB) context.Context {
 }
 
 func cliEnv() []string {
-	return append(os.Environ(), "PROOFLOOP_ROOT=", "PROOFLOOP_ACTOR=", "PROOFLOOP_LEASE=", "PROOFLOOP_LOCK_TIMEOUT=")
+	return append(os.Environ(), "PROOFLOOP_ROOT=", "PROOFLOOP_ACTOR=", "PROOFLOOP_LEASE=", "PROOFLOOP_LOCK_TIMEOUT=", "PROOFLOOP_ROLE=")
 }
 
 // newRoot makes an empty contents root.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,23 +15,23 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
 )
 
 // mcpExposure is the one place that says which commands are MCP tools and
 // how they behave. Every command of the cobra tree is a tool unless it is
-// hidden here, so a command added later (debate, history, reopen) is served
-// without an edit; a reader must be listed in readOnly to get the hint.
+// hidden here or is a group of subcommands (such as debate, whose bare form
+// only prints help), so a command added later is served without an edit; a
+// reader must be listed in readOnly to get the hint. Admin and host
+// operations are never tools: an agent must not migrate, import, repair,
+// configure, or end another's lease (release --force).
 var mcpExposure = struct {
 	hidden     map[string]string   // command path -> why it is not a tool
 	readOnly   map[string]bool     // changes nothing in the store
 	idempotent map[string]bool     // a repeat has no further effect
 	noFlags    map[string][]string // flags a tool does not offer
-	// Text flags that read @FILE or @- in the CLI (skills.ReadTextArgs).
-	// A tool argument is the text itself: a client names no file on the
-	// server's disk, so a leading @ is escaped (@@) and kept literally.
-	texts map[string][]string
 }{
 	hidden: map[string]string{
 		"mcp":           "the server itself",
@@ -45,28 +46,29 @@ var mcpExposure = struct {
 		"report":        "writes an HTML file outside the store; a person reads it",
 		"serve":         "long-running: an HTTP server",
 		"export":        "writes a new store outside this one; a backup is a person's job",
+		"db":            "database migrations: the database owner's job",
+		"import":        "reads a store from the server's disk into this one: a person's job",
 		"example-agent": "runs a shell script: run starts agents, tools do not",
 	},
 	readOnly: map[string]bool{
 		"status": true, "show": true, "list": true, "events": true,
 		"skills": true, "transitions": true, "prime": true,
 		"history": true, "graph": true,
+		"debate show": true, "debate list": true, "debate transcript": true, "debate wait": true,
 	},
 	// release: a second release of the same lease changes nothing more.
 	// refresh is not idempotent: each call moves the expiry from now.
 	idempotent: map[string]bool{"release": true},
 	noFlags: map[string][]string{
-		"events": {"follow"}, // a tool call returns; --follow never would
-	},
-	texts: map[string][]string{
-		"decide":      {"reason"},
-		"new-problem": {"objective", "hypothesis"},
+		"events":  {"follow"}, // a tool call returns; --follow never would
+		"release": {"force"},  // ends another's lease: a person's or run's job
 	},
 }
 
 // mcpTool is one tool and how to turn its arguments into a command line.
 type mcpTool struct {
 	tool       *mcp.Tool
+	cmd        *cobra.Command
 	path       []string // the command's path below the root
 	skill      *skills.Skill
 	flags      map[string]*pflag.Flag // snake_case parameter -> flag
@@ -87,8 +89,10 @@ const (
 	paramLease = "lease"
 )
 
-// mcpTools walks the command tree and makes a tool of every exposed command.
-func mcpTools(root *cobra.Command) []*mcpTool {
+// mcpTools walks the command tree and makes a tool of every exposed command
+// that role's scope offers (mcpScope; every one without a role).
+func mcpTools(root *cobra.Command, role model.Role) []*mcpTool {
+	scope := mcpScope(role)
 	var out []*mcpTool
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -97,7 +101,7 @@ func mcpTools(root *cobra.Command) []*mcpTool {
 			if _, hide := mcpExposure.hidden[name]; hide || sub.Hidden || name == "help" {
 				continue
 			}
-			if sub.Runnable() {
+			if sub.Runnable() && !sub.HasSubCommands() && (scope == nil || scope[skills.ToolName(name)]) {
 				out = append(out, newMCPTool(sub))
 			}
 			walk(sub)
@@ -109,7 +113,7 @@ func mcpTools(root *cobra.Command) []*mcpTool {
 
 func newMCPTool(c *cobra.Command) *mcpTool {
 	name := commandName(c)
-	t := &mcpTool{path: strings.Fields(name), flags: map[string]*pflag.Flag{}, mutating: !mcpExposure.readOnly[name]}
+	t := &mcpTool{cmd: c, path: strings.Fields(name), flags: map[string]*pflag.Flag{}, mutating: !mcpExposure.readOnly[name]}
 	props := map[string]any{}
 	var required []string
 	desc := c.Short
@@ -253,45 +257,71 @@ func flagSchema(f *pflag.Flag) map[string]any {
 	return s
 }
 
-// handler runs a call as the CLI would run the command line it maps to.
+// handler runs a call as the CLI would run the command line it maps to,
+// under the call's context (a cancelled call ends its command).
 func (m *mcpServer) handler(t *mcpTool) mcp.ToolHandler {
-	return func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, stdin, err := m.commandLine(t, req.Params.Arguments)
 		if err != nil {
 			return m.refusal(t, err), nil
 		}
-		code, out, errOut, text := m.cli(args, stdin)
-		if code == 0 && len(text) == 0 && !t.mutating {
-			// A reader has no sentence in JSON mode: run it again for its
-			// plain output (reading twice changes nothing).
-			_, text, _, _ = m.cli(slices.DeleteFunc(slices.Clone(args), func(s string) bool { return s == "--json" }), stdin)
+		code, out, errOut, text := m.cli(ctx, t.mutating, args, stdin)
+		if code != 0 && len(bytes.TrimSpace(text)) == 0 {
+			text = errOut // a refusal's sentence comes through text in JSON mode
 		}
-		return toolResult(code, out, errOut, text), nil
+		return m.toolResult(code, out, text), nil
 	}
 }
 
-// toolResult makes a CLI run a tool result: structuredContent is the --json
-// object; the text is the plain sentence (stderr's message for a refusal),
-// followed by the same JSON for clients that read only text, as the spec
-// recommends.
-func toolResult(code int, out, errOut, text []byte) *mcp.CallToolResult {
+// toolResult makes a CLI run a tool result that carries its data once:
+// structuredContent is the --json object, and the text is one line (the
+// result's sentence, or the error) for clients that read only text. A
+// client that reads structuredContent (Claude Code gives the model that
+// alone) thus pays for no copy. Hints and messages name tools, not shell
+// commands (toolHint).
+func (m *mcpServer) toolResult(code int, out, text []byte) *mcp.CallToolResult {
 	r := &mcp.CallToolResult{IsError: code != 0}
 	var obj map[string]any
 	if json.Unmarshal(out, &obj) == nil && obj != nil {
-		r.StructuredContent = json.RawMessage(bytesTrim(out))
+		if e, ok := obj["error"].(map[string]any); ok {
+			for _, k := range []string{"message", "hint"} {
+				if s, ok := e[k].(string); ok {
+					e[k] = m.toolHint(s)
+				}
+			}
+		}
+		if s, ok := obj["hint"].(string); ok {
+			obj["hint"] = m.toolHint(s)
+		}
+		r.StructuredContent = obj
 	}
-	plain := text
-	if code != 0 && len(bytesTrim(text)) == 0 {
-		plain = errOut // a refusal's sentence comes through text in JSON mode
+	line := oneLine(m.toolHint(string(text)))
+	if line == "" {
+		line = summaryLine(obj)
 	}
-	if s := strings.TrimSpace(string(plain)); s != "" {
-		r.Content = append(r.Content, &mcp.TextContent{Text: s})
+	if e, ok := obj["error"].(map[string]any); ok {
+		if h, _ := e["hint"].(string); h != "" && !strings.Contains(line, h) {
+			line += " (" + oneLine(h) + ")"
+		}
 	}
-	r.Content = append(r.Content, &mcp.TextContent{Text: string(bytesTrim(out))})
+	r.Content = []mcp.Content{&mcp.TextContent{Text: line}}
 	return r
 }
 
-func bytesTrim(b []byte) []byte { return []byte(strings.TrimSpace(string(b))) }
+// oneLine joins the lines of s with spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// summaryLine is the one line of a reader's result, which has no sentence
+// in JSON mode: what it is about; the data is the structured content.
+func summaryLine(obj map[string]any) string {
+	parts := []string{}
+	for _, k := range []string{"command", "id", "status"} {
+		if s, ok := obj[k].(string); ok && s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " ") + ": ok; the result is the structured content"
+}
 
 // refusal reports arguments that cannot become a command line the way the
 // CLI reports bad flags: invalid_input, exit 2, in the --json error shape.
@@ -303,8 +333,8 @@ func (m *mcpServer) refusal(t *mcpTool, err error) *mcp.CallToolResult {
 		e["hint"] = se.Hint
 	}
 	out, _ := json.Marshal(map[string]any{"ok": false, "command": strings.Join(t.path, " "), "error": e})
-	msg := fmt.Sprintf("proofloop %s: %s", strings.Join(t.path, " "), err)
-	return toolResult(exit, out, []byte(msg), nil)
+	msg := fmt.Sprintf("%s: %s", t.tool.Name, err)
+	return m.toolResult(exit, out, []byte(msg))
 }
 
 // commandLine turns a call's arguments into the command line and stdin of
@@ -313,8 +343,11 @@ func (m *mcpServer) refusal(t *mcpTool, err error) *mcp.CallToolResult {
 func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []byte, error) {
 	in := map[string]json.RawMessage{}
 	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &in); err != nil {
-			return nil, nil, store.Errorf(store.CodeInvalidInput, "the arguments are not a JSON object: %v", err)
+		// Strict, as the CLI's --input: a key given twice (two actors, say)
+		// is refused, not settled by the last one.
+		if err := skills.DecodeStrict(raw, &in); err != nil {
+			return nil, nil, store.Errorf(store.CodeInvalidInput, "the arguments are not a JSON object the tool takes: %v", err).
+				WithHint("give each parameter once, as the tool's input schema says")
 		}
 	}
 	args := append(slices.Clone(t.path), "--json")
@@ -346,11 +379,7 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 		if err != nil {
 			return nil, nil, err
 		}
-		literal := slices.Contains(mcpExposure.texts[strings.Join(t.path, " ")], t.flags[name].Name)
 		for _, s := range vals {
-			if literal && strings.HasPrefix(s, "@") {
-				s = "@" + s
-			}
 			args = append(args, "--"+t.flags[name].Name+"="+s)
 		}
 	}

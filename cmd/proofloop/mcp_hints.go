@@ -1,0 +1,135 @@
+package main
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Hints over MCP speak of tools. The CLI's messages and hints name shell
+// commands ("run `proofloop show stmt_x --sentences`"); an agent on the MCP
+// server calls tools and may have no shell at all. toolHint rewrites each
+// command a text names:
+//   - a command that is a tool of this server: "call the tool show with
+//     {"ids":["stmt_x"],"sentences":true}", its arguments mapped to the
+//     tool's parameters as commandLine maps them back;
+//   - a command that is not (doctor, init, config, a tool of another role):
+//     "ask the person who runs the project to run `proofloop doctor`".
+
+// cliMention finds a command in a text: `proofloop ARGS` in backquotes, or a
+// bare "proofloop WORD" (then only the command's own words are rewritten).
+// A "run " before it goes too: the rewrite says what to do.
+var cliMention = regexp.MustCompile("(?:\\brun )?(?:`proofloop ([^`]*)`|\\bproofloop ([a-z][a-z-]*(?: [a-z][a-z-]*)?))")
+
+// toolHint rewrites the commands s names for a client of this server.
+func (m *mcpServer) toolHint(s string) string {
+	return cliMention.ReplaceAllStringFunc(s, func(match string) string {
+		sub := cliMention.FindStringSubmatch(match)
+		quoted := strings.Contains(match, "`")
+		words := strings.Fields(sub[1] + sub[2])
+		t, rest := m.findTool(words)
+		if t == nil {
+			if !quoted && !m.isCommand(words) {
+				return match // prose: "no proofloop process is running"
+			}
+			if !quoted {
+				return "ask the person who runs the project to run proofloop " + strings.Join(words, " ")
+			}
+			return "ask the person who runs the project to run `proofloop " + strings.Join(words, " ") + "`"
+		}
+		if !quoted {
+			if strings.HasPrefix(match, "run ") {
+				return strings.TrimSpace("call the tool " + t.tool.Name + " " + strings.Join(rest, " "))
+			}
+			return strings.TrimSpace("the tool " + t.tool.Name + " " + strings.Join(rest, " "))
+		}
+		if args := t.toolArgs(rest); len(args) > 0 {
+			b, _ := json.Marshal(args)
+			return "call the tool " + t.tool.Name + " with " + string(b)
+		}
+		return "call the tool " + t.tool.Name
+	})
+}
+
+// findTool finds the tool whose command path starts words (the longest),
+// and the words after it.
+func (m *mcpServer) findTool(words []string) (*mcpTool, []string) {
+	var best *mcpTool
+	for _, t := range m.tools {
+		if len(t.path) <= len(words) && slices.Equal(t.path, words[:len(t.path)]) && (best == nil || len(t.path) > len(best.path)) {
+			best = t
+		}
+	}
+	if best == nil {
+		return nil, nil
+	}
+	return best, words[len(best.path):]
+}
+
+// isCommand reports whether words start with a proofloop command, a tool
+// or not.
+func (m *mcpServer) isCommand(words []string) bool {
+	if len(words) == 0 || len(m.tools) == 0 {
+		return false
+	}
+	for _, c := range m.tools[0].cmd.Root().Commands() {
+		if c.Name() == words[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// toolArgs maps a command line's words after the command to the tool's
+// arguments: --flag VALUE (or --flag=VALUE, or a bare boolean flag) to the
+// parameter, other words to the positional parameters in order. Global
+// flags other than --actor and --lease are dropped; placeholders (N, ID)
+// stay as written.
+func (t *mcpTool) toolArgs(words []string) map[string]any {
+	args := map[string]any{}
+	add := func(name string, v any) {
+		switch old := args[name].(type) {
+		case nil:
+			args[name] = v
+		case []any:
+			args[name] = append(old, v)
+		default:
+			args[name] = []any{old, v}
+		}
+	}
+	pos := 0
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if name, ok := strings.CutPrefix(w, "--"); ok {
+			name, val, hasVal := strings.Cut(name, "=")
+			f := t.cmd.Flags().Lookup(name)
+			boolean := f != nil && f.Value.Type() == "bool"
+			var v any = true
+			switch {
+			case hasVal:
+				v = val
+			case !boolean && i+1 < len(words):
+				i++
+				v = words[i]
+			}
+			switch name {
+			case "root", "json", "store":
+				continue
+			}
+			add(snake(name), v)
+			continue
+		}
+		if pos < len(t.positional) {
+			p := t.positional[pos]
+			if p.many {
+				l, _ := args[p.name].([]any)
+				args[p.name] = append(l, w)
+				continue
+			}
+			args[p.name] = w
+			pos++
+		}
+	}
+	return args
+}

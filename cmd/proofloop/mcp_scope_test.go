@@ -1,0 +1,155 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/skills"
+)
+
+// listTools returns the names of tools/list and the bytes of its result.
+func listTools(t *testing.T, cs *mcp.ClientSession) ([]string, int) {
+	t.Helper()
+	res, err := cs.ListTools(testCtx(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+	}
+	b, _ := json.Marshal(res)
+	slices.Sort(names)
+	return names, len(b)
+}
+
+// TestMCPRoleScope: `mcp --role check` offers the check skills and the loop
+// tools and nothing else (at most 12, and a third of the schemas of the
+// whole server); no server offers an admin or host tool, the bare debate
+// group, or release's force.
+func TestMCPRoleScope(t *testing.T) {
+	root := newRoot(t)
+	all, allBytes := listTools(t, connect(t, root, nil))
+	for _, admin := range []string{"db_migrate", "db", "import", "debate", "doctor", "config_set", "export", "report", "serve", "run", "init"} {
+		if slices.Contains(all, admin) {
+			t.Errorf("tools/list has %s; an admin or host command is never a tool", admin)
+		}
+	}
+	check, checkBytes := listTools(t, connect(t, root, nil, "--role", "check"))
+	want := slices.Clone(skills.MCPLoopTools)
+	for _, sk := range skills.ForRole(model.RoleCheck) {
+		want = append(want, skills.ToolName(sk.Name))
+	}
+	slices.Sort(want)
+	if !slices.Equal(check, want) {
+		t.Errorf("mcp --role check tools = %v; want %v", check, want)
+	}
+	if len(check) > 12 {
+		t.Errorf("mcp --role check has %d tools; want at most 12", len(check))
+	}
+	if checkBytes*3 > allBytes {
+		t.Errorf("mcp --role check tools/list is %d bytes, the whole server's %d; want at most a third", checkBytes, allBytes)
+	}
+	t.Logf("tools/list: %d tools, %d bytes; --role check: %d tools, %d bytes", len(all), allBytes, len(check), checkBytes)
+	res, err := connect(t, root, nil, "--role", "check").ListTools(testCtx(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range res.Tools {
+		if tl.Name != "release" {
+			continue
+		}
+		if _, ok := tl.InputSchema.(map[string]any)["properties"].(map[string]any)["force"]; ok {
+			t.Errorf("release offers force; ending another's lease is not a tool")
+		}
+	}
+	// A debate role gets the debate tools in place of skills.
+	part, _ := listTools(t, connect(t, root, nil, "--role", "participant"))
+	if !slices.Contains(part, "debate_turn") || slices.Contains(part, "check_reject_proof") {
+		t.Errorf("mcp --role participant tools = %v; want debate_turn and no skill", part)
+	}
+	// An unknown role is refused before the server starts.
+	cmd := exec.Command(cliBin(t), "mcp", "--root", root, "--role", "chekc")
+	cmd.Env = cliEnv()
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "role") {
+		t.Errorf("mcp --role chekc: %v, %s; want exit 2 naming the role", err, out)
+	}
+}
+
+// TestMCPResultOnce: a tool result carries its data once: the structured
+// content, and one short line of text (no second copy of the JSON, no
+// plain rendering of the document).
+func TestMCPResultOnce(t *testing.T) {
+	root := newRoot(t)
+	claim := "Every natural number greater than one has a prime factor, which this test looks for."
+	if code, _, stderr := mcpCLI(t, root, "new-problem", "--name", "once", "--objective", "Show it."); code != 0 {
+		t.Fatalf("new-problem: %s", stderr)
+	}
+	if code, _, stderr := mcpCLI(t, root, "prob-wrapup-statement", "--problem-path", "prob_once", "--claim", claim, "--purpose", "p"); code != 0 {
+		t.Fatalf("wrapup: %s", stderr)
+	}
+	cs := connect(t, root, nil)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"show", map[string]any{"ids": []string{"stmt_once_wrap"}}},
+		{"status", map[string]any{}},
+		{"claim", map[string]any{"id": "stmt_once_wrap", "role": "prove", "holder": "p"}},
+		{"show", map[string]any{"ids": []string{"stmt_nope"}}},
+	} {
+		res, obj := call(t, cs, c.tool, c.args)
+		if len(res.Content) != 1 {
+			t.Errorf("%s: %d content blocks; want one line of text beside the structured content", c.tool, len(res.Content))
+			continue
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		sc, _ := json.Marshal(obj)
+		if strings.Contains(text, "\n") || len(text) > 300 || strings.Contains(text, claim) || strings.Contains(text, `"ok":`) {
+			t.Errorf("%s: text %q (%d bytes); want one line under 300 bytes, not the data again", c.tool, text, len(text))
+		}
+		all, _ := json.Marshal(res)
+		if len(all) > len(sc)+len(text)+200 {
+			t.Errorf("%s: result %d bytes for %d bytes of structured content; want the data once", c.tool, len(all), len(sc))
+		}
+	}
+}
+
+// TestMCPHintsNameTools: a refusal's hint names the tool to call, with its
+// arguments, not a shell command; a command that is not a tool is left to
+// the person who runs the project.
+func TestMCPHintsNameTools(t *testing.T) {
+	root := newRoot(t)
+	cs := connect(t, root, nil)
+	call(t, cs, "new_problem", map[string]any{"name": "hint", "objective": "Show it."})
+	res, obj := call(t, cs, "new_problem", map[string]any{"name": "hint", "objective": "Again."})
+	e, _ := obj["error"].(map[string]any)
+	hint, _ := e["hint"].(string)
+	text := res.Content[0].(*mcp.TextContent).Text
+	if !res.IsError || strings.Contains(hint, "proofloop show") || !strings.Contains(hint, `the tool show with {"ids":["prob_hint"]}`) {
+		t.Errorf("new_problem twice: hint %q; want it to name the tool show with its arguments", hint)
+	}
+	if strings.Contains(text, "proofloop show") || !strings.Contains(text, "the tool show") {
+		t.Errorf("new_problem twice: text %q; want the tool named, not the command", text)
+	}
+	m := &mcpServer{tools: mcpTools((&app{}).rootCommand(), "")}
+	for in, want := range map[string]string{
+		"run `proofloop doctor --reindex`":                  "ask the person who runs the project to run `proofloop doctor --reindex`",
+		"`proofloop show stmt_x --sentences` numbers them":  `call the tool show with {"ids":["stmt_x"],"sentences":true} numbers them`,
+		"e.g. proofloop show stmt_example_wrap":             "e.g. the tool show stmt_example_wrap",
+		"retry later; if no proofloop process is running":   "retry later; if no proofloop process is running",
+		"`proofloop next --role check --claim` takes one":   `call the tool next with {"claim":true,"role":"check"} takes one`,
+		"`proofloop debate turn ID --participant-id P` now": `call the tool debate_turn with {"id":"ID","participant_id":"P"} now`,
+	} {
+		if got := m.toolHint(in); got != want {
+			t.Errorf("toolHint(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
