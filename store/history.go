@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -128,11 +129,43 @@ type Point struct {
 	Day  bool
 }
 
+// End is the last moment p covers: its Time, or the end of its Day.
+func (p Point) End() time.Time {
+	if p.Day {
+		return p.Time.AddDate(0, 0, 1).Add(-time.Nanosecond)
+	}
+	return p.Time
+}
+
+// CheckRange refuses a from that comes after to, when the two can be
+// compared without the log (two seqs, or two times): such a range holds no
+// event, and saying so beats an empty answer that looks like "no change".
+func CheckRange(from, to Point, fromFlag, toFlag string) error {
+	var after bool
+	switch {
+	case from.Time.IsZero() && to.Time.IsZero():
+		after = from.Seq > to.Seq
+	case !from.Time.IsZero() && !to.Time.IsZero():
+		after = from.Time.After(to.End())
+	}
+	if after {
+		return Errorf(CodeUsage, "%s %s comes after %s %s: no event is in that range", fromFlag, from, toFlag, to).
+			WithHint(fmt.Sprintf("swap them, or give %s a point before %s", fromFlag, toFlag))
+	}
+	return nil
+}
+
 // ParsePoint reads a point as a seq ("42"), an RFC 3339 time
 // ("2026-11-22T10:04:08Z") or a date ("2026-11-22").
 func ParsePoint(v string) (Point, error) {
 	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
 		return Point{Seq: n}, nil
+	} else if err == nil {
+		return Point{}, Errorf(CodeUsage, "%q is not an event seq: seqs count the log's events from 1", v).
+			WithHint("give a seq from 1, or a time such as 2026-11-22T10:04:08Z or 2026-11-22")
+	} else if errors.Is(err, strconv.ErrRange) {
+		return Point{}, Errorf(CodeUsage, "%q is too large to be an event seq: seqs count the log's events from 1", v).
+			WithHint("`proofloop events` lists the seqs there are")
 	}
 	if t, err := time.Parse(time.RFC3339, v); err == nil {
 		return Point{Time: t}, nil

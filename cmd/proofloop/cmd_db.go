@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -46,20 +45,11 @@ func (a *app) resolveStore() error {
 		return nil
 	}
 	if !pgstore.IsDSN(a.storeURL) {
-		return store.Errorf(store.CodeUsage, "--store takes a PostgreSQL URL (postgres://USER@HOST:PORT/DB), not %q", redact(a.storeURL)).
+		return store.Errorf(store.CodeUsage, "--store takes a PostgreSQL URL (postgres://USER@HOST:PORT/DB), not %q", pgstore.Redact(a.storeURL)).
 			WithHint("leave it out for the file store under --root")
 	}
 	os.Setenv("PROOFLOOP_STORE", a.storeURL)
 	return nil
-}
-
-// redact hides all but the scheme of a value that failed to parse: the
-// rest may hold a password.
-func redact(v string) string {
-	if scheme, _, ok := strings.Cut(v, "://"); ok {
-		return scheme + "://..."
-	}
-	return "..."
 }
 
 // openRoot opens the store the command uses: the file store under --root,

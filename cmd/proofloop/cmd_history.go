@@ -118,5 +118,10 @@ func pointFlags(since, until string) (from, to *store.Point, err error) {
 		}
 		*f.dst = &p
 	}
+	if from != nil && to != nil {
+		if err := store.CheckRange(*from, *to, "--since", "--until"); err != nil {
+			return nil, nil, err
+		}
+	}
 	return from, to, nil
 }

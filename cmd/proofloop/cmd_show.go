@@ -48,11 +48,11 @@ found (exit 3), and show says so.`,
 				return err
 			}
 			defer s.Close()
-			if proofRevision != 0 || diffRange != "" {
+			if revGiven := cmd.Flags().Changed("proof-revision"); revGiven || diffRange != "" {
 				if at != "" {
 					return store.Errorf(store.CodeUsage, "--at and --proof-revision/--diff do not go together: a kept revision is the same at any time")
 				}
-				return a.showRevisions(s, args, proofRevision, diffRange, sentences, field)
+				return a.showRevisions(s, args, revGiven, proofRevision, diffRange, sentences, field)
 			}
 			var point *store.Point
 			if at != "" {
@@ -126,18 +126,18 @@ found (exit 3), and show says so.`,
 }
 
 // showRevisions is show --proof-revision N or --diff A..B, on one statement.
-func (a *app) showRevisions(s *store.Store, args []string, n int, diffRange string, sentences bool, field string) error {
+// revGiven says --proof-revision was given: 0 is refused, not taken for
+// "no revision asked".
+func (a *app) showRevisions(s *store.Store, args []string, revGiven bool, n int, diffRange string, sentences bool, field string) error {
 	switch {
 	case len(args) != 1:
 		return store.Errorf(store.CodeUsage, "--proof-revision and --diff take one statement id, not %d", len(args))
-	case n != 0 && diffRange != "":
+	case revGiven && diffRange != "":
 		return store.Errorf(store.CodeUsage, "give --proof-revision or --diff, not both")
 	case field != "":
 		return store.Errorf(store.CodeUsage, "--field reads the current document; it does not go with --proof-revision or --diff")
 	case diffRange != "" && sentences:
 		return store.Errorf(store.CodeUsage, "--diff already prints one sentence per line; drop --sentences")
-	case n < 0:
-		return store.Errorf(store.CodeUsage, "--proof-revision takes a revision number from 1, not %d", n)
 	}
 	var from, to int
 	if diffRange != "" {

@@ -24,7 +24,11 @@ func keptRevision(s *store.Store, id string, d *store.Doc, n int) (*model.ProofR
 	if err != nil {
 		return nil, store.Errorf(store.CodeStoreDamaged, "%s", err)
 	}
-	if n < 1 || n > st.ProofRevision {
+	if n < 1 {
+		return nil, store.Errorf(store.CodeUsage, "--proof-revision takes a revision number from 1, not %d: %s", n, revisionRange(st.ProofRevision)).
+			WithHint(fmt.Sprintf("e.g. proofloop show %s --proof-revision 1", id))
+	}
+	if n > st.ProofRevision {
 		return nil, store.Errorf(store.CodeNotFound, "%s has no proof revision %d: %s", id, n, revisionRange(st.ProofRevision))
 	}
 	kept, err := s.ProofRevisions(id)

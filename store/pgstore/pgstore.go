@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"strings"
 	"time"
 
@@ -40,6 +41,27 @@ func IsDSN(v string) bool {
 	return strings.HasPrefix(v, "postgres://") || strings.HasPrefix(v, "postgresql://")
 }
 
+// Redact is v with all but its scheme hidden, for a message about a value
+// that failed to parse: the rest may hold a password, a user or a host,
+// and a parser's own message would echo them. A "scheme" that is not one
+// (user:secret@host://...) is hidden too.
+func Redact(v string) string {
+	if scheme, _, ok := strings.Cut(v, "://"); ok && schemeRe.MatchString(scheme) {
+		return scheme + "://..."
+	}
+	return "..."
+}
+
+var schemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]{0,31}$`)
+
+// badDSN is the refusal of a connection string that does not parse; it
+// names only the scheme, and leaves out the parser's error, which quotes
+// the string.
+func badDSN(dsn string) error {
+	return store.Errorf(store.CodeUsage, "bad PostgreSQL connection string %s: it does not parse", Redact(dsn)).
+		WithHint("the form is postgres://USER@HOST:PORT/DB, with any %, @, : or / in a part percent-encoded; the password comes from PGPASSWORD or ~/.pgpass")
+}
+
 // Store is a PostgreSQL database holding a proofloop store.
 type Store struct {
 	reader
@@ -56,7 +78,7 @@ func Open(dsn string) (*Store, error) { return connect(dsn) }
 func connect(dsn string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
-		return nil, store.Errorf(store.CodeUsage, "bad PostgreSQL connection string").Wrap(err)
+		return nil, badDSN(dsn)
 	}
 	// One round trip per statement: a command is a short process, so
 	// preparing each statement first (pgx's default) would cost a round
@@ -70,7 +92,7 @@ func connect(dsn string) (*Store, error) {
 	cfg.MaxConns = 64
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
-		return nil, store.Errorf(store.CodeUsage, "bad PostgreSQL connection string").Wrap(err)
+		return nil, badDSN(dsn)
 	}
 	s := &Store{pool: pool}
 	s.reader = reader{q: pool, name: s.String()}
