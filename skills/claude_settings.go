@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/pretty"
@@ -28,8 +29,13 @@ var SettingsAllow = []string{"Bash(proofloop:*)", "Bash(bin/proofloop:*)", "mcp_
 // PrimeHook is the SessionStart hook's command. A session that `proofloop
 // run` started knows its role ($PROOFLOOP_ROLE) and has proofloop first on
 // PATH; it starts with the role's orientation. Any other session has no
-// role to orient for, so the hook prints nothing there (and never fails).
-const PrimeHook = `[ -z "$PROOFLOOP_ROLE" ] || proofloop prime --role "$PROOFLOOP_ROLE"`
+// role to orient for, so the hook prints nothing there (and never fails);
+// --hook keeps it quiet, exit 0, outside a project too.
+const PrimeHook = `[ -z "$PROOFLOOP_ROLE" ] || proofloop prime --hook --role "$PROOFLOOP_ROLE"`
+
+// oldPrimeHooks are the hook's earlier commands: MergeSettings replaces one
+// it finds rather than adding the new hook beside it.
+var oldPrimeHooks = []string{`[ -z "$PROOFLOOP_ROLE" ] || proofloop prime --role "$PROOFLOOP_ROLE"`}
 
 // MergeSettings adds SettingsAllow and the PrimeHook to the content of a
 // settings file (empty when there is none yet) and reports whether
@@ -67,6 +73,17 @@ func MergeSettings(old []byte) ([]byte, bool, error) {
 			return nil, false, err
 		}
 		changed = true
+	}
+	for gi, g := range gjson.GetBytes(doc, "hooks.SessionStart").Array() {
+		for hi, h := range g.Get("hooks").Array() {
+			if slices.Contains(oldPrimeHooks, h.Get("command").String()) {
+				var err error
+				if doc, err = sjson.SetBytes(doc, fmt.Sprintf("hooks.SessionStart.%d.hooks.%d.command", gi, hi), PrimeHook); err != nil {
+					return nil, false, err
+				}
+				changed = true
+			}
+		}
 	}
 	if !hasHook(doc, PrimeHook) {
 		type hook struct {

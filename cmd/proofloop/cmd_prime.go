@@ -13,12 +13,14 @@ import (
 	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
+	"github.com/proofloop/proofloop/store"
 )
 
 func (a *app) primeCommand() *cobra.Command {
 	var role string
+	var hook bool
 	c := &cobra.Command{
-		Use:   "prime --role R",
+		Use:   "prime --role R [--hook]",
 		Short: "Print a short orientation for an agent starting a session in a role",
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -30,6 +32,9 @@ func (a *app) primeCommand() *cobra.Command {
 			// An open agora debate's position is a role too (run sets it as
 			// $PROOFLOOP_ROLE for the session hook).
 			s, r, err := a.openWithRole(role)
+			if err != nil && hook && store.CodeOf(err) == store.CodeNotFound {
+				return a.primeOutside()
+			}
 			if err != nil {
 				return err
 			}
@@ -101,6 +106,7 @@ func (a *app) primeCommand() *cobra.Command {
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&hook, "hook", false, "run as a session-start hook: outside a project (no contents root) print nothing and exit 0")
 	c.Flags().StringVar(&role, "role", "", "solve, prove, check, fix or decide; or a debate role: "+strings.Join(model.DebateRoles(), ", "))
 	return c
 }
@@ -170,4 +176,14 @@ func primeDebate(w io.Writer, root string, r model.Role, state []string, next []
 		tw.Flush()
 	}
 	fmt.Fprintf(w, "\n`proofloop next --role %s` lists the same debates; `proofloop transitions --protocols` prints every turn field and rule.\n", r)
+}
+
+// primeOutside answers a session-start hook run outside a project: there is
+// nothing to orient for, and a hook that fails would show an error in every
+// session of an unrelated folder (beads' `bd prime` keeps quiet there too).
+func (a *app) primeOutside() error {
+	if a.json {
+		return a.writeJSON(map[string]any{"ok": true, "command": "prime", "project": false})
+	}
+	return nil
 }
