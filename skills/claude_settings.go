@@ -27,15 +27,18 @@ const SettingsPath = ".claude/settings.json"
 var SettingsAllow = []string{"Bash(proofloop:*)", "Bash(bin/proofloop:*)", "mcp__proofloop"}
 
 // PrimeHook is the SessionStart hook's command. A session that `proofloop
-// run` started knows its role ($PROOFLOOP_ROLE) and has proofloop first on
-// PATH; it starts with the role's orientation. Any other session has no
-// role to orient for, so the hook prints nothing there (and never fails);
-// --hook keeps it quiet, exit 0, outside a project too.
-const PrimeHook = `[ -z "$PROOFLOOP_ROLE" ] || proofloop prime --hook --role "$PROOFLOOP_ROLE"`
+// run` started knows its role ($PROOFLOOP_ROLE) and its item
+// ($PROOFLOOP_ID), and has proofloop first on PATH; it starts with the item
+// as the role needs it (`prime --role R --id ID`), or the role's
+// orientation when no item is named. Any other session has no role to
+// orient for, so the hook prints nothing there (and never fails); --hook
+// keeps it quiet, exit 0, outside a project too.
+const PrimeHook = `[ -z "$PROOFLOOP_ROLE" ] || proofloop prime --hook --role "$PROOFLOOP_ROLE" ${PROOFLOOP_ID:+--id "$PROOFLOOP_ID"}`
 
 // oldPrimeHooks are the hook's earlier commands: MergeSettings replaces one
 // it finds rather than adding the new hook beside it.
-var oldPrimeHooks = []string{`[ -z "$PROOFLOOP_ROLE" ] || proofloop prime --role "$PROOFLOOP_ROLE"`}
+var oldPrimeHooks = []string{`[ -z "$PROOFLOOP_ROLE" ] || proofloop prime --role "$PROOFLOOP_ROLE"`,
+	`[ -z "$PROOFLOOP_ROLE" ] || proofloop prime --hook --role "$PROOFLOOP_ROLE"`}
 
 // MergeSettings adds SettingsAllow and the PrimeHook to the content of a
 // settings file (empty when there is none yet) and reports whether

@@ -17,17 +17,22 @@ import (
 )
 
 func (a *app) primeCommand() *cobra.Command {
-	var role string
+	var role, id string
 	var hook bool
 	c := &cobra.Command{
-		Use:   "prime --role R [--hook]",
-		Short: "Print a short orientation for an agent starting a session in a role",
+		Use:   "prime --role R [--id ID] [--hook]",
+		Short: "Print a short orientation for an agent starting a session in a role; with --id, the item as the role needs it",
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if role == "" {
 				if _, err := parseRole(role, false); err != nil {
 					return err
 				}
+			}
+			// A debate's roles read the debate with `debate show`: run
+			// names it in $PROOFLOOP_ID too, and the hook passes it on.
+			if k, err := model.KindOf(id); id != "" && (err != nil || k != model.KindDebate) {
+				return a.primeItem(role, id, hook)
 			}
 			// An open agora debate's position is a role too (run sets it as
 			// $PROOFLOOP_ROLE for the session hook).
@@ -103,9 +108,11 @@ func (a *app) primeCommand() *cobra.Command {
 			fmt.Fprintf(w, "  proofloop <skill> ... --json                             act; one skill that changes the status ends your turn\n")
 			fmt.Fprintf(w, "  proofloop release ID                                     give the item back if you cannot act\n")
 			fmt.Fprintf(w, "  proofloop status                                         the whole tree and whose turn it is\n")
+			primeShared(w)
 			return nil
 		},
 	}
+	c.Flags().StringVar(&id, "id", "", "the item of your turn ($PROOFLOOP_ID): print it as your role needs it, with the skills allowed now")
 	c.Flags().BoolVar(&hook, "hook", false, "run as a session-start hook: outside a project (no contents root) print nothing and exit 0")
 	c.Flags().StringVar(&role, "role", "", "solve, prove, check, fix or decide; or a debate role: "+strings.Join(model.DebateRoles(), ", "))
 	return c
@@ -185,5 +192,38 @@ func (a *app) primeOutside() error {
 	if a.json {
 		return a.writeJSON(map[string]any{"ok": true, "command": "prime", "project": false})
 	}
+	return nil
+}
+
+// primeItem prints `prime --role R --id ID`: the item, then what every
+// turn needs (primeShared). As a hook outside a project it keeps quiet.
+func (a *app) primeItem(role, id string, hook bool) error {
+	r, err := parseRole(role, false)
+	if err != nil {
+		return err
+	}
+	s, err := a.open()
+	if err != nil && hook && store.CodeOf(err) == store.CodeNotFound {
+		return a.primeOutside()
+	}
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	b, err := loop.ReadBrief(s, r, id, a.lease)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		purposes := map[string]string{}
+		for _, al := range b.Allowed {
+			if sk, ok := skills.Find(al.Skill); ok {
+				purposes[al.Skill] = sk.Purpose
+			}
+		}
+		return a.writeJSON(map[string]any{"ok": true, "command": "prime", "role": r, "brief": b, "skills": purposes})
+	}
+	primeBrief(a.stdout, b)
+	primeShared(a.stdout)
 	return nil
 }

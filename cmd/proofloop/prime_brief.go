@@ -1,0 +1,142 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/proofloop/proofloop/loop"
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/skills"
+)
+
+// primeBrief prints `prime --role R --id ID`: the leased item as the role
+// needs it (loop.ReadBrief), so that a turn needs no other read.
+func primeBrief(w io.Writer, b *loop.Brief) {
+	it := b.Item
+	fmt.Fprintf(w, "%s turn on %s (%s, status %s, revision %d", b.Role, it.ID, it.Kind, it.Status, b.Revision)
+	if it.Round > 0 {
+		fmt.Fprintf(w, ", round %d", it.Round)
+	}
+	fmt.Fprintln(w, ").")
+	switch {
+	case b.YourTurn:
+		fmt.Fprintf(w, "It is your turn: %s.\n", it.Reason)
+	case it.Role != "":
+		fmt.Fprintf(w, "It is not your turn but %s's (%s): release it and end your turn.\n", it.Role, it.Reason)
+	default:
+		fmt.Fprintf(w, "It is nobody's turn (%s): release it and end your turn.\n", it.Reason)
+	}
+	switch l := b.Lease; {
+	case l == nil:
+		fmt.Fprintln(w, "Lease: none live; claim it first (`proofloop claim ID --role R --holder NAME`).")
+	case l.Yours:
+		fmt.Fprintf(w, "Lease: yours (%s, until %s).\n", l.Holder, l.ExpiresAt)
+	default:
+		fmt.Fprintf(w, "Lease: held by %s until %s; the token you gave (--lease, $PROOFLOOP_LEASE) is not its token.\n", l.Holder, l.ExpiresAt)
+	}
+	fmt.Fprintln(w)
+	if it.Kind == model.KindProblem {
+		fmt.Fprintf(w, "Objective: %s\n", b.Objective)
+		primeList(w, "Hypotheses", b.Hypothesis)
+		primeRefs(w, "Subproblems", b.Preliminaries)
+		primeRefs(w, "Wrap-up statements", b.Progresses)
+	} else {
+		fmt.Fprintf(w, "Claim: %s\n", b.Claim)
+		primeList(w, "Premises", b.Premises)
+		if c := b.Context; c != nil {
+			fmt.Fprintf(w, "Context: %s [%s]: %s\n", c.ID, c.Status, c.Text)
+		}
+		primeRefs(w, "Sub-statements", b.Subs)
+		if len(b.Sentences) == 0 {
+			fmt.Fprintln(w, "Proof: none yet.")
+		} else {
+			strategy := ""
+			if b.Strategy != "" {
+				strategy = ", " + b.Strategy
+			}
+			fmt.Fprintf(w, "Proof (revision %d%s), one sentence per number, as you cite and patch them:\n", b.ProofRevision, strategy)
+			for _, s := range b.Sentences {
+				fmt.Fprintf(w, "[%d] %s\n", s.N, s.Text)
+				for _, is := range s.Issues {
+					issueLine(w, "    ^ ", is)
+				}
+			}
+		}
+		for _, is := range b.OtherIssues {
+			issueLine(w, fmt.Sprintf("Open issue on proof revision %d, sentence %d: ", is.ProofRevision, is.Sentence), is)
+		}
+		if b.Answered > 0 {
+			fmt.Fprintf(w, "Earlier issues: %d answered (`proofloop show %s --json` has them).\n", b.Answered, it.ID)
+		}
+		if m := b.Proposed; m != nil {
+			claim := "(unchanged)"
+			if m.Claim != nil {
+				claim = *m.Claim
+			}
+			fmt.Fprintf(w, "Proposed modification (%s): claim %s; premises %s. Why: %s\n", m.Type, claim, strings.Join(m.Premises, "; "), m.Rationale)
+		}
+	}
+	fmt.Fprintln(w)
+	if len(b.Allowed) == 0 {
+		fmt.Fprintln(w, "Skills allowed now: none of yours.")
+		return
+	}
+	fmt.Fprintf(w, "Skills allowed now (pass --expect-revision %d; each has its SKILL.md, and `--help`):\n", b.Revision)
+	for _, al := range b.Allowed {
+		purpose := ""
+		if sk, ok := skills.Find(al.Skill); ok {
+			purpose = sk.Purpose
+		}
+		source := ""
+		if al.Source != "" {
+			source = " (--source " + string(al.Source) + ")"
+		}
+		fmt.Fprintf(w, "  %s%s: %s\n", al.Skill, source, purpose)
+	}
+}
+
+func issueLine(w io.Writer, prefix string, is model.Issue) {
+	fmt.Fprintf(w, "%sopen issue %d (%s, %s): quoted %q. %s", prefix, is.IssueNumber, is.ErrorType, is.Severity, is.SentenceText, is.Explanation)
+	if is.SuggestedFix != nil && *is.SuggestedFix != "" {
+		fmt.Fprintf(w, " Suggested fix: %s", *is.SuggestedFix)
+	}
+	fmt.Fprintln(w)
+}
+
+func primeList(w io.Writer, title string, items []string) {
+	if len(items) == 0 {
+		fmt.Fprintf(w, "%s: none.\n", title)
+		return
+	}
+	fmt.Fprintf(w, "%s:\n", title)
+	for _, s := range items {
+		fmt.Fprintf(w, "  - %s\n", s)
+	}
+}
+
+func primeRefs(w io.Writer, title string, refs []loop.BriefRef) {
+	if len(refs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s:\n", title)
+	for _, r := range refs {
+		fmt.Fprintf(w, "  %s [%s]: %s\n", r.ID, r.Status, r.Text)
+	}
+}
+
+// primeShared prints what every role needs on every turn, once: how to
+// call, what a refusal looks like and what to do about each kind. The
+// refusal lines come from skills.CommonRefusals, the table the skills'
+// own refusals extend.
+func primeShared(w io.Writer) {
+	fmt.Fprintln(w, "\nCalling proofloop: `proofloop SKILL --flag VALUE ... --json`; `--input -` takes the parameters as one")
+	fmt.Fprintln(w, "JSON object on stdin instead. A text flag takes @FILE. $PROOFLOOP_LEASE and $PROOFLOOP_ACTOR carry your lease")
+	fmt.Fprintln(w, "and name (else pass --lease TOKEN --actor NAME). --json prints one object: {\"ok\":true,...} or")
+	fmt.Fprintln(w, "{\"ok\":false,\"error\":{\"code\",\"message\",\"hint\"}}. A refusal writes nothing: do what its hint says;")
+	fmt.Fprintln(w, "never repeat a refused call unchanged. By exit code:")
+	for _, r := range skills.CommonRefusals {
+		fmt.Fprintf(w, "  %d %s: %s\n", skills.ExitOf(r.Code), r.Code, r.Do)
+	}
+	fmt.Fprintln(w, "  4 guard_failed: the message names the condition; the skill's file says what to do. Any other exit: a failure; stop.")
+}
