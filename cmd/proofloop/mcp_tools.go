@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -168,7 +169,7 @@ func newMCPTool(c *cobra.Command) *mcpTool {
 	no := false
 	t.tool = &mcp.Tool{
 		Name:        skills.ToolName(name), // snake_case: every client accepts it
-		Description: desc,
+		Description: literalText(desc),
 		InputSchema: schema,
 		Annotations: &mcp.ToolAnnotations{
 			Title:           "proofloop " + name,
@@ -211,7 +212,7 @@ func usagePositionals(use string) []positional {
 // paramSchema is the JSON Schema of a registry parameter, in the shapes
 // --input accepts.
 func paramSchema(p skills.Param) map[string]any {
-	s := map[string]any{"description": p.Help}
+	s := map[string]any{"description": literalText(p.Help)}
 	switch p.Type {
 	case skills.TypeTexts:
 		s["type"], s["items"] = "array", map[string]any{"type": "string"}
@@ -237,9 +238,15 @@ func paramSchema(p skills.Param) map[string]any {
 	return s
 }
 
+// atFile is the CLI's note that a text flag reads @FILE: over MCP every
+// text is literal (skills.Source.Literal), so a schema does not say it.
+var atFile = regexp.MustCompile(`(?i)\s*\([^()]*@file[^()]*\)`)
+
+func literalText(s string) string { return atFile.ReplaceAllString(s, "") }
+
 // flagSchema is the JSON Schema of a cobra flag, by its pflag type.
 func flagSchema(f *pflag.Flag) map[string]any {
-	s := map[string]any{"description": f.Usage}
+	s := map[string]any{"description": literalText(f.Usage)}
 	switch f.Value.Type() {
 	case "bool":
 		s["type"] = "boolean"
@@ -250,7 +257,7 @@ func flagSchema(f *pflag.Flag) map[string]any {
 	case "intSlice":
 		s["type"], s["items"] = "array", map[string]any{"type": "integer"}
 	case "duration":
-		s["type"], s["description"] = "string", f.Usage+` (a duration such as "30m")`
+		s["type"], s["description"] = "string", literalText(f.Usage)+` (a duration such as "30m")`
 	default:
 		s["type"] = "string"
 	}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestMCPDebateTextIsLiteral (S1): every text a debate tool takes is the
+// text itself over MCP; with @FILE the server read its own files into the
+// debate (topic, a turn's body and suggestion, a close's summary). And no
+// tool's schema offers @FILE.
+func TestMCPDebateTextIsLiteral(t *testing.T) {
+	root := newRoot(t)
+	secret := filepath.Join(t.TempDir(), "secret.md")
+	os.WriteFile(secret, []byte("SECRET"), 0o644)
+	at := "@" + secret
+	cs := connect(t, root, nil)
+	must := func(tool string, args map[string]any) map[string]any {
+		t.Helper()
+		res, obj := call(t, cs, tool, args)
+		if res.IsError {
+			t.Fatalf("%s %v: %v", tool, args, obj)
+		}
+		return obj
+	}
+	id := must("debate_start", map[string]any{"protocol": "dialectic", "topic": at})["id"].(string)
+	must("debate_join", map[string]any{"id": id, "participant_name": "alice", "actor": "alice"})
+	must("debate_join", map[string]any{"id": id, "participant_name": "bob", "actor": "bob"})
+	must("debate_turn", map[string]any{"id": id, "participant_id": "p1", "body": at, "actor": "alice"})
+	must("debate_turn", map[string]any{"id": id, "participant_id": "p2", "body": "@-", "suggestion": []string{at}, "actor": "bob"})
+	must("debate_close", map[string]any{"id": id, "outcome": "invalidated", "summary": at, "actor": "alice"})
+	d := must("debate_show", map[string]any{"id": id})["debate"].(map[string]any)
+	raw, _ := json.Marshal(d)
+	if strings.Contains(string(raw), "SECRET") {
+		t.Fatalf("the debate holds the server file's content: %s", raw)
+	}
+	turns := asSlice(d["turns"])
+	outcome, _ := d["outcome"].(map[string]any)
+	for what, got := range map[string]any{
+		"topic":      d["topic"],
+		"body 1":     turns[0].(map[string]any)["body"],
+		"suggestion": asSlice(turns[1].(map[string]any)["suggestions"])[0].(map[string]any)["text"],
+		"summary":    outcome["summary"],
+	} {
+		if got != at {
+			t.Errorf("%s = %v; want the literal %q", what, got, at)
+		}
+	}
+	if body := turns[1].(map[string]any)["body"]; body != "@-" {
+		t.Errorf("body 2 = %v; want the literal @-", body)
+	}
+	res, err := cs.ListTools(testCtx(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res)
+	if strings.Contains(string(b), "@FILE") {
+		t.Errorf("a tool schema offers @FILE; over MCP every text is literal")
+	}
+}
+
+// TestMCPSourceInsideProject (S2): a socratic debate's source must resolve
+// inside the project folder (the folder holding the root), symlinks
+// followed; outside, it is refused with invalid_input and nothing is
+// written.
+func TestMCPSourceInsideProject(t *testing.T) {
+	root := newRoot(t)
+	project := filepath.Dir(root)
+	outside := filepath.Join(t.TempDir(), "design.md")
+	os.WriteFile(outside, []byte("The cache is never stale.\n"), 0o644)
+	os.WriteFile(filepath.Join(project, "notes.md"), []byte("The cache is never stale.\n"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(project, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, root, nil)
+	for _, src := range []string{outside, filepath.Join(project, "link.md"), "link.md", "../" + filepath.Base(filepath.Dir(outside)) + "/design.md", "/etc/passwd"} {
+		before := snapshot(t, root)
+		res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "socratic", "topic": "Cache", "source": src})
+		e, _ := obj["error"].(map[string]any)
+		if !res.IsError || errorCode(obj) != "invalid_input" || !strings.Contains(e["message"].(string), "outside the project folder") {
+			t.Errorf("debate_start with source %s = %v; want invalid_input, outside the project folder", src, obj)
+		}
+		if after := snapshot(t, root); !sameFiles(before, after) {
+			t.Errorf("the refusal of source %s changed the store", src)
+		}
+	}
+	res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "socratic", "topic": "Cache", "source": "notes.md"})
+	if res.IsError {
+		t.Fatalf("debate_start with a source inside the project: %v", obj)
+	}
+	_, shown := call(t, cs, "debate_show", map[string]any{"id": obj["id"]})
+	src, _ := shown["debate"].(map[string]any)["source"].(map[string]any)
+	if want, _ := filepath.EvalSymlinks(filepath.Join(project, "notes.md")); src["path"] != want {
+		t.Errorf("source = %v; want the file inside the project, %s", src, want)
+	}
+	// The CLI is a person's: it reads any file they name.
+	if code, _, stderr := mcpCLI(t, root, "debate", "start", "--protocol", "socratic", "--topic", "Cache 2", "--source", outside); code != 0 {
+		t.Errorf("CLI debate start --source outside the project: exit %d, %s; want it accepted", code, stderr)
+	}
+}
+
+// TestMCPDuplicateKeys (W6): tool arguments with a key given twice are
+// refused (invalid_input, nothing written), as the CLI's strict JSON
+// refuses them, not settled by the last one.
+func TestMCPDuplicateKeys(t *testing.T) {
+	root := newRoot(t)
+	cs := connect(t, root, nil)
+	call(t, cs, "new_problem", map[string]any{"name": "dup", "objective": "Show it."})
+	for tool, args := range map[string]string{
+		"new_problem":           `{"name":"dup2","objective":"x","actor":"alice","actor":"mallory"}`,
+		"prob_wrapup_statement": `{"problem_path":"prob_dup","claim":"c","claim":"d","purpose":"p"}`,
+		"state_setup_substatement": `{"parent_statement_path":"stmt_dup_wrap","rationale":"r",` +
+			`"sub_statements":[{"claim":"a","claim":"b"}]}`,
+	} {
+		before := snapshot(t, root)
+		res, err := cs.CallTool(testCtx(t), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+		if err != nil {
+			t.Fatalf("%s: protocol error %v; want a tool result", tool, err)
+		}
+		obj, _ := res.StructuredContent.(map[string]any)
+		e, _ := obj["error"].(map[string]any)
+		if !res.IsError || errorCode(obj) != "invalid_input" || !strings.Contains(e["message"].(string), "given twice") {
+			t.Errorf("%s %s = %v; want invalid_input naming the key given twice", tool, args, obj)
+		}
+		if after := snapshot(t, root); !sameFiles(before, after) {
+			t.Errorf("%s with a duplicate key changed the store", tool)
+		}
+	}
+}
