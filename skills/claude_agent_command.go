@@ -26,7 +26,7 @@ const ClaudeAllowedTools = "Bash(proofloop:*),Read"
 // runs/ lists any permission_denials, the usage and the cost), and a
 // prompt that names the role's subagent and the claimed item.
 func ClaudeAgentCommand(role model.Role) string {
-	return fmt.Sprintf(`claude -p --output-format=json --allowedTools='%s' "Use the agent-%s subagent to take the %s turn on $PROOFLOOP_ID."`,
+	return fmt.Sprintf(`claude -p --output-format=json --allowedTools="%s" "Use the agent-%s subagent to take the %s turn on $PROOFLOOP_ID."`,
 		ClaudeAllowedTools, role, role)
 }
 

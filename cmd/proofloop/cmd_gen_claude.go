@@ -28,7 +28,10 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			"With --mcp it also sets the proofloop server (`proofloop mcp` over stdio) in DIR/.mcp.json,\n" +
 			"Claude Code's project file of MCP servers, keeping every other server there. It is opt-in: a\n" +
 			"server's tool schemas are loaded into every turn of every session, also the turns that work\n" +
-			"through Bash. The server offers a session only its role's tools ($PROOFLOOP_ROLE).",
+			"through Bash. The server offers a session only its role's tools ($PROOFLOOP_ROLE).\n\n" +
+			"It ends by printing, for each proof role, the agents.<role> command that hands `proofloop run`'s\n" +
+			"turns to Claude Code in print mode, allowed to run proofloop and to read, nothing else\n" +
+			"(--allowedTools=\"Bash(proofloop:*),Read\"; docs/claude-code.md says why it is on the command line).",
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			rep, err := skills.WriteClaude(dir)
@@ -52,7 +55,7 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "gen-claude", "dir": dir, "files": slash(rep.Written),
 					"kept": slash(rep.Kept), "settings": map[string]any{"path": filepath.ToSlash(rep.Settings), "changed": rep.SettingsChanged},
-					"mcp": map[string]any{"path": filepath.ToSlash(mcpPath), "changed": mcpChanged, "enabled": mcpOn}})
+					"mcp": map[string]any{"path": filepath.ToSlash(mcpPath), "changed": mcpChanged, "enabled": mcpOn}, "agents": claudeAgents()})
 			}
 			fmt.Fprintf(a.stdout, "Wrote %d files under %s.\n", len(rep.Written), dir)
 			for _, k := range rep.Kept {
@@ -71,10 +74,24 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			case mcpOn:
 				fmt.Fprintf(a.stdout, "%s keeps the proofloop MCP server: its tool schemas load into every session; remove mcpServers.proofloop there if your agents use Bash only.\n", mcpPath)
 			}
+			fmt.Fprintln(a.stdout, "For `proofloop run` to hand each turn to Claude Code, allowed to run proofloop and to read, nothing else:")
+			for _, r := range skills.ClaudeRoles {
+				fmt.Fprintf(a.stdout, "  proofloop config set agents.%s '%s'\n", r, skills.ClaudeAgentCommand(r))
+			}
 			return nil
 		},
 	}
 	c.Flags().StringVar(&dir, "dir", ".", "write `DIR`/.claude/... and DIR/AGENTS.md")
 	c.Flags().BoolVar(&withMCP, "mcp", false, "also set the proofloop MCP server in DIR/.mcp.json (opt-in: its tool schemas load into every session)")
 	return c
+}
+
+// claudeAgents are the agents.<role> commands that hand run's turns to
+// Claude Code, for gen-claude's JSON output.
+func claudeAgents() map[string]string {
+	out := map[string]string{}
+	for _, r := range skills.ClaudeRoles {
+		out[string(r)] = skills.ClaudeAgentCommand(r)
+	}
+	return out
 }

@@ -40,7 +40,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
+	"github.com/proofloop/proofloop/skills"
 )
 
 // block is one fenced block of a Markdown file.
@@ -304,7 +306,11 @@ func TestReadmeJSONBlocks(t *testing.T) {
 // TestReadmeClaudeCommands runs each agent command of a config block that
 // starts Claude Code, with a stand-in `claude` that records its arguments,
 // and checks that the prompt arrives as the last argument of its own, with
-// $PROOFLOOP_ID expanded, and not swallowed by a variadic flag.
+// $PROOFLOOP_ID expanded, and not swallowed by a variadic flag; that the
+// tools allowed are proofloop's and Read, never a blanket Bash; that the
+// command is skills.ClaudeAgentCommand's (what gen-claude prints and
+// e2e/harness runs through the real CLI); and that such a block
+// configures all four proof roles.
 func TestReadmeClaudeCommands(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("needs sh")
@@ -327,6 +333,15 @@ func TestReadmeClaudeCommands(t *testing.T) {
 			if err := json.Unmarshal([]byte(b.Body), &cfg); err != nil {
 				t.Fatalf("%s:%d: %v", docName(file), b.Line, err)
 			}
+			claudeRoles := 0
+			for _, r := range skills.ClaudeRoles {
+				if strings.HasPrefix(cfg.Agents[string(r)], "claude ") {
+					claudeRoles++
+				}
+			}
+			if claudeRoles > 0 && claudeRoles < len(skills.ClaudeRoles) {
+				t.Errorf("%s:%d configures %d of the %d proof roles with Claude Code; a project with one role unset is stuck at once", docName(file), b.Line, claudeRoles, len(skills.ClaudeRoles))
+			}
 			for role, line := range cfg.Agents {
 				if !strings.HasPrefix(line, "claude ") {
 					continue
@@ -343,6 +358,12 @@ func TestReadmeClaudeCommands(t *testing.T) {
 					if a == "--allowedTools" || a == "--allowed-tools" {
 						t.Errorf("%s:%d agents.%s passes %s with a space: Claude Code then reads the prompt as one more tool; write %s=Bash,Read", docName(file), b.Line, role, a, a)
 					}
+					if tools, ok := strings.CutPrefix(a, "--allowedTools="); ok && slices.Contains(strings.Split(tools, ","), "Bash") {
+						t.Errorf("%s:%d agents.%s allows %s: a blanket Bash hands the agent a shell; allow Bash(proofloop:*)", docName(file), b.Line, role, a)
+					}
+				}
+				if want := skills.ClaudeAgentCommand(model.Role(role)); line != want {
+					t.Errorf("%s:%d agents.%s = %s\nwant skills.ClaudeAgentCommand's %s", docName(file), b.Line, role, line, want)
 				}
 				if last := args[len(args)-1]; strings.HasPrefix(last, "-") || !strings.Contains(last, "stmt_x_wrap") {
 					t.Errorf("%s:%d agents.%s: the last argument is %q; want the prompt, naming $PROOFLOOP_ID", docName(file), b.Line, role, last)
