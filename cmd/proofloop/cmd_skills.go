@@ -11,8 +11,9 @@ import (
 )
 
 func (a *app) skillsCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "skills",
+	var wide bool
+	c := &cobra.Command{
+		Use:   "skills [--wide]",
 		Short: "Print the skill catalog: roles, purpose, parameters, statuses acted on and left; and the debate protocols",
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -22,6 +23,10 @@ func (a *app) skillsCommand() *cobra.Command {
 			}
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "skills", "skills": cat, "debates": debateRows()})
+			}
+			if !wide {
+				a.narrowSkills(a.termWidth(), cat)
+				return nil
 			}
 			w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "SKILL\tROLES\tACTS ON\tLEAVES\tPURPOSE")
@@ -65,6 +70,54 @@ func (a *app) skillsCommand() *cobra.Command {
 			return w.Flush()
 		},
 	}
+	c.Flags().BoolVar(&wide, "wide", false, "one table line per skill, parameter and protocol, however wide (the default wraps to the terminal's width, 80 when unknown)")
+	return c
+}
+
+// narrowSkills prints the catalog within width columns: a block per skill
+// (name and roles, what it acts on and leaves, its purpose, its parameters
+// with their help under them), then the debate protocols.
+func (a *app) narrowSkills(width int, cat []skills.Entry) {
+	for i, e := range cat {
+		if i > 0 {
+			fmt.Fprintln(a.stdout)
+		}
+		fmt.Fprintf(a.stdout, "%s (%s)\n", e.Name, joinRoles(e))
+		a.hang(width, "  acts on: ", "    ", actsOn(e))
+		a.hang(width, "  leaves: ", "    ", e.Leaves)
+		a.hang(width, "  ", "  ", e.Purpose)
+		var rows [][]string
+		for _, p := range e.Params {
+			rows = append(rows, []string{"    " + p.Flag, paramType(p) + ": " + p.Help})
+		}
+		a.hangTable(width, rows)
+	}
+	fmt.Fprintln(a.stdout)
+	a.hang(width, "", "", "Debate protocols (`proofloop transitions --protocols` prints their turn fields):")
+	for _, d := range debateRows() {
+		soft := ""
+		if d.Limit.Soft {
+			soft = " (soft)"
+		}
+		a.hang(width, "  "+d.Name+": ", "    ", fmt.Sprintf("roles %s; limit %d %s%s; outcomes %s", strings.Join(d.Roles, ", "), d.Limit.N, d.Limit.Unit, soft, strings.Join(d.Outcomes, ", ")))
+		a.hang(width, "    file: ", "      ", d.File)
+	}
+}
+
+// paramType is a parameter's type as the narrow catalog prints it:
+// "enum (a | b), repeatable, required", with blanks to wrap at.
+func paramType(p skills.ParamEntry) string {
+	typ := string(p.Type)
+	if len(p.Enum) > 0 {
+		typ += " (" + strings.Join(p.Enum, " | ") + ")"
+	}
+	if p.List {
+		typ += ", repeatable"
+	}
+	if p.Required {
+		return typ + ", required"
+	}
+	return typ + ", optional"
 }
 
 // debateRow is a protocol as `skills --json` lists it: the same row

@@ -10,9 +10,6 @@ import (
 	"github.com/proofloop/proofloop/model"
 )
 
-// tableWidth is the width the default table fits in.
-const tableWidth = 100
-
 func (a *app) transitionsCommand() *cobra.Command {
 	var wide, protocols bool
 	c := &cobra.Command{
@@ -31,13 +28,13 @@ func (a *app) transitionsCommand() *cobra.Command {
 				if err := a.wideTransitions(); err != nil {
 					return err
 				}
-				return a.printSeverities()
+				return a.printSeverities(0)
 			}
-			a.narrowTransitions()
-			return a.printSeverities()
+			a.narrowTransitions(a.termWidth())
+			return a.printSeverities(a.termWidth())
 		},
 	}
-	c.Flags().BoolVar(&wide, "wide", false, "one line per skill, guards included, however wide it gets")
+	c.Flags().BoolVar(&wide, "wide", false, "one line per skill, guards included, however wide it gets (the default wraps to the terminal's width, 80 when unknown)")
 	c.Flags().BoolVar(&protocols, "protocols", false, "print the debate protocols: roles, limit, outcomes and each turn field with its rule (--json always has them)")
 	return c
 }
@@ -69,18 +66,31 @@ func (a *app) wideTransitions() error {
 	return w.Flush()
 }
 
-// narrowTransitions prints the table within tableWidth columns: the ACTS
-// ON and LEAVES cells wrap inside their columns, and each guard gets a line
-// of its own under its skill.
-func (a *app) narrowTransitions() {
+// narrowTransitions prints the table within width columns: the ACTS ON
+// and LEAVES cells wrap inside their columns, and each guard gets a line
+// of its own under its skill. When the columns would be too narrow for a
+// status name, each skill is a block instead: its name and roles, then a
+// line each for what it acts on, leaves and needs.
+func (a *app) narrowTransitions(width int) {
 	rows := transitionRows()
 	skillW, rolesW := len("SKILL"), len("ROLES")
 	for _, r := range rows {
 		skillW = max(skillW, len(r.Skill))
 		rolesW = max(rolesW, len(strings.Join(r.Roles, ", ")))
 	}
-	rest := tableWidth - skillW - rolesW - 3*2
+	rest := width - skillW - rolesW - 3*2
 	actsW := rest * 11 / 20
+	if rest-actsW < 24 {
+		for _, r := range rows {
+			fmt.Fprintf(a.stdout, "%s (%s)\n", r.Skill, strings.Join(r.Roles, ", "))
+			a.hang(width, "  acts on: ", "    ", string(r.Kind)+" "+strings.Join(actsOnText(r), "; "))
+			a.hang(width, "  leaves: ", "    ", r.Leaves)
+			for _, g := range r.Guards {
+				a.hang(width, "  guard: ", "    ", g.Text)
+			}
+		}
+		return
+	}
 	widths := []int{skillW, rolesW, actsW, rest - actsW}
 	a.printCells(widths, [][]string{{"SKILL"}, {"ROLES"}, {"ACTS ON"}, {"LEAVES"}})
 	for _, r := range rows {
@@ -97,9 +107,7 @@ func (a *app) narrowTransitions() {
 		}
 		a.printCells(widths, [][]string{{r.Skill}, {strings.Join(r.Roles, ", ")}, acts, wrap(r.Leaves, widths[3], "")})
 		for _, g := range r.Guards {
-			for _, l := range wrap("guard: "+g.Text, tableWidth-2, "       ") {
-				fmt.Fprintln(a.stdout, "  "+l)
-			}
+			a.hang(width, "  guard: ", "         ", g.Text)
 		}
 	}
 }
@@ -118,7 +126,7 @@ func (a *app) printCells(widths []int, cells [][]string) {
 				s = c[i]
 			}
 			if j < len(cells)-1 {
-				s += strings.Repeat(" ", widths[j]-len(s)+2)
+				s += strings.Repeat(" ", max(0, widths[j]-len(s))+2)
 			}
 			b.WriteString(s)
 		}

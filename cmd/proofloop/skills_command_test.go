@@ -239,9 +239,9 @@ func TestSkillsCommandDebates(t *testing.T) {
 		t.Errorf("skills --json has a null value: ...%s...", m)
 	}
 
-	code, text, _ := runCLI(t, "", "skills")
+	code, text, _ := runCLI(t, "", "skills", "--wide")
 	if code != 0 {
-		t.Fatalf("skills: exit %d", code)
+		t.Fatalf("skills --wide: exit %d", code)
 	}
 	_, section, ok := strings.Cut(text, "\nDebate protocols")
 	if !ok {
