@@ -22,8 +22,27 @@ import (
 // A "run " before it goes too: the rewrite says what to do.
 var cliMention = regexp.MustCompile("(?:\\brun )?(?:`proofloop ([^`]*)`|\\bproofloop ([a-z][a-z-]*(?: [a-z][a-z-]*)?))")
 
-// toolHint rewrites the commands s names for a client of this server.
+// cliFlag finds a flag named in prose, outside a quoted command.
+var cliFlag = regexp.MustCompile(`(^|[\s(])--([a-z][a-z0-9-]*)`)
+
+// toolHint rewrites the commands s names for a client of this server, and
+// the flags it names outside a quoted command as the arguments they are
+// ("see --help for the flags" as the tool's input schema).
 func (m *mcpServer) toolHint(s string) string {
+	s = m.toolCommands(s)
+	s = strings.ReplaceAll(s, "see --help for the flags", "see the tool's input schema for its arguments")
+	parts := strings.Split(s, "`")
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = cliFlag.ReplaceAllStringFunc(parts[i], func(f string) string {
+			sub := cliFlag.FindStringSubmatch(f)
+			return sub[1] + "the argument " + snake(sub[2])
+		})
+	}
+	return strings.Join(parts, "`")
+}
+
+// toolCommands rewrites the commands s names.
+func (m *mcpServer) toolCommands(s string) string {
 	return cliMention.ReplaceAllStringFunc(s, func(match string) string {
 		sub := cliMention.FindStringSubmatch(match)
 		quoted := strings.Contains(match, "`")

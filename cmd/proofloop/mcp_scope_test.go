@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -147,9 +149,47 @@ func TestMCPHintsNameTools(t *testing.T) {
 		"retry later; if no proofloop process is running":   "retry later; if no proofloop process is running",
 		"`proofloop next --role check --claim` takes one":   `call the tool next with {"claim":true,"role":"check"} takes one`,
 		"`proofloop debate turn ID --participant-id P` now": `call the tool debate_turn with {"id":"ID","participant_id":"P"} now`,
+		"claim needs --holder NAME (e.g. --holder check-1)": "claim needs the argument holder NAME (e.g. the argument holder check-1)",
+		"see --help for the flags":                          "see the tool's input schema for its arguments",
 	} {
 		if got := m.toolHint(in); got != want {
 			t.Errorf("toolHint(%q) = %q; want %q", in, got, want)
 		}
+	}
+}
+
+// TestGenClaudeMCPOptIn: gen-claude writes no .mcp.json (a Bash session
+// then loads no tool schema); gen-claude --mcp adds the server, keeping
+// the file's other servers.
+func TestGenClaudeMCPOptIn(t *testing.T) {
+	dir := t.TempDir()
+	gen := func(extra ...string) map[string]any {
+		t.Helper()
+		cmd := exec.Command(cliBin(t), append([]string{"gen-claude", "--json", "--dir", dir}, extra...)...)
+		cmd.Env = cliEnv()
+		out, err := cmd.Output()
+		var obj map[string]any
+		if err != nil || json.Unmarshal(out, &obj) != nil {
+			t.Fatalf("gen-claude %v: %v, %s", extra, err, out)
+		}
+		return obj["mcp"].(map[string]any)
+	}
+	if m := gen(); m["enabled"] != false || m["changed"] != false {
+		t.Errorf("gen-claude: mcp = %v; want not enabled", m)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".mcp.json")); err == nil {
+		t.Errorf("gen-claude wrote .mcp.json; MCP is opt-in (--mcp)")
+	}
+	os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers":{"beads":{"command":"bd"}}}`), 0o644)
+	if m := gen("--mcp"); m["enabled"] != true || m["changed"] != true {
+		t.Errorf("gen-claude --mcp: mcp = %v; want enabled and changed", m)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, ".mcp.json"))
+	var v struct{ MCPServers map[string]map[string]any }
+	if json.Unmarshal(b, &v) != nil || v.MCPServers["beads"] == nil || v.MCPServers["proofloop"]["command"] != "proofloop" {
+		t.Errorf(".mcp.json after gen-claude --mcp:\n%s\nwant beads kept and proofloop added", b)
+	}
+	if m := gen(); m["enabled"] != true || m["changed"] != false {
+		t.Errorf("gen-claude after --mcp: mcp = %v; want the server left as it is", m)
 	}
 }
