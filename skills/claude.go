@@ -177,9 +177,31 @@ var funcs = template.FuncMap{
 	},
 }
 
+// shortPurpose is a skill's description in its front matter, which Claude
+// Code lists in every session: its purpose up to the first "; " or " (",
+// as one sentence. The file's body has the whole purpose.
+func shortPurpose(purpose string) string {
+	s := strings.TrimSuffix(purpose, ".")
+	for _, cut := range []string{"; ", " ("} {
+		if i := strings.Index(s, cut); i > 0 {
+			s = s[:i]
+		}
+	}
+	return s + "."
+}
+
+// EnumExplainedIn names, for an enum parameter several skills share, the
+// one agent file whose discipline explains its values: the skill files
+// list the values and point there, so the text lives once.
+var EnumExplainedIn = map[string]string{"error_type": "agent-check"}
+
 // skillData is what the SKILL.md template sees.
 type skillData struct {
 	Entry
+	Own           []Refusal // the skill's own refusals; prime lists the common ones
+	// ExplainedIn names the agent file that explains an enum parameter's
+	// values once, for the parameters that have one (EnumExplainedIn).
+	ExplainedIn map[string]string
 	Description   string
 	RawExample    string // the arguments after the skill name
 	ExampleAfter  []string
@@ -211,8 +233,29 @@ func ExampleSetup(sk *Skill) ([]string, error) {
 	return lines, nil
 }
 
+// EnumLines says what each allowed value of an enum parameter means, one
+// "`value`: meaning" line each; none when the parameter's help already
+// explains every value ("critical (the step is wrong) or gap (...)").
+func (d skillData) EnumLines(p ParamEntry) []string {
+	if d.ExplainedIn[p.Name] != "" {
+		return nil
+	}
+	explained := len(p.Enum) > 0
+	for _, v := range p.Enum {
+		explained = explained && strings.Contains(p.Help, v+" (")
+	}
+	if explained {
+		return nil
+	}
+	out := make([]string, len(p.Enum))
+	for i, v := range p.Enum {
+		out[i] = "`" + v + "`: " + ValueMeanings[p.Name][v]
+	}
+	return out
+}
+
 func skillFile(sk *Skill, e Entry) ([]byte, error) {
-	d := skillData{Entry: e, Description: sk.Purpose + " " + sk.When, RawExample: sk.Example,
+	d := skillData{Entry: e, Own: sk.Refusals, ExplainedIn: EnumExplainedIn, Description: shortPurpose(sk.Purpose), RawExample: sk.Example,
 		ExampleOutput: sk.ExampleOutput}
 	if err := CheckFrontMatter(e.Name, d.Description); err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package skills
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -63,8 +62,10 @@ func TestClaudeFilesDeterministic(t *testing.T) {
 	}
 }
 
-// TestClaudeSkillFileContents: each SKILL.md states what the issue asks
-// for, taken from the registry and the table.
+// TestClaudeSkillFileContents: each SKILL.md states what the skill does,
+// when to use it, its statuses, parameters, example and its own refusals,
+// taken from the registry and the table, and nothing that prime says once
+// (the common refusals, the common flags).
 func TestClaudeSkillFileContents(t *testing.T) {
 	files := generated(t)
 	for _, sk := range Registry {
@@ -74,44 +75,56 @@ func TestClaudeSkillFileContents(t *testing.T) {
 			"name: " + sk.Name + "\n",
 			"# " + sk.Name + "\n",
 			sk.Purpose, sk.When, sk.WhenNot, sk.Output,
-			"## When to use it", "## When not to use it", "## Statuses", "## Parameters", "## Example", "## Output", "## Refusals",
-			"proofloop " + sk.Name + " " + sk.Example + "\n",
-			"proofloop " + sk.Name + " --input - <<'EOF'\n",
+			"## Parameters", "## Example",
+			"proofloop " + sk.Name + " " + sk.Example + " --json\n",
+			"`proofloop prime`",
 		}
 		for _, ro := range r.Roles {
-			must = append(must, "`agent-"+string(ro)+"`")
+			must = append(must, string(ro))
 		}
 		for _, f := range r.From {
-			for _, s := range f.Statuses {
-				must = append(must, "`"+string(s)+"`")
+			for _, st := range f.Statuses {
+				must = append(must, "`"+string(st)+"`")
 			}
 			if f.Source != "" {
 				must = append(must, "`--source "+string(f.Source)+"`")
 			}
 		}
 		for _, g := range r.Guards {
-			must = append(must, "`"+g.Name+"`: "+g.Text)
+			must = append(must, "`guard_failed` `"+g.Name+"`")
 		}
 		for _, p := range sk.Params {
-			must = append(must, "`--"+FlagName(p.Name)+"` | `"+p.Name+"`")
+			must = append(must, "`--"+FlagName(p.Name)+"` (")
 			for _, v := range p.Enum {
-				must = append(must, "- `"+v+"`: "+ValueMeanings[p.Name][v])
+				if EnumExplainedIn[p.Name] != "" {
+					must = append(must, "`"+v+"`", "(`"+EnumExplainedIn[p.Name]+"` explains each)")
+				} else if !strings.Contains(p.Help, v+" (") {
+					must = append(must, "- `"+v+"`: "+ValueMeanings[p.Name][v])
+				}
 			}
 		}
-		for _, rf := range append(sk.Refusals, CommonRefusals...) {
-			must = append(must, "`"+string(rf.Code)+"`", cell(rf.Do))
+		for _, rf := range sk.Refusals {
+			must = append(must, rf.Do)
 		}
-		in, _ := ExampleInput(sk)
-		must = append(must, in)
-		var out bytes.Buffer
-		json.Compact(&out, []byte(sk.ExampleOutput))
+		out, err := funcs["compact"].(func(string) (string, error))(sk.ExampleOutput)
+		if err != nil {
+			t.Fatal(err)
+		}
+		must = append(must, "```json\n"+out+"\n```")
 		for _, s := range must {
 			if !strings.Contains(doc, s) {
 				t.Errorf("%s/SKILL.md lacks %q", sk.Name, s)
 			}
 		}
-		if !strings.Contains(doc, "```json\n") {
-			t.Errorf("%s/SKILL.md shows no JSON output", sk.Name)
+		for _, rf := range CommonRefusals {
+			if strings.Contains(doc, rf.Do) {
+				t.Errorf("%s/SKILL.md repeats the common refusal %s, which prime says once", sk.Name, rf.Code)
+			}
+		}
+		for _, s := range []string{"proofloop init", "--expect-revision N", "```sh"} {
+			if strings.Contains(doc, s) {
+				t.Errorf("%s/SKILL.md has %q: its example must not run on the reader's store, and prime says the common flags", sk.Name, s)
+			}
 		}
 	}
 }
@@ -126,7 +139,7 @@ func TestClaudeAgentFileContents(t *testing.T) {
 		must := []string{
 			"name: agent-" + string(r) + "\n", "tools: " + AgentTools(skillNames(ForRole(r))) + "\n",
 			"proofloop next --role " + string(r) + " --claim --holder NAME --json",
-			"PROOFLOOP_LEASE", "proofloop show ID --sentences", "proofloop prime --role " + string(r),
+			"PROOFLOOP_LEASE", "proofloop show ID --sentences", "proofloop prime --role " + string(r) + " --id $PROOFLOOP_ID",
 			"proofloop release ID --lease TOKEN", "## Ending your turn", `"item":null`,
 		}
 		mine := map[string]bool{}
@@ -192,13 +205,13 @@ func TestClaudeCheckFrontMatter(t *testing.T) {
 // description the Agent Skills rules reject.
 func TestClaudeRefusesLongDescription(t *testing.T) {
 	sk := *probSetupSubgoal
-	sk.When = strings.Repeat("long ", 250)
+	sk.Purpose = strings.Repeat("long ", 250)
 	e, err := CatalogEntry(&sk)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := skillFile(&sk, e); err == nil || !strings.Contains(err.Error(), "description") {
-		t.Errorf("skillFile with a %d-character description: %v; want a description error", len(sk.Purpose)+len(sk.When), err)
+		t.Errorf("skillFile with a %d-character description: %v; want a description error", len(sk.Purpose), err)
 	}
 }
 

@@ -141,8 +141,10 @@ type exampleStep struct {
 }
 
 // parseDebateExample reads the ## Example section of a debate file: one sh
-// block of proofloop command lines (comments and heredocs allowed) and one
-// text block, the output of the last command.
+// block that first points PROOFLOOP_ROOT at a scratch root (so that a
+// reader who runs it never writes to a store of theirs), then proofloop
+// command lines (comments and heredocs allowed), and one text block, the
+// output of the last command.
 func parseDebateExample(text string) ([]exampleStep, string, error) {
 	ex := section(text, "## Example")
 	blocks, outs := fenced(ex, "sh"), fenced(ex, "text")
@@ -151,10 +153,16 @@ func parseDebateExample(text string) ([]exampleStep, string, error) {
 	}
 	var steps []exampleStep
 	lines := strings.Split(blocks[0], "\n")
+	if lines[0] != `export PROOFLOOP_ROOT="$(mktemp -d)/contents"` {
+		return nil, "", fmt.Errorf("the example starts %q; want it to export a scratch PROOFLOOP_ROOT first", lines[0])
+	}
 	for i := 0; i < len(lines); i++ {
 		l := strings.TrimSpace(lines[i])
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
+		}
+		if i == 0 && l == `export PROOFLOOP_ROOT="$(mktemp -d)/contents"` {
+			continue // the scratch root the test gives every example anyway
 		}
 		if !strings.HasPrefix(l, "proofloop ") {
 			return nil, "", fmt.Errorf("line %q is not a proofloop command", l)

@@ -273,38 +273,31 @@ func TestClaudeFrontMatterParser(t *testing.T) {
 
 // skillDoc is what a SKILL.md says about its example.
 type skillDoc struct {
-	Name      string
-	Setup     []string // the lines that set the example up, from `proofloop init`
-	Command   string   // the flag form: "proofloop <skill> ..."
-	InputCmd  string   // the --input form's command line, before the heredoc
-	InputJSON string   // the heredoc's body
-	Output    string   // the --json output of the example
+	Name    string
+	Command string // "proofloop <skill> ... --json", shown, not run by the reader
+	Output  string // the --json output of the example
 }
 
-// parseSkillDoc reads the example blocks of a SKILL.md: the three sh
-// blocks of "## Example" (the set-up, the example, its --input form) and
-// the json block of "## Output".
+// parseSkillDoc reads the example of a SKILL.md: the one console block of
+// "## Example" (shown, never to be run on the reader's store) and its json
+// output block.
 func parseSkillDoc(name string, data []byte) (*skillDoc, error) {
 	d := &skillDoc{Name: name}
 	ex := section(string(data), "## Example")
-	blocks := fenced(ex, "sh")
-	if len(blocks) != 3 {
-		return nil, fmt.Errorf("## Example has %d sh blocks; want 3 (set-up, example, --input form)", len(blocks))
+	if sh := fenced(ex, "sh"); len(sh) != 0 {
+		return nil, fmt.Errorf("## Example has an sh block; a SKILL.md example is shown, not run on the reader's store")
 	}
-	d.Setup = strings.Split(strings.TrimSpace(blocks[0]), "\n")
-	d.Command = strings.TrimSpace(blocks[1])
+	blocks := fenced(ex, "console")
+	if len(blocks) != 1 {
+		return nil, fmt.Errorf("## Example has %d console blocks; want 1", len(blocks))
+	}
+	d.Command = strings.TrimSpace(blocks[0])
 	if strings.Contains(d.Command, "\n") {
 		return nil, fmt.Errorf("the example command spans lines: %q", d.Command)
 	}
-	lines := strings.Split(strings.TrimSpace(blocks[2]), "\n")
-	if len(lines) < 3 || lines[len(lines)-1] != "EOF" || !strings.HasSuffix(lines[0], " <<'EOF'") {
-		return nil, fmt.Errorf("the --input example is not `proofloop ... <<'EOF'`, JSON, `EOF`: %q", blocks[2])
-	}
-	d.InputCmd = strings.TrimSuffix(lines[0], " <<'EOF'")
-	d.InputJSON = strings.Join(lines[1:len(lines)-1], "\n")
-	outs := fenced(section(string(data), "## Output"), "json")
+	outs := fenced(ex, "json")
 	if len(outs) != 1 {
-		return nil, fmt.Errorf("## Output has %d json blocks; want 1", len(outs))
+		return nil, fmt.Errorf("## Example has %d json blocks; want 1", len(outs))
 	}
 	d.Output = outs[0]
 	return d, nil
@@ -399,11 +392,11 @@ func (c *cli) must(stdin, actor string, args ...string) string {
 	return out
 }
 
-// TestClaudeSkillExamples runs the example of every SKILL.md as a new user
-// pastes it into an empty folder: its set-up lines in order, from
-// `proofloop init` on, then the example, in both its flag form and its
-// --input form, and compares the --json output with the one the file
-// shows.
+// TestClaudeSkillExamples runs the example of every SKILL.md on a scratch
+// root set up by the registry's example chain (skills.ExampleSetup, each
+// earlier skill's example as its own SKILL.md shows it), in its flag form
+// as printed and in its --input form (skills.ExampleInput), and compares
+// the --json output with the one the file shows.
 func TestClaudeSkillExamples(t *testing.T) {
 	docs := map[string]*skillDoc{}
 	for _, sk := range skills.Registry {
@@ -422,47 +415,44 @@ func TestClaudeSkillExamples(t *testing.T) {
 			t.Parallel()
 			d := docs[sk.Name]
 			words := shellWords(t, d.Command)
-			if len(words) < 2 || words[0] != "proofloop" || words[1] != sk.Name {
-				t.Fatalf("example %q does not start with `proofloop %s`", d.Command, sk.Name)
+			if len(words) < 3 || words[0] != "proofloop" || words[1] != sk.Name || words[len(words)-1] != "--json" {
+				t.Fatalf("example %q is not `proofloop %s ... --json`", d.Command, sk.Name)
 			}
-			inWords := shellWords(t, d.InputCmd)
-			if !slices.Equal(inWords, []string{"proofloop", sk.Name, "--input", "-"}) {
-				t.Fatalf("--input example starts %q; want `proofloop %s --input -`", d.InputCmd, sk.Name)
+			args := words[1 : len(words)-1]
+			setupLines, err := skills.ExampleSetup(sk)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if len(d.Setup) < 2 || d.Setup[0] != "proofloop init" || d.Setup[1] != "proofloop "+skills.ExampleProblem {
-				t.Fatalf("the set-up starts %q; want `proofloop init`, then the example problem", d.Setup)
-			}
-			// Each later line is an earlier skill's example, as its own
-			// SKILL.md shows it, run as an actor of that skill's role.
+			// Each step of the chain is an earlier skill's example, as its
+			// own SKILL.md shows it, run as an actor of that skill's role.
 			chain, err := skills.ExampleChain(sk)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(d.Setup) != 2+len(chain) {
-				t.Fatalf("the set-up has %d lines; want init, new-problem and %d examples", len(d.Setup), len(chain))
-			}
 			for i, prev := range chain {
-				if line := d.Setup[2+i]; !strings.HasPrefix(line, docs[prev.Name].Command+" --actor ") {
+				shown := strings.TrimSuffix(docs[prev.Name].Command, " --json")
+				if line := setupLines[2+i]; !strings.HasPrefix(line, shown+" --actor ") {
 					t.Errorf("set-up line %q is not the example of %s/SKILL.md run --actor someone", line, prev.Name)
 				}
 			}
 			setup := func() *cli {
 				c := emptyFolder(t)
-				for _, line := range d.Setup {
-					words := shellWords(t, line)
-					if words[0] != "proofloop" {
-						t.Fatalf("set-up line %q is not a proofloop command", line)
-					}
-					c.must("", "setup-user", words[1:]...)
+				for _, line := range setupLines {
+					w := shellWords(t, line)
+					c.must("", "setup-user", w[1:]...)
 				}
 				return c
 			}
 
-			// The flag form, exactly as written.
-			if code, out, errOut := setup().do("", "example", words[1:]...); code != 0 {
+			// The flag form without --json prints a sentence for a person.
+			if code, out, errOut := setup().do("", "example", args...); code != 0 {
 				t.Errorf("`%s` exits %d; want 0\nstdout: %s\nstderr: %s", d.Command, code, out, errOut)
 			} else if strings.TrimSpace(out) == "" || strings.HasPrefix(out, "{") {
 				t.Errorf("`%s` printed %q; want a sentence for a person", d.Command, out)
+			}
+			input, err := skills.ExampleInput(sk)
+			if err != nil {
+				t.Fatal(err)
 			}
 			// The flag form and the --input form with --json: each prints
 			// the output the file shows.
@@ -471,8 +461,8 @@ func TestClaudeSkillExamples(t *testing.T) {
 				stdin string
 				args  []string
 			}{
-				{"flags", "", words[1:]},
-				{"--input", d.InputJSON, inWords[1:]},
+				{"flags", "", args},
+				{"--input", input, []string{sk.Name, "--input", "-"}},
 			} {
 				code, out, errOut := setup().do(form.stdin, "example", append(form.args, "--json")...)
 				if code != 0 {

@@ -183,6 +183,13 @@ func primeDebate(w io.Writer, root string, r model.Role, state []string, next []
 		tw.Flush()
 	}
 	fmt.Fprintf(w, "\n`proofloop next --role %s` lists the same debates; `proofloop transitions --protocols` prints every turn field and rule.\n", r)
+	fmt.Fprintln(w, "\nTurns go in join order. A turn out of order or on a closed debate is refused (exit 4), one while")
+	fmt.Fprintln(w, "another holds the debate's lease exit 5; a turn that breaks a field's rule exit 2, naming the field.")
+	fmt.Fprintln(w, "A refused call writes nothing. Do not poll: `debate wait` returns when it is your turn or the debate")
+	fmt.Fprintln(w, "closed (exit 5 `timeout`: run it again); its --json has whose_turn (with require or advice) and the")
+	fmt.Fprintln(w, "outcome. Read the other side first (`debate show ID --transcript`). The engine closes the debate")
+	fmt.Fprintln(w, "when an outcome's rule holds. Every change rewrites the transcript, .debates/DATE-TOPIC.md under the")
+	fmt.Fprintln(w, "root; `debate join` with the same name gives your participant back after a lost session.")
 }
 
 // primeOutside answers a session-start hook run outside a project: there is
