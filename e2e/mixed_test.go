@@ -1,9 +1,9 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -14,8 +14,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // TestMixedWorkload runs 32 agent processes at once against one store. Each
@@ -64,7 +62,7 @@ func mixedWorkload(t *testing.T, dsn string) {
 		t.Error(b)
 	}
 	successes := checkLedger(t, snap, w.c.all())
-	if doc.Out.Report != nil && doc.Out.Report.Events != successes {
+	if doc.Out.Report != nil && doc.Out.Report.Events != successes+snap.configSets {
 		t.Errorf("doctor counts %d events; want %d, one per successful mutating call", doc.Out.Report.Events, successes)
 	}
 	busiest := ""
@@ -202,48 +200,21 @@ func (w *world) setup(problems, wraps int) {
 
 // configure sets fields of config.json, before any agent runs. The round
 // budget is raised out of the way: these tests are about the store, and
-// a statement may go through many rounds.
+// a statement may go through many rounds. Each field is one `config set`
+// (doctor checks config.json against the log's config-set events); these
+// calls are not recorded, and the snapshot leaves their events out.
 func (w *world) configure(fields map[string]any) {
-	if w.c.store != "" {
-		// As the file store's tests write config.json by hand, write the
-		// database's config row: no event either way.
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, w.c.store)
-		if err != nil {
-			w.t.Fatal(err)
-		}
-		defer conn.Close(ctx)
-		var raw []byte
-		if err := conn.QueryRow(ctx, `SELECT content FROM files WHERE name = 'config.json'`).Scan(&raw); err != nil {
-			w.t.Fatal(err)
-		}
-		if _, err := conn.Exec(ctx, `UPDATE files SET content = $1 WHERE name = 'config.json'`, withFields(w.t, raw, fields)); err != nil {
-			w.t.Fatal(err)
-		}
-		return
-	}
-	path := filepath.Join(w.c.root, "config.json")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	if err := os.WriteFile(path, withFields(w.t, raw, fields), 0o644); err != nil {
-		w.t.Fatal(err)
-	}
-}
-
-// withFields sets fields (and max_rounds 1000) in the config raw.
-func withFields(t *testing.T, raw []byte, fields map[string]any) []byte {
-	var cfg map[string]any
-	if err := json.Unmarshal(raw, &cfg); err != nil {
-		t.Fatal(err)
-	}
-	cfg["max_rounds"] = 1000
+	all := map[string]any{"max_rounds": 1000}
 	for k, v := range fields {
-		cfg[k] = v
+		all[k] = v
 	}
-	raw, _ = json.MarshalIndent(cfg, "", "  ")
-	return raw
+	for _, k := range slices.Sorted(maps.Keys(all)) {
+		v, _ := json.Marshal(all[k])
+		cmd := w.c.command(&call{Skill: "config", Actor: "e2e-config", Expect: -1, Args: []string{"set", k, string(v)}})
+		if out, err := cmd.CombinedOutput(); err != nil {
+			w.t.Fatalf("config set %s %s: %v\n%s", k, v, err, out)
+		}
+	}
 }
 
 // agent is one agent process's life: steps choices, each one or more calls.

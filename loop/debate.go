@@ -432,8 +432,15 @@ func CloseDebate(s *store.Store, opts store.TxOptions, in DebateClose) (*DebateR
 		if live && l.Token != opts.Lease {
 			return store.HeldError(l)
 		}
+		if in.Discard && d.Status != model.DebateOpen {
+			// A completed debate is a record: a dispute's outcome may have
+			// withdrawn an issue that links to it, and doctor would find the
+			// link dangling. Only an open debate that nobody keeps goes.
+			return store.Errorf(store.CodeInvalidTransition, "%s is %s: --discard removes only an open debate; a completed one is kept as the record of its outcome", in.ID, d.Status).
+				WithHint("leave it; `proofloop debate show " + in.ID + " --transcript` reads it, and `proofloop debate list --status open` lists the debates that can be discarded")
+		}
 		if in.Discard {
-			if d.About != nil && d.Status == model.DebateOpen {
+			if d.About != nil {
 				if _, err := settleDispute(tx, d); err != nil {
 					return err
 				}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,22 +175,23 @@ func newRoot(t *testing.T, config map[string]any) string {
 	return root
 }
 
-// setConfig overrides fields of root's config.json.
+// setConfig overrides fields of root's config.json with `proofloop config
+// set`, one key at a time (agents as a whole map), so that the log records
+// each change: doctor checks config.json against the log.
 func setConfig(t *testing.T, root string, fields map[string]any) {
 	t.Helper()
-	p := filepath.Join(root, "config.json")
-	var cfg map[string]any
-	readJSON(t, p, &cfg)
-	for k, v := range fields {
-		cfg[k] = v
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		must(t, root, "config", "set", k, jsonText(t, fields[k]))
 	}
-	b, err := json.MarshalIndent(cfg, "", "  ")
+}
+
+func jsonText(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return string(b)
 }
 
 func readJSON(t *testing.T, path string, v any) {

@@ -225,6 +225,7 @@ func (s *Store) doctorBackend() (*Report, error) {
 		return nil, err
 	}
 	defer c.Close()
+	c.ExpectHead = s.ExpectHead
 	r, err := c.Doctor()
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
@@ -46,6 +47,8 @@ var FindingCodes = map[string]string{
 	"revisions_mismatch": "the kept proof revisions do not count up to the statement's proof",
 	"issue_quote":        "an issue's sentence_text is not at its sentence in the proof revision it cites",
 	"dependency_cycle":   "problems and statements depend on each other in a cycle",
+	"head_mismatch":      "the event log does not pass through the head hash given to --expect-head: its events up to that one were rewritten",
+	"index_mismatch":     "the derived index differs from its documents and the log (`doctor --reindex` rebuilds it)",
 }
 
 // Report is what doctor did and found. Problems and Statements count the
@@ -112,7 +115,8 @@ func (s *Store) Doctor() (*Report, error) {
 		bad("config", ConfigFile, 0, "%v", err)
 	}
 	docs := &docSet{problems: map[string]*model.Problem{}, statements: map[string]*model.Statement{}, debates: map[string]*model.Debate{},
-		revision: map[string]int{}, present: map[string]bool{}}
+		revision: map[string]int{}, present: map[string]bool{}, leases: map[string][]byte{}, logged: &logFacts{leases: map[string]leaseFact{}},
+		proofs: map[string]map[int]proofAt{}}
 	for _, dir := range append([]string{"."}, append(kindDirs(), LeaseDir)...) {
 		s.doctorDir(dir, r, docs, bad)
 	}
@@ -153,6 +157,12 @@ type docSet struct {
 	revision   map[string]int  // every readable document's revision
 	present    map[string]bool // every document file, damaged or not
 	count      map[model.Kind]int
+	leases     map[string][]byte // every lease file that reads, by item id
+	logged     *logFacts         // what the event log says of config and leases
+	// proofs holds, per statement, the proof at each proof revision as the
+	// replay of the log's patches gives it (written by the replay workers).
+	proofs   map[string]map[int]proofAt
+	proofsMu sync.Mutex
 }
 
 // doctorDir checks the files of one folder of the root.
@@ -178,10 +188,16 @@ func (s *Store) doctorDir(dir string, r *Report, docs *docSet, bad func(code, p 
 			continue // the root's own files; dotfiles such as .gitkeep
 		}
 		if dir == LeaseDir {
-			if id, ok := strings.CutSuffix(name, ".json"); !ok {
+			id, ok := strings.CutSuffix(name, ".json")
+			if !ok {
 				bad("unexpected_file", p, 0, "unexpected file: leases are named <id>.json")
-			} else if _, err := s.ReadLease(id); err != nil {
+				continue
+			}
+			docs.leases[id] = nil // present; the bytes only when it reads
+			if _, err := s.ReadLease(id); err != nil {
 				bad("lease", p, 0, "%v", err)
+			} else if raw, err := s.root.ReadFile(p); err == nil {
+				docs.leases[id] = raw
 			}
 			continue
 		}
@@ -285,7 +301,8 @@ func (s *Store) checkDebates(r *Report, docs *docSet, bad func(code, p string, s
 // checkDisputeLinks checks every issue's dispute link from the statement
 // side: the debate it names disputes that issue, and the two agree on
 // whether the dispute is still open (the statement waits while it is). A
-// closed dispute's debate may be gone: close --discard removes it.
+// dispute closed with no outcome may name a debate that is gone: close
+// --discard removes an open debate.
 func checkDisputeLinks(docs *docSet, bad func(code, p string, seq int, format string, args ...any)) {
 	for _, sid := range slices.Sorted(maps.Keys(docs.statements)) {
 		p := DocPath(model.KindStatement, sid)
@@ -300,6 +317,11 @@ func checkDisputeLinks(docs *docSet, bad func(code, p string, seq int, format st
 				// Unreadable: reported where it was read.
 			case !ok && dis.ClosedAt == nil:
 				bad("bad_reference", p, 0, "issue %d is disputed in %s, which does not exist: the statement would wait for it forever", is.IssueNumber, dis.Debate)
+			case !ok && (dis.Outcome != nil || is.WithdrawnAt != nil):
+				// Only an open debate may be discarded (it leaves the dispute
+				// closed with no outcome): one that reached an outcome is the
+				// record of why the issue stands or was withdrawn.
+				bad("bad_reference", p, 0, "issue %d's dispute %s ended with an outcome, but that debate does not exist: the record of the outcome is gone", is.IssueNumber, dis.Debate)
 			case !ok:
 			case db.About == nil || db.About.Statement != sid || db.About.IssueNumber != is.IssueNumber:
 				bad("bad_reference", p, 0, "issue %d names %s as its dispute, but that debate does not dispute it", is.IssueNumber, dis.Debate)

@@ -31,6 +31,10 @@ type LogReport struct {
 	Replayed     int    `json:"replayed"`      // documents that equal the replay of their patches
 	NotReplayed  int    `json:"not_replayed"`  // documents with history from before patches were kept
 	Quarantined  int    `json:"quarantined"`   // torn lines kept in events.quarantine.jsonl
+	// ExpectedHead and ExpectedSeq: the head hash given to doctor
+	// --expect-head, and the seq of the verified event that has it.
+	ExpectedHead string `json:"expected_head,omitempty"`
+	ExpectedSeq  int    `json:"expected_seq,omitempty"`
 }
 
 // changeRef locates one change of a document in the log.
@@ -117,8 +121,12 @@ func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
 		}
 		if sealed && ok && !broken {
 			r.VerifiedSeq, r.VerifiedHash = seq, hash
+			if hash == s.ExpectHead {
+				r.ExpectedSeq = seq
+			}
 		}
 		lastHash = hash
+		docs.logged.add(seq, line)
 		for i, c := range gjson.GetBytes(line, "changes").Array() {
 			id := c.Get("id").String()
 			changes[id] = append(changes[id], changeRef{seq: seq, off: lineOff, n: len(line), index: i,
@@ -127,7 +135,20 @@ func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
 		}
 	}
 	r.Quarantined = s.checkQuarantine(bad)
-	s.replay(f, docs, changes, r.ChainFrom == 1, &r, bad)
+	if s.ExpectHead != "" {
+		r.ExpectedHead = s.ExpectHead
+		if r.ExpectedSeq == 0 {
+			bad("head_mismatch", EventsFile, 0, "the event log does not pass through the head hash you kept (%s): it now ends at seq %d with hash %s. Events up to the one you kept were rewritten (their hashes recomputed), or the hash is another store's", s.ExpectHead, r.VerifiedSeq, r.VerifiedHash)
+		}
+	}
+	complete := r.ChainFrom == 1
+	s.replay(f, docs, changes, complete, &r, bad)
+	// The log implies config.json and every lease only when it is whole
+	// from its first event (or when there is none: a store just made).
+	complete = complete || (r.Events == 0 && r.ChainFrom == 0)
+	s.checkConfigLog(docs.logged, complete, bad)
+	s.checkLeases(docs, complete, bad)
+	s.checkKeptAgainstLog(docs, bad)
 	return r
 }
 
@@ -243,6 +264,11 @@ func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSe
 		}
 	}
 	state := []byte("{}")
+	var proofs map[int]proofAt
+	if k == model.KindStatement {
+		proofs = map[int]proofAt{}
+		defer docs.setProofs(id, proofs)
+	}
 	for _, c := range refs {
 		buf := make([]byte, c.n)
 		if _, err := log.ReadAt(buf, c.off); err != nil {
@@ -264,6 +290,9 @@ func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSe
 		if err != nil {
 			bad("replay_mismatch", p, c.seq, "the patch of seq %d does not apply to its replay: %v", c.seq, err)
 			return false, false
+		}
+		if proofs != nil {
+			noteProof(proofs, state, c.seq)
 		}
 	}
 	raw, err := s.root.ReadFile(p)

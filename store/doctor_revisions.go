@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/proofloop/proofloop/model"
 )
 
@@ -74,4 +76,80 @@ func (s *Store) checkRevisions(docs *docSet, bad findingFunc) {
 		k, _ := model.KindOf(c[0])
 		bad("dependency_cycle", DocPath(k, c[0]), 0, "dependency cycle: %s", strings.Join(c, " -> "))
 	}
+}
+
+// proofAt is a statement's proof at one proof revision, as the replay of
+// the log's patches gives it: the fields a kept revision line repeats.
+type proofAt struct {
+	seq                   int
+	text, strategy, actor gjson.Result
+	at                    string
+}
+
+// noteProof records the proof of state at its proof revision, the first
+// time the replay reaches that revision (the event that wrote the text).
+func noteProof(proofs map[int]proofAt, state []byte, seq int) {
+	f := gjson.GetManyBytes(state, "proof_revision", "proof", "proof_strategy", "proof_author", "updated_at")
+	rev := int(f[0].Int())
+	if _, ok := proofs[rev]; ok || rev == 0 {
+		return
+	}
+	proofs[rev] = proofAt{seq: seq, text: f[1], strategy: f[2], actor: f[3], at: f[4].String()}
+}
+
+func (d *docSet) setProofs(id string, proofs map[int]proofAt) {
+	d.proofsMu.Lock()
+	defer d.proofsMu.Unlock()
+	d.proofs[id] = proofs
+}
+
+// checkKeptAgainstLog compares every kept proof revision, not only the
+// last, with the proof the log's patches give at that revision: its text,
+// strategy, author and time. A kept revision the log has no proof for (it
+// predates the log's patches) is not compared.
+func (s *Store) checkKeptAgainstLog(docs *docSet, bad findingFunc) {
+	for _, id := range slices.Sorted(maps.Keys(docs.proofs)) {
+		proofs := docs.proofs[id]
+		p := ProofsFile(id)
+		raw, err := s.root.ReadFile(p)
+		if err != nil {
+			continue // a missing file is reported as revisions_missing
+		}
+		kept, err := parseProofRevisions(raw)
+		if err != nil {
+			continue // reported as schema
+		}
+		for i, r := range kept {
+			want, ok := proofs[r.Revision]
+			if !ok {
+				continue
+			}
+			var diff []string
+			if want.text.String() != r.Text || want.text.Type != gjson.String {
+				diff = append(diff, "text")
+			}
+			if !sameOptional(want.strategy, r.Strategy) {
+				diff = append(diff, "strategy")
+			}
+			if !sameOptional(want.actor, r.Actor) {
+				diff = append(diff, "actor")
+			}
+			if want.at != r.At {
+				diff = append(diff, "at")
+			}
+			if len(diff) > 0 {
+				bad("revisions_mismatch", p, want.seq, "kept line %d (proof revision %d) differs from the proof the event log wrote at seq %d (%s): it was edited by hand",
+					i+1, r.Revision, want.seq, strings.Join(diff, ", "))
+			}
+		}
+	}
+}
+
+// sameOptional compares a string field of a replayed document (absent,
+// null or a string) with a kept line's optional string.
+func sameOptional(v gjson.Result, s *string) bool {
+	if s == nil {
+		return !v.Exists() || v.Type == gjson.Null
+	}
+	return v.Type == gjson.String && v.String() == *s
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"time"
@@ -112,4 +113,45 @@ func (tx *Tx) leaseWrites() ([]journalWrite, error) {
 		out = append(out, journalWrite{Path: leasePath(id), Content: string(b) + "\n"})
 	}
 	return out, nil
+}
+
+// LeasesDetail is the event detail that records every lease a transaction
+// wrote, as the lease file holds it but with the token's SHA-256 in place
+// of the token: the log then implies every lease file, and doctor compares
+// them (a lease written by hand, or a changed holder, token or expiry, is
+// damage), while the log gives away no token.
+const LeasesDetail = "leases"
+
+// LeaseRecord is a lease as the event log records it: every field of the
+// lease file, whatever it holds, with "token" replaced by "token_sha256".
+func LeaseRecord(raw []byte) (map[string]any, error) {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	if tok, ok := m["token"].(string); ok {
+		sum := sha256.Sum256([]byte(tok))
+		m["token_sha256"] = hex.EncodeToString(sum[:])
+		delete(m, "token")
+	}
+	return m, nil
+}
+
+// leaseRecords are the records of the leases the transaction writes, by
+// item id; nil when it writes none.
+func (tx *Tx) leaseRecords() map[string]any {
+	if len(tx.dirtyLeases) == 0 {
+		return nil
+	}
+	out := map[string]any{}
+	for _, id := range tx.dirtyLeases {
+		b, err := json.Marshal(tx.leases[id])
+		if err != nil {
+			continue // leaseWrites reported it
+		}
+		if rec, err := LeaseRecord(b); err == nil {
+			out[id] = rec
+		}
+	}
+	return out
 }

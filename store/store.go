@@ -32,8 +32,12 @@ type Store struct {
 	Dir         string
 	LockTimeout time.Duration
 	// Now is the clock; tests may replace it.
-	Now  func() time.Time
-	root *os.Root
+	Now func() time.Time
+	// ExpectHead is a head hash of the event log that the user kept
+	// elsewhere: Doctor then reports damage unless the verified chain
+	// passes through it (doctor --expect-head).
+	ExpectHead string
+	root       *os.Root
 
 	cfgMu  sync.Mutex
 	cfg    *Config

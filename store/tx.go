@@ -240,6 +240,12 @@ func (tx *Tx) commit() (*Commit, error) {
 		return &Commit{}, nil
 	}
 	ev := Event{Time: tx.now, Command: tx.opts.Command, Detail: tx.detail}
+	if recs := tx.leaseRecords(); recs != nil {
+		if ev.Detail == nil {
+			ev.Detail = map[string]any{}
+		}
+		ev.Detail[LeasesDetail] = recs
+	}
 	if tx.opts.Actor != "" {
 		ev.Actor = &tx.opts.Actor
 	}

@@ -110,7 +110,7 @@ func Generate(dir string, o Options) (*Summary, error) {
 	}
 	sum := &Summary{}
 	events := make([][]store.Change, len(clones))
-	leases := make([]int, len(clones))
+	leases := make([]map[string]any, len(clones))
 	var wg sync.WaitGroup
 	var errMu sync.Mutex
 	var firstErr error
@@ -142,6 +142,11 @@ func Generate(dir string, o Options) (*Summary, error) {
 	prev := ""
 	for i, changes := range events {
 		ev := store.Event{Seq: i + 1, Time: store.Timestamp(epoch), Command: "bench-gen", IDs: []string{}, Changes: changes}
+		if len(leases[i]) > 0 {
+			// The log records every lease it wrote, as a claim's event does:
+			// doctor compares the lease files with it.
+			ev.Detail = map[string]any{store.LeasesDetail: leases[i]}
+		}
 		for _, ch := range changes {
 			ev.IDs = append(ev.IDs, ch.ID)
 			if ch.Kind == model.KindProblem {
@@ -157,7 +162,7 @@ func Generate(dir string, o Options) (*Summary, error) {
 		log.Write(line)
 		log.WriteByte('\n')
 		prev = h
-		sum.Leases += leases[i]
+		sum.Leases += len(leases[i])
 	}
 	sum.Events = len(events)
 	if err := os.WriteFile(filepath.Join(dir, store.EventsFile), log.Bytes(), 0o644); err != nil {
@@ -219,7 +224,7 @@ func makeTemplates() (map[string]*template, map[string]map[string][]byte, error)
 // its creation event and how many leases it wrote. A tree clone may get a
 // live lease on its has_gap statement (liveLease) or an expired one on its
 // awaiting_verification statement (expired).
-func writeClone(dir string, t *template, patches map[string][]byte, name string, liveLease, expired bool) ([]store.Change, int, error) {
+func writeClone(dir string, t *template, patches map[string][]byte, name string, liveLease, expired bool) ([]store.Change, map[string]any, error) {
 	r := strings.NewReplacer(`"prob_`+templateName, `"prob_`+name, `"stmt_`+templateName+"_", `"stmt_`+name+"_")
 	var changes []store.Change
 	for _, p := range t.order {
@@ -227,15 +232,15 @@ func writeClone(dir string, t *template, patches map[string][]byte, name string,
 		id := gjson.GetBytes(raw, "id").String()
 		kind, err := model.KindOf(id)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 		if err := os.WriteFile(filepath.Join(dir, store.DocPath(kind, id)), raw, 0o644); err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 		changes = append(changes, store.Change{ID: id, Kind: kind, After: model.Status(gjson.GetBytes(raw, "status").String()),
 			Revision: int(gjson.GetBytes(raw, "revision").Int()), Patch: json.RawMessage(r.Replace(string(patches[p])))})
 	}
-	n := 0
+	recs := map[string]any{}
 	for _, l := range []struct {
 		on              bool
 		id, role, until string
@@ -250,14 +255,18 @@ func writeClone(dir string, t *template, patches map[string][]byte, name string,
 		b, err := json.MarshalIndent(store.Lease{ID: l.id, Role: l.role, Holder: "agent-" + l.role, Token: hex.EncodeToString(sum[:16]),
 			ClaimedAt: store.Timestamp(epoch), ExpiresAt: l.until}, "", "  ")
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 		if err := os.WriteFile(filepath.Join(dir, store.LeaseDir, l.id+".json"), append(b, '\n'), 0o644); err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
-		n++
+		rec, err := store.LeaseRecord(b)
+		if err != nil {
+			return nil, nil, err
+		}
+		recs[l.id] = rec
 	}
-	return changes, n, nil
+	return changes, recs, nil
 }
 
 func statementsIn(t *template) int {

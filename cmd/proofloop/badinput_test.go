@@ -178,7 +178,7 @@ var badInputs = []badInput{
 	{name: "decide reason from endless @-", args: []string{"decide", bpPending, "--accept", "--reason", "@-"}, stdin: endless{}, exit: 2, code: "invalid_input", msg: `larger than max_input_bytes`},
 	{name: "--sub-statements @/dev/zero", args: with(setupSubs, "--sub-statements", "@/dev/zero"), exit: 2, code: "invalid_input", msg: `larger than max_input_bytes`},
 	{name: "file one byte over a small cap", args: with(completePending, "--proof-text", "@$DIR/big.txt"), files: map[string]string{"big.txt": strings.Repeat("z", 1025)},
-		prepare: writeConfig(`{"version": 1, "max_input_bytes": 1024}`), exit: 2, code: "invalid_input", msg: `is larger than max_input_bytes \(1024 bytes\)`},
+		prepare: prepRun("config", "set", "max_input_bytes", "1024"), exit: 2, code: "invalid_input", msg: `is larger than max_input_bytes \(1024 bytes\)`},
 
 	// Defect 11: strict JSON.
 	{name: "--sub-statements trailing data", args: with(setupSubs, "--sub-statements", `[{"claim": "x"}] trailing`), exit: 2, code: "invalid_input", msg: `trailing data after the JSON value: "trailing"`},
@@ -196,7 +196,7 @@ var badInputs = []badInput{
 	// Defect 12: sub-statements per call.
 	{name: "51 sub-statements", args: with(setupSubs, "--sub-statements", "@$DIR/subs.json"), files: map[string]string{"subs.json": subsJSON(51)},
 		exit: 2, code: "invalid_input", msg: `sub_statements has 51 entries, more than max_substatements \(50\)`},
-	{name: "4 sub-statements over a cap of 3", args: with(setupSubs, "--sub-statements", subsJSON(4)), prepare: writeConfig(`{"version": 1, "max_substatements": 3}`),
+	{name: "4 sub-statements over a cap of 3", args: with(setupSubs, "--sub-statements", subsJSON(4)), prepare: prepRun("config", "set", "max_substatements", "3"),
 		exit: 2, code: "invalid_input", msg: `sub_statements has 4 entries, more than max_substatements \(3\)`},
 
 	// Defect 2: a document with a duplicate key is refused on every read.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 
 	"github.com/spf13/cobra"
 
@@ -10,8 +11,9 @@ import (
 
 func (a *app) doctorCommand() *cobra.Command {
 	var reindex, quick bool
+	var expectHead string
 	c := &cobra.Command{
-		Use:   "doctor [--quick | --reindex]",
+		Use:   "doctor [--quick | --reindex] [--expect-head HASH]",
 		Short: "Check every file, the event log's hash chain and the index; finish or discard a leftover journal",
 		Long: "doctor schema-checks every file and every cross-reference (parent, context, preliminaries,\n" +
 			"progresses, sub_statements), verifies the event log's hash chain, replays its patches against\n" +
@@ -20,11 +22,23 @@ func (a *app) doctorCommand() *cobra.Command {
 			"its code (--json). --json also gives the last verified event (log.verified_seq and\n" +
 			"log.verified_hash): write them down, and a later doctor proves that nothing up to them changed.\n" +
 			"--quick checks only the journal, the index's stamp and the log's last line. --reindex rebuilds\n" +
-			"the derived index from the documents first.",
+			"the derived index from the documents first.\n\n" +
+			"doctor prints the log's head hash. A log whose events were rewritten from some point on, with\n" +
+			"their hashes recomputed, is a valid chain that no self-contained check can tell from the real\n" +
+			"one: keep the head hash elsewhere, and `doctor --expect-head HASH` exits 6 unless the log still\n" +
+			"passes through it.",
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if reindex && quick {
 				return store.Errorf(store.CodeUsage, "--quick and --reindex do not go together")
+			}
+			if expectHead != "" && quick {
+				return store.Errorf(store.CodeUsage, "--quick and --expect-head do not go together").
+					WithHint("--expect-head needs the whole chain verified: drop --quick")
+			}
+			if expectHead != "" && !headRe.MatchString(expectHead) {
+				return store.Errorf(store.CodeUsage, "--expect-head takes an event hash: 64 lowercase hex digits, as doctor prints it").
+					WithHint("`proofloop doctor` prints the head hash; `proofloop events --json` gives every event's hash")
 			}
 			s, err := a.open()
 			if err != nil && store.CodeOf(err) != store.CodeStoreDamaged {
@@ -37,6 +51,7 @@ func (a *app) doctorCommand() *cobra.Command {
 				}
 			}
 			defer s.Close()
+			s.ExpectHead = expectHead
 			var r *store.Report
 			switch {
 			case quick:
@@ -57,6 +72,11 @@ func (a *app) doctorCommand() *cobra.Command {
 			if len(r.Findings) > 0 {
 				err := store.Errorf(store.CodeStoreDamaged, "the store is damaged: %s", plural(len(r.Findings), "finding", "findings")).
 					WithHint("repair or restore each file listed, then run doctor again; `doctor --reindex` rebuilds a damaged index")
+				if r.Log.ExpectedHead != "" && r.Log.ExpectedSeq == 0 {
+					err = store.Errorf(store.CodeStoreDamaged, "the event log does not pass through the head you kept (%s): events up to it were rewritten; %s in all",
+						short(expectHead), plural(len(r.Findings), "finding", "findings")).
+						WithHint("restore the store from a backup taken at or after that head, and check that the hash you kept is this store's")
+				}
 				return &withReport{err, map[string]any{"report": r}, r}
 			}
 			if a.json {
@@ -72,14 +92,22 @@ func (a *app) doctorCommand() *cobra.Command {
 				r.Journal, r.Index, plural(len(r.Swept), "stale temp file", "stale temp files"))
 			if r.Log.ChainFrom > 0 {
 				fmt.Fprintf(a.stdout, "The event log is verified from seq %d to seq %d (hash %s).\n", r.Log.ChainFrom, r.Log.VerifiedSeq, r.Log.VerifiedHash)
+				if expectHead != "" {
+					fmt.Fprintf(a.stdout, "It passes through the head you kept (seq %d); %s came after it.\n", r.Log.ExpectedSeq, plural(r.Log.VerifiedSeq-r.Log.ExpectedSeq, "event", "events"))
+				}
+				fmt.Fprintf(a.stdout, "Head: %s. Keep it elsewhere: `proofloop doctor --expect-head %s` shows later that no event up to it was rewritten.\n", r.Log.VerifiedHash, r.Log.VerifiedHash)
 			}
 			return nil
 		},
 	}
 	c.Flags().BoolVar(&reindex, "reindex", false, "rebuild the derived index from the documents, then check everything")
 	c.Flags().BoolVar(&quick, "quick", false, "check only the journal, the index's stamp and the event log's last line")
+	c.Flags().StringVar(&expectHead, "expect-head", "", "a head `HASH` of the event log kept elsewhere: exit 6 unless the log passes through it")
 	return c
 }
+
+// headRe is an event hash as doctor prints it.
+var headRe = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func short(hash string) string { return hash[:min(len(hash), 12)] }
 
