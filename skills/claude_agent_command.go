@@ -21,13 +21,22 @@ import (
 const ClaudeAllowedTools = "Bash(proofloop:*),Read"
 
 // ClaudeAgentCommand is the agents.<role> command of config.json that
-// hands a turn of `proofloop run` to Claude Code: print mode, the
+// hands a turn of `proofloop run` to Claude Code: print mode, the session
+// run as the role's agent (--agent agent-<role>: the agent file is its
+// system prompt, its tools are the file's, and the SessionStart hook's
+// `proofloop prime --id` output reaches the very session that works), the
 // least-privilege tools above, JSON output (so that the turn's log under
 // runs/ lists any permission_denials, the usage and the cost), and a
-// prompt that names the role's subagent and the claimed item.
+// prompt that names the claimed item.
+//
+// --agent, rather than a prompt asking the main session to start the
+// role's subagent: that costs a second session per turn, whose every
+// request carries all of Claude Code's own tools and the listings of every
+// skill and agent (e2e/harness measured about 87 KB a request against
+// 20 KB), and prime's output then reaches only the session that delegates.
 func ClaudeAgentCommand(role model.Role) string {
-	return fmt.Sprintf(`claude -p --output-format=json --allowedTools="%s" "Use the agent-%s subagent to take the %s turn on $PROOFLOOP_ID."`,
-		ClaudeAllowedTools, role, role)
+	return fmt.Sprintf(`claude -p --output-format=json --agent agent-%s --allowedTools="%s" "Take the %s turn on $PROOFLOOP_ID."`,
+		role, ClaudeAllowedTools, role)
 }
 
 // ClaudeRoles are the roles that ClaudeAgentCommand serves: the four proof

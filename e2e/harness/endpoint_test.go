@@ -195,3 +195,19 @@ func (e *endpoint) all() []*request {
 	defer e.mu.Unlock()
 	return append([]*request(nil), e.requests...)
 }
+
+// sizes sums up the requests: how many, their bytes in all, and the
+// largest first request of a session, which is what a turn costs before
+// any tool call.
+func (e *endpoint) sizes() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	total, first := 0, 0
+	for i, r := range e.requests {
+		total += len(e.raw[i])
+		if c := read(r); c.ID != "" && len(c.Calls) == 0 {
+			first = max(first, len(e.raw[i]))
+		}
+	}
+	return fmt.Sprintf("%d model requests, %d KB in all; a session's first request up to %d KB", len(e.requests), total/1000, first/1000)
+}

@@ -52,7 +52,6 @@ func (c call) result() map[string]any {
 
 // conversation is what the model reads in a request.
 type conversation struct {
-	Main   bool   // the session `claude -p` started, which may start subagents
 	Prompt string // the first user text that is not a system reminder
 	Role   string // the role the prompt names
 	ID     string // the item the prompt names
@@ -63,7 +62,7 @@ var turnPrompt = regexp.MustCompile(`(?i)take the (\w+) turn on ([a-z0-9_]+)`)
 
 // read digests a request.
 func read(r *request) *conversation {
-	c := &conversation{Main: r.hasTool("Agent") || r.hasTool("Task")}
+	c := &conversation{}
 	byID := map[string]int{}
 	for _, m := range r.Messages {
 		for _, b := range m.blocks() {
@@ -94,24 +93,7 @@ func decide(r *request) reply {
 	if c.ID == "" {
 		return reply{Text: "I was not given a proofloop item, so there is nothing for me to do."}
 	}
-	if c.Main {
-		return c.main(r)
-	}
 	return c.agent()
-}
-
-// main hands the turn to the role's subagent, as the prompt asks, and ends
-// once it reported back.
-func (c *conversation) main(r *request) reply {
-	if len(c.Calls) > 0 {
-		return reply{Text: "The " + c.Role + " turn on " + c.ID + " is done."}
-	}
-	tool := "Agent"
-	if !r.hasTool(tool) {
-		tool = "Task"
-	}
-	return reply{Tool: tool, Input: map[string]any{"subagent_type": "agent-" + c.Role,
-		"description": c.Role + " turn on " + c.ID, "prompt": "Take the " + c.Role + " turn on " + c.ID + "."}}
 }
 
 func bash(cmd string) reply {
@@ -123,8 +105,8 @@ func done(format string, a ...any) reply { return reply{Text: fmt.Sprintf(format
 // q quotes s for the shell.
 func q(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// agent is a role's subagent: it reads the item, acts with one skill, and
-// recovers from a refusal by doing what its hint says.
+// agent is the session of a role's agent: it reads the item, acts with
+// one skill, and recovers from a refusal by doing what its hint says.
 func (c *conversation) agent() reply {
 	if n := len(c.Calls); n >= 2 {
 		// A refused call, then the command its hint named: decide again

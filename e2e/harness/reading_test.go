@@ -2,12 +2,8 @@ package harness
 
 import (
 	"os"
-	"regexp"
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/proofloop/proofloop/model"
 )
 
 // What the test reads back from the requests Claude Code sent.
@@ -23,29 +19,6 @@ func texts(r *request) []string {
 			}
 		}
 	}
-	return out
-}
-
-var listed = regexp.MustCompile(`(?m)^- ([A-Za-z0-9_.:-]+): `)
-
-// listing is the set of names listed as "- NAME: description" lines: the
-// agent types and the skills Claude Code offers the model.
-func listing(r *request) map[string]bool {
-	names := map[string]bool{}
-	for _, s := range append(texts(r), r.systemText()) {
-		for _, m := range listed.FindAllStringSubmatch(s, -1) {
-			names[m[1]] = true
-		}
-	}
-	return names
-}
-
-func keys(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
 	return out
 }
 
@@ -107,5 +80,3 @@ func finalCalls(reqs []*request) []call {
 	}
 	return out
 }
-
-func roleOf(s string) model.Role { return model.Role(s) }
