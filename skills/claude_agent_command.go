@@ -32,8 +32,8 @@ const ClaudeAllowedTools = "Bash(proofloop:*),Read"
 // --agent, rather than a prompt asking the main session to start the
 // role's subagent: that costs a second session per turn, whose every
 // request carries all of Claude Code's own tools and the listings of every
-// skill and agent (e2e/harness measured about 87 KB a request against
-// 20 KB), and prime's output then reaches only the session that delegates.
+// skill and agent (e2e/harness measured 87 KB a request against 12
+// to 20 KB), and prime's output then reaches only the session that delegates.
 func ClaudeAgentCommand(role model.Role) string {
 	return fmt.Sprintf(`claude -p --output-format=json --agent agent-%s --allowedTools="%s" "Take the %s turn on $PROOFLOOP_ID."`,
 		role, ClaudeAllowedTools, role)

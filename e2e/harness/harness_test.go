@@ -77,23 +77,64 @@ func (p *project) doc(id string) map[string]any {
 	return res.Document
 }
 
-func TestRealClaudeCodeSolvesAProof(t *testing.T) {
-	claude := claudecode.Require(t)
-	ep := startEndpoint(t, decide)
+// newProject makes a project with gen-claude's files and one problem, in
+// a fresh HOME whose only reachable endpoint is the scripted model.
+func newProject(t *testing.T, claude string, ep *endpoint) *project {
 	p := &project{t: t, dir: t.TempDir()}
 	path := filepath.Dir(claude) + string(os.PathListSeparator) + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")
 	p.env = claudecode.Env(t.TempDir(), ep.URL, "PATH="+path)
-
 	p.pl("init")
 	p.pl("gen-claude")
 	p.pl("new-problem", "--name", "even_sum", "--objective", "If a and b are even integers, then a + b is even.",
 		"--hypothesis", "a and b are even integers")
+	return p
+}
+
+// TestUntrustedFolderIgnoresSettings shows why the agent command carries
+// --allowedTools: without it, in a folder nobody trusted, Claude Code
+// ignores the Bash(proofloop:*) permission that gen-claude wrote into
+// .claude/settings.json and denies the agent's first proofloop call.
+func TestUntrustedFolderIgnoresSettings(t *testing.T) {
+	claude := claudecode.Require(t)
+	ep := startEndpoint(t, decide)
+	p := newProject(t, claude, ep)
+	settings, err := os.ReadFile(filepath.Join(p.dir, ".claude", "settings.json"))
+	if err != nil || !strings.Contains(string(settings), `"Bash(proofloop:*)"`) {
+		t.Fatalf(".claude/settings.json does not allow Bash(proofloop:*): %v\n%s", err, settings)
+	}
+	cmd := exec.Command(claude, "-p", "--output-format=json", "--agent", "agent-solve", "Take the solve turn on prob_even_sum.")
+	cmd.Dir = p.dir
+	cmd.Env = append(p.env, "PROOFLOOP_ROLE=solve", "PROOFLOOP_ID=prob_even_sum")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("claude -p: %v\n%s", err, out)
+	}
+	var res struct {
+		Denials []struct {
+			ToolInput map[string]any `json:"tool_input"`
+		} `json:"permission_denials"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("claude -p printed no result object: %v\n%s", err, out)
+	}
+	if len(res.Denials) != 1 || !strings.HasPrefix(fmt.Sprint(res.Denials[0].ToolInput["command"]), "proofloop show prob_even_sum") {
+		t.Errorf("permission_denials %+v; want the agent's first call, proofloop show prob_even_sum, denied", res.Denials)
+	}
+	if doc := p.doc("prob_even_sum"); doc["revision"] != 1.0 {
+		t.Errorf("prob_even_sum is at revision %v; want 1: nothing may have changed", doc["revision"])
+	}
+}
+
+func TestRealClaudeCodeSolvesAProof(t *testing.T) {
+	claude := claudecode.Require(t)
+	ep := startEndpoint(t, decide)
+	p := newProject(t, claude, ep)
 	for _, r := range skills.ClaudeRoles {
 		p.pl("config", "set", "agents."+string(r), skills.ClaudeAgentCommand(r))
 	}
 
 	start := time.Now()
-	cmd := exec.Command(bin, "run", "--max-turns", "12", "--turn-timeout", "2m")
+	cmd := exec.Command(bin, "run", "--max-turns", "12", "--turn-timeout", "1m")
 	cmd.Dir, cmd.Env = p.dir, p.env
 	out, err := cmd.CombinedOutput()
 	t.Logf("proofloop run through Claude Code %s: %s, %s", claudecode.Version, time.Since(start).Round(time.Millisecond), ep.sizes())

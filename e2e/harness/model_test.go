@@ -119,6 +119,9 @@ func (c *conversation) agent() reply {
 	}
 	if len(c.Calls) > 0 {
 		last := c.Calls[len(c.Calls)-1]
+		if strings.HasPrefix(last.command(), "proofloop ") && last.result() == nil {
+			return done("I was not allowed to run proofloop (%q), so I cannot take this turn.", last.Result)
+		}
 		if res := last.result(); res != nil && res["ok"] == false {
 			return c.recover(last, res)
 		}
