@@ -22,7 +22,7 @@ var stateProposeModification = &Skill{
 		{Name: "issue_number", Type: TypeInt, Help: "source fix only: the open issue that revealed it"},
 	},
 	Example:       `--statement-path stmt_example_wrap_sub2 --source prove --modification-type strengthen_premises --suggested-premises "n is an integer" --suggested-premises "n >= 1" --rationale "The claim fails for n = 0; the sum only needs n >= 1."`,
-	When:          "Use it when the statement is unprovable as stated but a nearby one is true and still serves its purpose: stronger premises, a weaker conclusion or an added condition. A human or the orchestrator then accepts or rejects it (`proofloop decide`).",
+	When:          "Use it when a nearby statement is true and still serves the purpose: stronger premises, a weaker conclusion or an added condition. A person then accepts or rejects it (`proofloop decide`).",
 	WhenNot:       "Do not use it when the claim is false and no nearby version would serve: use state-mark-false. Do not use it to change a proof: proofs are patched (fix-patch-proof) or submitted again.",
 	Output:        "With source fix, `response_number` and `issue_number` name the response recorded. `status` is `needs_modification`: the statement waits for `proofloop decide ID --accept|--reject`.",
 	ExampleAfter:  "state-setup-substatement",

@@ -11,9 +11,9 @@ import (
 
 func (a *app) genClaudeCommand() *cobra.Command {
 	var dir string
-	var withMCP bool
+	var withMCP, withPlugin bool
 	c := &cobra.Command{
-		Use:   "gen-claude [--dir DIR] [--mcp]",
+		Use:   "gen-claude [--dir DIR] [--mcp] [--plugin]",
 		Short: "Write the Claude Code skill and agent files (.claude/), settings and AGENTS.md from the skill registry",
 		Long: "gen-claude writes DIR/.claude/skills/<skill>/SKILL.md for each skill,\n" +
 			"DIR/.claude/agents/agent-<role>.md for each role and DIR/AGENTS.md, from the skill registry and\n" +
@@ -31,7 +31,11 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			"through Bash. The server offers a session only its role's tools ($PROOFLOOP_ROLE).\n\n" +
 			"It ends by printing, for each proof role, the agents.<role> command that hands `proofloop run`'s\n" +
 			"turns to Claude Code in print mode, allowed to run proofloop and to read, nothing else\n" +
-			"(--allowedTools=\"Bash(proofloop:*),Read\"; docs/claude-code.md says why it is on the command line).",
+			"(--allowedTools=\"Bash(proofloop:*),Read\"; docs/claude-code.md says why it is on the command line).\n\n" +
+			"With --plugin it also writes DIR as a Claude Code plugin marketplace: DIR/.claude-plugin/marketplace.json\n" +
+			"and the plugin in DIR/plugins/proofloop (the same skills and agents, and the SessionStart hook), so that\n" +
+			"`claude plugin marketplace add DIR` then `claude plugin install proofloop@proofloop` installs it. A\n" +
+			"marketplace it wrote is kept up to date by every later gen-claude in DIR.",
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			rep, err := skills.WriteClaude(dir)
@@ -45,6 +49,12 @@ func (a *app) genClaudeCommand() *cobra.Command {
 				}
 			}
 			mcpOn := withMCP || skills.HasMCP(dir)
+			var pluginFiles []string
+			if withPlugin || skills.HasPlugin(dir) {
+				if pluginFiles, err = skills.WritePlugin(dir); err != nil {
+					return err
+				}
+			}
 			slash := func(ps []string) []string {
 				out := make([]string, len(ps))
 				for i, p := range ps {
@@ -55,7 +65,8 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "gen-claude", "dir": dir, "files": slash(rep.Written),
 					"kept": slash(rep.Kept), "settings": map[string]any{"path": filepath.ToSlash(rep.Settings), "changed": rep.SettingsChanged},
-					"mcp": map[string]any{"path": filepath.ToSlash(mcpPath), "changed": mcpChanged, "enabled": mcpOn}, "agents": claudeAgents()})
+					"mcp": map[string]any{"path": filepath.ToSlash(mcpPath), "changed": mcpChanged, "enabled": mcpOn}, "agents": claudeAgents(),
+					"plugin": map[string]any{"written": pluginFiles != nil, "files": slash(pluginFiles)}})
 			}
 			fmt.Fprintf(a.stdout, "Wrote %d files under %s.\n", len(rep.Written), dir)
 			for _, k := range rep.Kept {
@@ -74,6 +85,10 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			case mcpOn:
 				fmt.Fprintf(a.stdout, "%s keeps the proofloop MCP server: its tool schemas load into every session; remove mcpServers.proofloop there if your agents use Bash only.\n", mcpPath)
 			}
+			if pluginFiles != nil {
+				fmt.Fprintf(a.stdout, "Wrote the Claude Code plugin marketplace under %s (%d files): `claude plugin marketplace add %s`, then `claude plugin install %s@%s`.\n",
+					dir, len(pluginFiles), dir, skills.PluginName, skills.PluginName)
+			}
 			fmt.Fprintln(a.stdout, "For `proofloop run` to hand each turn to Claude Code, allowed to run proofloop and to read, nothing else:")
 			for _, r := range skills.ClaudeRoles {
 				fmt.Fprintf(a.stdout, "  proofloop config set agents.%s '%s'\n", r, skills.ClaudeAgentCommand(r))
@@ -82,6 +97,7 @@ func (a *app) genClaudeCommand() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&dir, "dir", ".", "write `DIR`/.claude/... and DIR/AGENTS.md")
+	c.Flags().BoolVar(&withPlugin, "plugin", false, "also write DIR as a Claude Code plugin marketplace (.claude-plugin/marketplace.json, plugins/proofloop)")
 	c.Flags().BoolVar(&withMCP, "mcp", false, "also set the proofloop MCP server in DIR/.mcp.json (opt-in: its tool schemas load into every session)")
 	return c
 }
