@@ -18,6 +18,11 @@ import (
 
 const uriScheme = "proofloop://"
 
+// mcpPromptNote reads prime's text, written for a shell, in tools.
+const mcpPromptNote = "Over MCP, each `proofloop CMD` below is the tool CMD in snake_case, its flags and id the " +
+	"arguments (`proofloop next --role check --claim` is the tool next with {\"role\":\"check\",\"claim\":true}); " +
+	"pass the lease as the argument lease. Every text argument is literal: @FILE reads nothing.\n\n"
+
 // addPrompts adds one prompt per role: the text `prime --role R` prints.
 func (m *mcpServer) addPrompts() {
 	for _, r := range []model.Role{model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide} {
@@ -32,7 +37,7 @@ func (m *mcpServer) addPrompts() {
 			}
 			return &mcp.GetPromptResult{
 				Description: "Orientation for the " + string(r) + " role",
-				Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: string(out)}}},
+				Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: mcpPromptNote + string(out)}}},
 			}, nil
 		})
 	}

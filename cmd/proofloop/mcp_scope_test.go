@@ -71,6 +71,20 @@ func TestMCPRoleScope(t *testing.T) {
 			t.Errorf("release offers force; ending another's lease is not a tool")
 		}
 	}
+	// Nor does a call: force is no argument of release.
+	if code, _, stderr := mcpCLI(t, root, "new-problem", "--name", "lease", "--objective", "Show it."); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := mcpCLI(t, root, "claim", "prob_lease", "--role", "solve", "--holder", "other"); code != 0 {
+		t.Fatal(stderr)
+	}
+	res2, obj := call(t, connect(t, root, nil), "release", map[string]any{"id": "prob_lease", "force": true})
+	if !res2.IsError || errorCode(obj) != "invalid_input" {
+		t.Errorf("release with force = %v; want invalid_input, the lease kept", obj)
+	}
+	if code, _, _ := mcpCLI(t, root, "claim", "prob_lease", "--role", "solve", "--holder", "third"); code != 5 {
+		t.Errorf("claim of prob_lease after release with force: exit %d; want 5, the lease kept", code)
+	}
 	// A debate role gets the debate tools in place of skills.
 	part, _ := listTools(t, connect(t, root, nil, "--role", "participant"))
 	if !slices.Contains(part, "debate_turn") || slices.Contains(part, "check_reject_proof") {
