@@ -90,6 +90,17 @@ func TestMCPRoleScope(t *testing.T) {
 	if !slices.Contains(part, "debate_turn") || slices.Contains(part, "check_reject_proof") {
 		t.Errorf("mcp --role participant tools = %v; want debate_turn and no skill", part)
 	}
+	// run's sessions have $PROOFLOOP_ROLE: it is the default of --role.
+	envCmd := exec.Command(cliBin(t), "mcp", "--root", root)
+	envCmd.Env = append(cliEnv(), "PROOFLOOP_ROLE=check")
+	envCS, err := mcp.NewClient(&mcp.Implementation{Name: "env", Version: "1"}, nil).Connect(testCtx(t), &mcp.CommandTransport{Command: envCmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer envCS.Close()
+	if got, _ := listTools(t, envCS); !slices.Equal(got, want) {
+		t.Errorf("mcp with PROOFLOOP_ROLE=check tools = %v; want %v", got, want)
+	}
 	// An unknown role is refused before the server starts.
 	cmd := exec.Command(cliBin(t), "mcp", "--root", root, "--role", "chekc")
 	cmd.Env = cliEnv()

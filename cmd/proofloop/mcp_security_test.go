@@ -54,6 +54,17 @@ func TestMCPDebateTextIsLiteral(t *testing.T) {
 	if body := turns[1].(map[string]any)["body"]; body != "@-" {
 		t.Errorf("body 2 = %v; want the literal @-", body)
 	}
+	// A skill's text too.
+	must("new_problem", map[string]any{"name": "lit", "objective": "Show it."})
+	must("prob_wrapup_statement", map[string]any{"problem_path": "prob_lit", "claim": at, "purpose": at})
+	must("state_complete_proof", map[string]any{"statement_path": "stmt_lit_wrap", "proof_text": at, "strategy": "direct"})
+	_, shown := call(t, cs, "show", map[string]any{"ids": []string{"stmt_lit_wrap"}})
+	doc, _ := shown["document"].(map[string]any)
+	for _, k := range []string{"claim", "purpose", "proof"} {
+		if doc[k] != at {
+			t.Errorf("statement %s = %v; want the literal %q", k, doc[k], at)
+		}
+	}
 	res, err := cs.ListTools(testCtx(t), nil)
 	if err != nil {
 		t.Fatal(err)
