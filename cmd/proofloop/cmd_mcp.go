@@ -88,11 +88,10 @@ func projectFolder(root string) (string, error) {
 }
 
 // frameLimit bounds one JSON-RPC line: room for max_input_bytes of text
-// escaped in JSON, and never more than the SDK's own limit (a line the
-// SDK refused would end the session).
-func frameLimit(maxInput int64) int {
-	return int(min(4*maxInput+64<<10, mcp.DefaultMaxLineLength))
-}
+// escaped in JSON. The drain (mcp_drain.go) enforces it; the SDK's own
+// limit is set above it, so that the SDK, which ends the session at a line
+// over its limit, never meets one.
+func frameLimit(maxInput int64) int { return int(4*maxInput + 64<<10) }
 
 // mcpServer holds what every call shares: the server's settings, and the
 // mutex that runs one change at a time (each call opens the store, as a
@@ -145,7 +144,7 @@ func (m *mcpServer) serve(ctx context.Context, r io.Reader, w io.Writer, limit i
 		}
 	}
 	d := newDrain(w, limit)
-	err := m.srv.Run(ctx, &mcp.IOTransport{Reader: d.reader(ctx, r), Writer: d.writer()})
+	err := m.srv.Run(ctx, &mcp.IOTransport{Reader: d.reader(ctx, r), Writer: d.writer(), MaxLineLength: 2*limit + 1<<20})
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}
