@@ -101,6 +101,7 @@ bench: build
 	$(GO) test -run '^$$' -bench MCP -benchtime 200x -count 1 -timeout 30m ./cmd/proofloop/
 	$(GO) test -run '^$$' -bench 'PatchShare' -benchtime 20x -count 5 -timeout 10m ./store/
 	$(GO) test -run '^$$' -bench 'PatchKeptRevisions' -benchtime 60x -count 3 -timeout 10m ./skills/
+	$(GO) test -run '^$$' -bench 'TurnContext' -benchtime 1x -count 1 -timeout 20m ./bench/turns/
 
 # Longer lost-update and crash runs than make test does.
 soak: build

@@ -126,17 +126,23 @@ func primeRefs(w io.Writer, title string, refs []loop.BriefRef) {
 }
 
 // primeShared prints what every role needs on every turn, once: how to
-// call, what a refusal looks like and what to do about each kind. The
-// refusal lines come from skills.CommonRefusals, the table the skills'
-// own refusals extend.
+// call, and how to read a refusal. The codes by exit come from
+// skills.ErrorCodes; what to do about one is in its own hint, at runtime.
 func primeShared(w io.Writer) {
-	fmt.Fprintln(w, "\nCalling proofloop: `proofloop SKILL --flag VALUE ... --json`; `--input -` takes the parameters as one")
-	fmt.Fprintln(w, "JSON object on stdin instead. A text flag takes @FILE. $PROOFLOOP_LEASE and $PROOFLOOP_ACTOR carry your lease")
-	fmt.Fprintln(w, "and name (else pass --lease TOKEN --actor NAME). --json prints one object: {\"ok\":true,...} or")
-	fmt.Fprintln(w, "{\"ok\":false,\"error\":{\"code\",\"message\",\"hint\"}}. A refusal writes nothing: do what its hint says;")
-	fmt.Fprintln(w, "never repeat a refused call unchanged. By exit code:")
-	for _, r := range skills.CommonRefusals {
-		fmt.Fprintf(w, "  %d %s: %s\n", skills.ExitOf(r.Code), r.Code, r.Do)
+	fmt.Fprintln(w, "\nCalling: `proofloop SKILL --flag VALUE ... --json` (`--input -`: the parameters as one JSON object on")
+	fmt.Fprintln(w, "stdin; a text flag takes @FILE). $PROOFLOOP_LEASE and $PROOFLOOP_ACTOR carry your lease and name (else")
+	fmt.Fprintln(w, "--lease TOKEN --actor NAME). --json prints {\"ok\":true,...} or {\"ok\":false,\"error\":{code,message,hint}}.")
+	fmt.Fprintln(w, "A refusal writes nothing: do what its hint says, never repeat it unchanged; if no skill of yours")
+	fmt.Fprintln(w, "applies, release the item and end your turn.")
+	var groups []string
+	for exit := 2; exit <= 6; exit++ {
+		var codes []string
+		for _, e := range skills.ErrorCodes {
+			if e.Exit == exit {
+				codes = append(codes, string(e.Code))
+			}
+		}
+		groups = append(groups, fmt.Sprintf("%d %s", exit, strings.Join(codes, ", ")))
 	}
-	fmt.Fprintln(w, "  4 guard_failed: the message names the condition; the skill's file says what to do. Any other exit: a failure; stop.")
+	fmt.Fprintf(w, "Exit codes: 0 done; %s; any other: a failure, stop.\n", strings.Join(groups, "; "))
 }
