@@ -39,12 +39,20 @@ func (s *Store) Export(dir string) (*ExportReport, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, Errorf(CodeInvalidInput, "cannot create %s", parent).Wrap(err)
 	}
+	r := &ExportReport{Dir: dir, Swept: sweepExports(dir)}
+	if r.Swept == nil {
+		r.Swept = []string{}
+	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".export-")
 	if err != nil {
 		return nil, Errorf(CodeInvalidInput, "cannot create a folder beside %s", dir).Wrap(err)
 	}
 	defer os.RemoveAll(tmp)
-	r := &ExportReport{Dir: dir}
+	release, err := claimExportDir(tmp)
+	if err != nil {
+		return nil, Errorf(CodeInvalidInput, "cannot create a folder beside %s", dir).Wrap(err)
+	}
+	defer release()
 	if s.backend != nil {
 		err = s.exportBackend(tmp, r)
 	} else {
@@ -70,6 +78,7 @@ func (s *Store) Export(dir string) (*ExportReport, error) {
 	if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, Errorf(CodeInvalidInput, "cannot replace the empty folder %s", dir).Wrap(err)
 	}
+	release()
 	if err := os.Rename(tmp, dir); err != nil {
 		return nil, Errorf(CodeInvalidInput, "cannot move the copy to %s", dir).Wrap(err)
 	}
@@ -126,6 +135,9 @@ type ExportReport struct {
 	// LockHeldMS is how long the store's lock was held: the longest any
 	// writer waited for the copy.
 	LockHeldMS int64 `json:"lock_held_ms"`
+	// Swept lists the folders of killed exports to the same target that
+	// this one removed (see sweepExports).
+	Swept []string `json:"swept"`
 }
 
 // exportDir lists the folders of a store, by slash path under the root.

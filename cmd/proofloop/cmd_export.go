@@ -17,10 +17,12 @@ func (a *app) exportCommand() *cobra.Command {
 			"commit even while agents write (they wait for the copy, as for a long transaction): the\n" +
 			"documents, the event log, the leases, the kept proof revisions, the debate transcripts and\n" +
 			"config.json. The derived index is rebuilt on the copy. DIR must not exist or be empty; the\n" +
-			"copy appears there whole or not at all. Then doctor checks the copy (exit 6 if it is damaged:\n" +
+			"copy appears there whole or not at all (a killed export's half copy, .DIR.export-*, is\n" +
+			"removed by the next export to DIR: only a folder that holds our lock file, and only when\n" +
+			"no live export holds that lock). Then doctor checks the copy (exit 6 if it is damaged:\n" +
 			"the store was too). It is the safe backup of a running store; copying the folder by hand\n" +
 			"while agents write can catch a document and its log out of step. --json prints\n" +
-			`{"ok":true,"export":{"dir","files","bytes","last_seq","lock_held_ms"},"report":{...doctor...}}.`,
+			`{"ok":true,"export":{"dir","files","bytes","last_seq","lock_held_ms","swept"},"report":{...doctor...}}.`,
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if to == "" {
@@ -53,6 +55,9 @@ func (a *app) exportCommand() *cobra.Command {
 			if a.json {
 				out["ok"], out["command"] = true, "export"
 				return a.writeJSON(out)
+			}
+			for _, p := range ex.Swept {
+				fmt.Fprintf(a.stdout, "Removed %s, left by an export that was killed.\n", p)
 			}
 			fmt.Fprintf(a.stdout, "Exported %s (%s) to %s, as of seq %d; writers waited at most %d ms.\n",
 				plural(ex.Files, "file", "files"), byteSize(ex.Bytes), to, ex.LastSeq, ex.LockHeldMS)
