@@ -62,7 +62,7 @@ postgresql:
 
 # The tests of the real Claude Code harness drive the pinned CLI
 # (internal/claudecode.Version) from a cache outside the repository
-# ($$XDG_CACHE_HOME/proofloop/claude-code/VERSION). When it is missing,
+# ($XDG_CACHE_HOME/proofloop/claude-code/VERSION). When it is missing,
 # install it with npm; if that fails, say so loudly and go on: those tests
 # then skip, loudly.
 claude-code:

@@ -93,7 +93,21 @@ func decide(r *request) reply {
 	if c.ID == "" {
 		return reply{Text: "I was not given a proofloop item, so there is nothing for me to do."}
 	}
-	return c.agent()
+	a := c.agent()
+	if cmd, _ := a.Input["command"].(string); a.Tool == "Bash" && c.refused(cmd) {
+		return done("proofloop refused %q already; I will not repeat it unchanged, so I stop.", cmd)
+	}
+	return a
+}
+
+// refused reports whether proofloop already refused this exact call.
+func (c *conversation) refused(cmd string) bool {
+	for _, k := range c.Calls {
+		if res := k.result(); k.command() == cmd && res != nil && res["ok"] == false {
+			return true
+		}
+	}
+	return false
 }
 
 func bash(cmd string) reply {
@@ -234,6 +248,9 @@ func (c *conversation) solve(doc map[string]any) reply {
 func (c *conversation) check(doc map[string]any) reply {
 	id := c.ID
 	sentences, _ := doc["_sentences"].([]any)
+	if sentences == nil {
+		return bash("proofloop show " + id + " --sentences --json")
+	}
 	for _, s := range sentences {
 		m, _ := s.(map[string]any)
 		if m["text"] == gapText {
