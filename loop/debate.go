@@ -73,7 +73,7 @@ func turnErr(err error) error {
 	case errors.As(err, &te):
 		return store.Errorf(store.CodeInvalidInput, "%s", te.Error()).WithHint("nothing was written; fix the field and send the turn again")
 	case errors.As(err, &re):
-		return store.Errorf(store.CodeInvalidTransition, "%s", re.Error())
+		return store.Errorf(store.CodeInvalidTransition, "%s", re.Error()).WithHint(re.Next)
 	}
 	return err
 }
@@ -170,7 +170,8 @@ func StartDebate(s *store.Store, opts store.TxOptions, in DebateStart) (*DebateR
 		}
 		b, err := os.ReadFile(abs)
 		if err != nil {
-			return nil, store.Errorf(store.CodeInvalidInput, "cannot read --source file %q: %v", in.Source, err)
+			return nil, store.Errorf(store.CodeInvalidInput, "cannot read --source file %q: %v", in.Source, err).
+				WithHint("give the path of a readable Markdown file, relative to the current folder or absolute")
 		}
 		sum := sha256.Sum256(b)
 		src = &model.DebateSource{Path: abs, SHA256: hex.EncodeToString(sum[:])}
@@ -179,7 +180,8 @@ func StartDebate(s *store.Store, opts store.TxOptions, in DebateStart) (*DebateR
 	for _, pos := range in.Positions {
 		role, text, ok := strings.Cut(pos, "=")
 		if !ok {
-			return nil, store.Errorf(store.CodeInvalidInput, "--position %q: write ROLE=TEXT", pos)
+			return nil, store.Errorf(store.CodeInvalidInput, "--position %q: write ROLE=TEXT", pos).
+				WithHint("name the position's role, then =, then the position: --position 'induction=Prove it by induction on n'")
 		}
 		positions = append(positions, model.Position{Role: strings.TrimSpace(role), Text: text})
 	}
@@ -188,7 +190,8 @@ func StartDebate(s *store.Store, opts store.TxOptions, in DebateStart) (*DebateR
 		stmt, n, ok := strings.Cut(in.About, "#")
 		num, err := strconv.Atoi(n)
 		if !ok || err != nil || num < 1 {
-			return nil, store.Errorf(store.CodeInvalidInput, "--about %q: write STATEMENT#ISSUE, such as stmt_x#2", in.About)
+			return nil, store.Errorf(store.CodeInvalidInput, "--about %q: write STATEMENT#ISSUE, such as stmt_x#2", in.About).
+				WithHint("the statement's id, #, and the number of the issue you dispute (`proofloop show STATEMENT --field validate.issues` lists them)")
 		}
 		about = &model.DisputeLink{Statement: stmt, IssueNumber: num}
 	}
@@ -260,7 +263,8 @@ type DebateJoin struct {
 // in a new session.
 func JoinDebate(s *store.Store, opts store.TxOptions, in DebateJoin) (*DebateResult, error) {
 	if strings.TrimSpace(in.Name) == "" {
-		return nil, store.Errorf(store.CodeInvalidInput, "--participant-name must not be empty")
+		return nil, store.Errorf(store.CodeInvalidInput, "--participant-name must not be empty").
+			WithHint("give the name you take part under, e.g. --participant-name alice")
 	}
 	opts.Target = in.ID
 	var out *DebateResult
@@ -430,7 +434,7 @@ func CloseDebate(s *store.Store, opts store.TxOptions, in DebateClose) (*DebateR
 		}
 		live := l.Live(s.Now())
 		if live && l.Token != opts.Lease {
-			return store.HeldError(l)
+			return store.HeldError(l, opts.Lease)
 		}
 		if in.Discard && d.Status != model.DebateOpen {
 			// A completed debate is a record: a dispute's outcome may have
@@ -517,14 +521,15 @@ func ClaimForTimeout(s *store.Store, opts store.TxOptions, id, holder string) (*
 			return store.Errorf(store.CodeInvalidTransition, "claim --for-timeout refused: the debate is %s", d.Status)
 		}
 		if len(d.Participants) >= p.Needs(d) {
-			return store.Errorf(store.CodeInvalidTransition, "claim --for-timeout refused: all %d participants joined", p.Needs(d))
+			return store.Errorf(store.CodeInvalidTransition, "claim --for-timeout refused: all %d participants joined", p.Needs(d)).
+				WithHint("the peer joined, so the debate goes on: wait for your turn with `proofloop debate wait ID --participant-id P`")
 		}
 		l, err := tx.Lease(id)
 		if err != nil {
 			return err
 		}
 		if l.Live(s.Now()) && l.Token != opts.Lease {
-			return store.HeldError(l)
+			return store.HeldError(l, opts.Lease)
 		}
 		nl := store.NewLease(id, TimeoutRole, holder, s.Now(), ttl)
 		tx.PutLease(nl)

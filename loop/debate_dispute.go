@@ -33,7 +33,8 @@ func disputedIssue(tx *store.Tx, link *model.DisputeLink) (*store.Doc, *model.St
 			return doc, st, i, nil
 		}
 	}
-	return nil, nil, 0, store.Errorf(store.CodeNotFound, "%s has no issue %d", link.Statement, link.IssueNumber)
+	return nil, nil, 0, store.Errorf(store.CodeNotFound, "%s has no issue %d", link.Statement, link.IssueNumber).
+		WithHint(fmt.Sprintf("`proofloop show %s --field validate.issues` lists its issues by issue_number", link.Statement))
 }
 
 // openDispute marks the issue as disputed by d, in d's start transaction.

@@ -136,7 +136,7 @@ func Claim(s *store.Store, opts store.TxOptions, id string, role model.Role, hol
 		}
 		switch {
 		case l != nil && l.Token != opts.Lease:
-			return store.HeldError(l)
+			return store.HeldError(l, opts.Lease)
 		case l != nil:
 			l.Extend(now, ttl)
 		default:
@@ -197,11 +197,19 @@ func Release(s *store.Store, opts store.TxOptions, id, token string, force bool)
 
 func ownLease(tx *store.Tx, id, token string, now time.Time) (*store.Lease, error) {
 	l, err := liveLease(tx, id, now)
+	if store.CodeOf(err) == store.CodeConflict {
+		// Say whether the lease that ended was the caller's.
+		last, lerr := tx.Lease(id)
+		if lerr != nil {
+			return nil, lerr
+		}
+		return nil, store.NoLiveLeaseError(id, last, token)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if l.Token != token {
-		return nil, store.HeldError(l)
+		return nil, store.HeldError(l, token)
 	}
 	return l, nil
 }
@@ -233,7 +241,7 @@ func GuardLease(s *store.Store, tx *store.Tx, id, token string, run func() error
 	}
 	live := l.Live(now)
 	if live && l.Token != token {
-		return store.HeldError(l)
+		return store.HeldError(l, token)
 	}
 	if live {
 		tx.UseLease(l)

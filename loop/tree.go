@@ -114,7 +114,7 @@ func Subtree(s *store.Store, id string) (*Snapshot, error) {
 		return nil, err
 	}
 	if _, ok := snap.Items[id]; !ok {
-		return nil, store.Errorf(store.CodeNotFound, "no problem or statement %s", id).WithHint("`proofloop status` lists the documents")
+		return nil, store.NotFound(id, "no problem or statement %s", id)
 	}
 	return snap, nil
 }

@@ -329,7 +329,8 @@ func (d *Debate) DecideSuggestion(n int, accept bool, actor, at string) error {
 	}
 	s := &d.Suggestions[n-1]
 	if s.State != SuggestionPending {
-		return &RefusalError{Action: "decide", Why: fmt.Sprintf("suggestion %d was already %s", n, s.State)}
+		return &RefusalError{Action: "decide", Why: fmt.Sprintf("suggestion %d was already %s", n, s.State),
+			Next: "nothing left to decide on it: `proofloop debate show ID` lists the suggestions still pending"}
 	}
 	s.State = SuggestionRejected
 	if accept {

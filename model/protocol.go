@@ -99,7 +99,7 @@ func (e *TurnError) Error() string { return e.Field + ": " + e.Rule }
 // RefusalError is an action the debate's state does not allow now: a turn
 // out of order or on a closed debate, a join on a full debate, a close whose
 // rule does not hold. The engine maps it to invalid_transition (exit 4).
-type RefusalError struct{ Action, Why string }
+type RefusalError struct{ Action, Why, Next string } // Next: what to do now, the refusal's hint
 
 func (e *RefusalError) Error() string { return e.Action + " refused: " + e.Why }
 
@@ -160,7 +160,8 @@ func (p *Protocol) CheckStart(d *Debate) error {
 // ParticipantByName first: join is idempotent per name.
 func (p *Protocol) JoinRole(d *Debate) (string, error) {
 	if d.Status != DebateOpen {
-		return "", &RefusalError{Action: "join", Why: fmt.Sprintf("the debate is %s", d.Status)}
+		return "", &RefusalError{Action: "join", Why: fmt.Sprintf("the debate is %s", d.Status),
+			Next: "a closed debate takes no one: read it with `proofloop debate show ID`, or start another with `proofloop debate start`"}
 	}
 	if s := p.WhoseTurn(d); s.JoinRole != "" {
 		return s.JoinRole, nil
@@ -169,7 +170,8 @@ func (p *Protocol) JoinRole(d *Debate) (string, error) {
 	if len(d.Participants) < len(order) {
 		return order[len(d.Participants)], nil
 	}
-	return "", &RefusalError{Action: "join", Why: fmt.Sprintf("the debate already has its %d participants", len(order))}
+	return "", &RefusalError{Action: "join", Why: fmt.Sprintf("the debate already has its %d participants", len(order)),
+		Next: "only its participants write turns: read it with `proofloop debate show ID`, or start another with `proofloop debate start`"}
 }
 
 // WhoseTurn derives who writes next. Participants alternate in join order,
@@ -213,7 +215,8 @@ func takesTurn(t DebateTurn) bool { return t.Role != RoleUser && t.Role != RoleM
 func (p *Protocol) ValidateTurn(d *Debate, participantID string, t *DebateTurn, source []byte) error {
 	s := p.WhoseTurn(d)
 	if s.Closed {
-		return &RefusalError{Action: "turn", Why: fmt.Sprintf("the debate is %s", d.Status)}
+		return &RefusalError{Action: "turn", Why: fmt.Sprintf("the debate is %s", d.Status),
+			Next: "the debate is over and takes no more turns: end your turn"}
 	}
 	role := ""
 	switch {
@@ -222,11 +225,14 @@ func (p *Protocol) ValidateTurn(d *Debate, participantID string, t *DebateTurn, 
 	case participantID == s.ParticipantID:
 		role = s.Role
 	case d.ParticipantByID(participantID) == nil:
-		return &RefusalError{Action: "turn", Why: fmt.Sprintf("%q is not a participant of this debate", participantID)}
+		return &RefusalError{Action: "turn", Why: fmt.Sprintf("%q is not a participant of this debate", participantID),
+			Next: "join it first (`proofloop debate join ID --participant-name NAME`) and write with the participant_id it returns"}
 	case s.JoinRole != "":
-		return &RefusalError{Action: "turn", Why: fmt.Sprintf("it is not %s's turn: the debate waits for %s to join", participantID, A(s.JoinRole))}
+		return &RefusalError{Action: "turn", Why: fmt.Sprintf("it is not %s's turn: the debate waits for %s to join", participantID, A(s.JoinRole)),
+			Next: fmt.Sprintf("wait until %s has joined and written: `proofloop debate wait ID --participant-id %s` returns when it is your turn", A(s.JoinRole), participantID)}
 	default:
-		return &RefusalError{Action: "turn", Why: fmt.Sprintf("it is not %s's turn: %s (%s) writes turn %d", participantID, s.ParticipantID, s.Role, s.TurnNumber)}
+		return &RefusalError{Action: "turn", Why: fmt.Sprintf("it is not %s's turn: %s (%s) writes turn %d", participantID, s.ParticipantID, s.Role, s.TurnNumber),
+			Next: fmt.Sprintf("wait for %s's turn to land: `proofloop debate wait ID --participant-id %s` returns when it is yours", s.ParticipantID, participantID)}
 	}
 	if err := p.checkFields(role, t); err != nil {
 		return err
@@ -304,7 +310,10 @@ func (p *Protocol) CheckClose(d *Debate, outcome, reason string, forTimeout bool
 	if !slices.Contains(p.Outcomes, outcome) {
 		return &TurnError{Field: "outcome", Rule: fmt.Sprintf("%q is not an outcome of %s; use one of %v", outcome, p.Name, p.Outcomes)}
 	}
-	refuse := func(why string) error { return &RefusalError{Action: "close --outcome " + outcome, Why: why} }
+	refuse := func(why string) error {
+		return &RefusalError{Action: "close --outcome " + outcome, Why: why,
+			Next: "the outcome's rule must hold first: keep debating (`proofloop debate show ID` shows the state), or close with an outcome whose rule holds"}
+	}
 	if d.Status != DebateOpen {
 		return refuse(fmt.Sprintf("the debate is already %s", d.Status))
 	}

@@ -271,7 +271,13 @@ type TransitionError struct {
 	Source  Source
 	Status  Status
 	Allowed []string
+	// Next is the refusal's hint, filled in by the caller who knows the
+	// item (whose turn it is, the caller's role): skills.explain.
+	Next string
 }
+
+// NextStep is the refusal's hint.
+func (e *TransitionError) NextStep() string { return e.Next }
 
 func (e *TransitionError) Error() string {
 	who := e.Skill
@@ -310,7 +316,11 @@ type GuardError struct {
 	Skill  string
 	Guard  string
 	Reason error
+	Next   string // the refusal's hint: the skill's refusal of this guard (skills.explain)
 }
+
+// NextStep is the refusal's hint.
+func (e *GuardError) NextStep() string { return e.Next }
 
 func (e *GuardError) Error() string {
 	return fmt.Sprintf("guard %s failed: %v", e.Guard, e.Reason)

@@ -24,7 +24,7 @@ var checkConfirmProof = &Skill{
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "no_open_issue",
 			When: "an issue on the proof is still open",
-			Do:   "The proof is not ready to confirm: end your turn."},
+			Do:   "An issue on the proof is still open, and it must be answered first (a fixer's turn): the proof is not ready to confirm; end your turn."},
 		{Code: store.CodeGuardFailed, Guard: "not_self_check",
 			When: "you wrote the current proof revision (forbid_self_check)",
 			Do:   "Leave it to another checker: release the item and end your turn."},

@@ -17,7 +17,8 @@ func statementDoc(tx *store.Tx, id string) (*store.Doc, *model.Statement, error)
 		return nil, nil, err
 	}
 	if d.Kind != model.KindStatement {
-		return nil, nil, store.Errorf(store.CodeInvalidInput, "%s is a %s; this skill acts on a statement", id, d.Kind)
+		return nil, nil, store.Errorf(store.CodeInvalidInput, "%s is a %s; this skill acts on a statement", id, d.Kind).
+			WithHint("name a statement (stmt_...): `proofloop show " + id + "` lists the statements of its progresses")
 	}
 	st, err := d.Statement()
 	if err != nil {
@@ -33,7 +34,8 @@ func problemDoc(tx *store.Tx, id string) (*store.Doc, *model.Problem, error) {
 		return nil, nil, err
 	}
 	if d.Kind != model.KindProblem {
-		return nil, nil, store.Errorf(store.CodeInvalidInput, "%s is a %s; this skill acts on a problem", id, d.Kind)
+		return nil, nil, store.Errorf(store.CodeInvalidInput, "%s is a %s; this skill acts on a problem", id, d.Kind).
+			WithHint("name a problem (prob_...): the statement's context leads to it (`proofloop show " + id + " --field context`)")
 	}
 	p, err := d.Problem()
 	if err != nil {

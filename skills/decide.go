@@ -45,7 +45,10 @@ func Decide(s *store.Store, opts store.TxOptions, p DecideParams) (*Result, erro
 			return err
 		})
 	})
-	return res, err
+	if err != nil {
+		return nil, explain(s, "decide", id, opts.Lease, err)
+	}
+	return res, nil
 }
 
 // extend grants n more rounds (idle turns, for a problem) to an item that
@@ -76,7 +79,8 @@ func extend(tx *store.Tx, s *store.Store, id string, n int) (*Result, error) {
 	}
 	if !exhausted {
 		return nil, &model.GuardError{Skill: "decide", Guard: "budget_exhausted",
-			Reason: fmt.Errorf("%s has used %d of its %s; --extend is for a spent budget", id, spent, model.Count(budget, "round"))}
+			Reason: fmt.Errorf("%s has used %d of its %s; --extend is for a spent budget", id, spent, model.Count(budget, "round")),
+			Next:   fmt.Sprintf("%s still has budget left: nothing to extend until `proofloop status` shows it out of budget (a decide turn)", id)}
 	}
 	if err := d.Set("extra_rounds", extra+n); err != nil {
 		return nil, err

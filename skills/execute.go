@@ -30,7 +30,7 @@ func Execute(s *store.Store, sk *Skill, opts store.TxOptions, in *Input) (*Resul
 		})
 	})
 	if err != nil {
-		return nil, err
+		return nil, explain(s, sk.Name, opts.Target, opts.Lease, err)
 	}
 	return r, nil
 }

@@ -32,7 +32,7 @@ var fixPatchProof = &Skill{
 			Do:   "Answer only open issues: `proofloop show ID --json` lists `validate.issues` and `validate.responses`; the message lists the open ones."},
 		{Code: store.CodeGuardFailed, Guard: "no_open_substatement",
 			When: "a gap-filling sub-statement is still open",
-			Do:   "Wait until it is true or false: end your turn."},
+			Do:   "The gap-filling sub-statement must be true or false first (the message names it): end your turn."},
 		{Code: store.CodeGuardFailed, Guard: "range_in_bounds",
 			When: "the sentence range is outside the proof",
 			Do:   "Take the numbers from `proofloop show ID --sentences` of the current proof revision."},

@@ -57,8 +57,11 @@ func ParseInput(sk *Skill, flags map[string][]string, inputJSON []byte, src Sour
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			p := sk.param(k)
 			if p == nil {
-				return nil, badInput("--input has an unknown key %q", k).
-					WithHint(fmt.Sprintf("%s takes %s", sk.Name, strings.Join(sk.paramNames(), ", ")))
+				h := fmt.Sprintf("%s takes %s", sk.Name, strings.Join(sk.paramNames(), ", "))
+				if near := model.Nearest(k, sk.paramNames(), 1); len(near) > 0 {
+					h = fmt.Sprintf("did you mean %q? (%s)", near[0], h)
+				}
+				return nil, badInput("--input has an unknown key %q", k).WithHint(h)
 			}
 			v, err := p.fromJSON(obj[k])
 			if err != nil {
@@ -84,7 +87,7 @@ func ParseInput(sk *Skill, flags map[string][]string, inputJSON []byte, src Sour
 	for _, p := range sk.Params {
 		if _, ok := in.vals[p.Name]; !ok && p.Required {
 			return nil, badInput("%s needs --%s (%s)", sk.Name, FlagName(p.Name), p.Help).
-				WithHint(fmt.Sprintf("or give %q in --input", p.Name))
+				WithHint(fmt.Sprintf("add --%s, or give %q in --input", FlagName(p.Name), p.Name))
 		}
 	}
 	return in, nil
@@ -116,7 +119,7 @@ func (p *Param) isList() bool { return p.Type == TypeTexts || p.Type == TypeInts
 // fromFlags converts the string values of a flag.
 func (p *Param) fromFlags(vals []string, src Source) (any, error) {
 	if !p.isList() && len(vals) > 1 {
-		return nil, badInput("--%s is given %d times; it takes one value", FlagName(p.Name), len(vals))
+		return nil, badInput("--%s is given %d times; it takes one value", FlagName(p.Name), len(vals)).WithHint("give --" + FlagName(p.Name) + " once: " + p.Help)
 	}
 	switch p.Type {
 	case TypeTexts:
@@ -235,11 +238,11 @@ func (p *Param) fromJSON(raw json.RawMessage) (any, error) {
 	case TypeSubs:
 		var subs []SubSpec
 		if err := DecodeStrict(raw, &subs); err != nil {
-			return nil, badInput("%s must be a JSON array of {\"claim\": TEXT, \"premises\": [TEXT...]}: %v", p.Name, err)
+			return nil, badInput("%s must be a JSON array of {\"claim\": TEXT, \"premises\": [TEXT...]}: %v", p.Name, err).WithHint(`e.g. [{"claim": "...", "premises": ["..."]}]: ` + p.Help)
 		}
 		for i := range subs {
 			if strings.TrimSpace(subs[i].Claim) == "" {
-				return nil, badInput("%s[%d] has an empty claim", p.Name, i)
+				return nil, badInput("%s[%d] has an empty claim", p.Name, i).WithHint("give every sub-statement a claim: " + p.Help)
 			}
 			subs[i].Premises = nonNil(subs[i].Premises)
 		}
@@ -256,7 +259,7 @@ func (p *Param) fromJSON(raw json.RawMessage) (any, error) {
 func (p *Param) check(s string) error {
 	if p.Type == TypeEnum {
 		if err := model.OneOf(p.Name, s, p.Enum); err != nil {
-			return &store.Error{Code: store.CodeInvalidInput, Msg: err.Error()}
+			return &store.Error{Code: store.CodeInvalidInput, Msg: err.Error(), Hint: fmt.Sprintf("--%s is %s; pick one of the values the message lists", FlagName(p.Name), p.Help)}
 		}
 	}
 	if (p.Type == TypeText || p.Type == TypeRef) && p.Required && strings.TrimSpace(s) == "" {
@@ -268,7 +271,7 @@ func (p *Param) check(s string) error {
 func (p *Param) atoi(s string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || n < 1 {
-		return 0, badInput("--%s must be a positive integer, got %q", FlagName(p.Name), s)
+		return 0, badInput("--%s must be a positive integer, got %q", FlagName(p.Name), s).WithHint("--" + FlagName(p.Name) + " is " + p.Help)
 	}
 	return n, nil
 }
@@ -281,14 +284,14 @@ func (p *Param) parseRange(s string) (any, error) {
 		last, err2 = strconv.Atoi(strings.TrimSpace(b))
 	}
 	if err1 != nil || err2 != nil {
-		return nil, badInput("--%s must be a sentence range such as 3-5 or 4, got %q", FlagName(p.Name), s)
+		return nil, badInput("--%s must be a sentence range such as 3-5 or 4, got %q", FlagName(p.Name), s).WithHint("--" + FlagName(p.Name) + " is " + p.Help)
 	}
 	return p.checkRange(Range{first, last})
 }
 
 func (p *Param) checkRange(r Range) (any, error) {
 	if r.Start < 1 || r.End < r.Start {
-		return nil, badInput("%s %d-%d is not a range: it needs 1 <= start <= end", p.Name, r.Start, r.End)
+		return nil, badInput("%s %d-%d is not a range: it needs 1 <= start <= end", p.Name, r.Start, r.End).WithHint("give the first and the last sentence, in that order, as `proofloop show ID --sentences` numbers them")
 	}
 	return r, nil
 }

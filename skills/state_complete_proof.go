@@ -28,7 +28,7 @@ var stateCompleteProof = &Skill{
 			Do:   "Give the whole proof; for a long one write it to a file and pass --proof-text @FILE."},
 		{Code: store.CodeGuardFailed, Guard: "no_open_substatement",
 			When: "a sub-statement is still open (neither true nor false)",
-			Do:   "Wait until every sub-statement is resolved: end your turn."},
+			Do:   "Every sub-statement must be true or false first (the message names the open ones): end your turn."},
 	},
 	Run: runStateCompleteProof,
 }

@@ -29,7 +29,7 @@ var stateSetupSubstatement = &Skill{
 			Do:   "Give a JSON array with at least one {\"claim\", \"premises\"} object."},
 		{Code: store.CodeGuardFailed, Guard: "no_open_substatement",
 			When: "re-planning while a sub-statement is still open",
-			Do:   "Wait until every sub-statement is resolved: end your turn."},
+			Do:   "Every sub-statement must be true or false first (the message names the open ones): end your turn."},
 	},
 	Run: runStateSetupSubstatement,
 }

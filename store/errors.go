@@ -31,6 +31,9 @@ type Error struct {
 	Msg  string
 	Hint string
 	Err  error
+	// Missing is the id that a not_found names, so that the CLI can
+	// suggest the nearest ids that exist (NearestIDs).
+	Missing string
 }
 
 func (e *Error) Error() string {
@@ -60,4 +63,34 @@ func CodeOf(err error) Code {
 		return e.Code
 	}
 	return ""
+}
+
+// nextStepper is an error of another package that knows what to do next:
+// model's TransitionError and GuardError, once the skill layer filled it in.
+type nextStepper interface{ NextStep() string }
+
+// HintOf returns the hint that err carries: the first non-empty one along
+// its chain, from an *Error or from an error that knows the next step. It
+// is the one place the CLI and the MCP server take a refusal's hint from.
+func HintOf(err error) string {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		switch x := e.(type) {
+		case *Error:
+			if x.Hint != "" {
+				return x.Hint
+			}
+		case nextStepper:
+			if h := x.NextStep(); h != "" {
+				return h
+			}
+		}
+	}
+	return ""
+}
+
+// NotFound is the not_found refusal of a document id that names nothing.
+func NotFound(id, format string, args ...any) *Error {
+	e := Errorf(CodeNotFound, format, args...).WithHint("`proofloop status` lists the documents")
+	e.Missing = id
+	return e
 }

@@ -173,7 +173,8 @@ func ParsePoint(v string) (Point, error) {
 	if t, err := time.Parse(time.DateOnly, v); err == nil {
 		return Point{Time: t, Day: true}, nil
 	}
-	return Point{}, Errorf(CodeUsage, "%q is neither an event seq (a number) nor a time such as 2026-11-22T10:04:08Z or 2026-11-22", v)
+	return Point{}, Errorf(CodeUsage, "%q is neither an event seq (a number) nor a time such as 2026-11-22T10:04:08Z or 2026-11-22", v).
+		WithHint("take a seq from `proofloop events`, or give a UTC date or time")
 }
 
 // Cmp places event ev against p: -1 before it, 0 at it (the same seq, the
@@ -220,7 +221,8 @@ func (s *Store) At(id string, p Point) (*Doc, *Step, error) {
 		return nil, nil, Errorf(CodeNotFound, "the event log records no change of %s", id).
 			WithHint("it was made before the log recorded it, or by hand; `proofloop doctor` checks")
 	case last == nil:
-		return nil, nil, Errorf(CodeNotFound, "%s did not exist yet at %s: it was created at seq %d", id, p, steps[0].Event.Seq)
+		return nil, nil, Errorf(CodeNotFound, "%s did not exist yet at %s: it was created at seq %d", id, p, steps[0].Event.Seq).
+			WithHint(fmt.Sprintf("ask for seq %d or later; `proofloop history %s` lists the seqs that changed it", steps[0].Event.Seq, id))
 	case last.Change.Deleted:
 		return nil, nil, Errorf(CodeNotFound, "%s was deleted at seq %d", id, last.Event.Seq)
 	case last.After == nil:

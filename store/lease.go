@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/proofloop/proofloop/schemas"
@@ -52,10 +53,36 @@ func (l *Lease) Extend(now time.Time, ttl time.Duration) {
 	l.ExpiresAt = now.Add(ttl).UTC().Format(leaseTime)
 }
 
-// HeldError is the lease_held refusal: someone else holds the item's turn.
-func HeldError(l *Lease) *Error {
-	return Errorf(CodeLeaseHeld, "%s is leased to %s (role %s) until %s", l.ID, l.Holder, l.Role, l.ExpiresAt).
-		WithHint("only the lease's token proves its holder: pass it with --lease or PROOFLOOP_LEASE, or wait for the lease to end")
+// HeldError is the lease_held refusal: someone else holds the item's turn,
+// and token (the one the call gave, "" for none) is not its lease's. The
+// hint says which: no token, or a token that is not this lease's (a typo,
+// or a lease of the caller's that ended before another claimed the item).
+func HeldError(l *Lease, token string) *Error {
+	e := Errorf(CodeLeaseHeld, "%s is leased to %s (role %s) until %s", l.ID, l.Holder, l.Role, l.ExpiresAt)
+	if token == "" {
+		return e.WithHint(fmt.Sprintf("you gave no lease token: if you claimed %s, pass your token (--lease TOKEN or $PROOFLOOP_LEASE); "+
+			"otherwise it is %s's turn until %s: take other work (`proofloop next --role %s --claim`) or end your turn", l.ID, l.Holder, l.ExpiresAt, l.Role))
+	}
+	return e.WithHint(fmt.Sprintf("the token you gave is not the live lease's (%s's, claimed at %s): a lease of yours on %s ended (expired or released) before %s claimed it, "+
+		"or the token is mistyped; do not retry: take other work (`proofloop next --role %s --claim`) or end your turn", l.Holder, l.ClaimedAt, l.ID, l.Holder, l.Role))
+}
+
+// NoLiveLeaseError is the refusal of a refresh or release when the item
+// has no live lease; it says whether the token given was that lease's, and
+// when it ended.
+func NoLiveLeaseError(id string, l *Lease, token string) *Error {
+	e := Errorf(CodeConflict, "%s has no live lease (it expired or was released)", id)
+	switch {
+	case l == nil:
+		return e.WithHint(fmt.Sprintf("%s was never claimed: claim it with `proofloop claim %s --role ROLE`", id, id))
+	case token != "" && token == l.Token && l.ReleasedAt != nil:
+		return e.WithHint(fmt.Sprintf("your lease was released at %s: claim it again (`proofloop claim %s --role %s`) if it is still your role's turn", *l.ReleasedAt, id, l.Role))
+	case token != "" && token == l.Token:
+		return e.WithHint(fmt.Sprintf("your lease expired at %s: claim it again (`proofloop claim %s --role %s`) if it is still your role's turn, and refresh it sooner", l.ExpiresAt, id, l.Role))
+	case token != "":
+		return e.WithHint(fmt.Sprintf("the token you gave is not %s's last lease (%s's, claimed at %s): check the token, or claim it again with `proofloop claim %s --role ROLE`", id, l.Holder, l.ClaimedAt, id))
+	}
+	return e.WithHint(fmt.Sprintf("claim it again with `proofloop claim %s --role ROLE` or `proofloop next --role ROLE --claim`", id))
 }
 
 func leasePath(id string) string { return LeaseDir + "/" + id + ".json" }

@@ -91,7 +91,7 @@ func (f fileSource) ReadFile(name string) ([]byte, error) {
 func readDoc(src source, id string) (*Doc, error) {
 	k, err := model.KindOf(id)
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err}
+		return nil, &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err, Hint: BadIDHint}
 	}
 	p := DocPath(k, id)
 	raw, err := src.ReadDoc(id)
@@ -102,7 +102,7 @@ func readDoc(src source, id string) (*Doc, error) {
 		return nil, damaged(p, err)
 	}
 	if raw == nil {
-		return nil, Errorf(CodeNotFound, "no %s %s", k, id).WithHint("`proofloop status` lists the documents")
+		return nil, NotFound(id, "no %s %s", k, id)
 	}
 	if err := schemas.Validate(schemas.Kind(k), raw); err != nil {
 		return nil, damaged(p, err)
@@ -122,7 +122,7 @@ func readDoc(src source, id string) (*Doc, error) {
 // readLease reads and checks an item's lease from src; nil when none.
 func readLease(src source, id string) (*Lease, error) {
 	if _, err := model.KindOf(id); err != nil {
-		return nil, &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err}
+		return nil, &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err, Hint: BadIDHint}
 	}
 	raw, err := src.ReadFile(leasePath(id))
 	if err != nil {
@@ -143,3 +143,6 @@ func readLease(src source, id string) (*Lease, error) {
 	}
 	return &l, nil
 }
+
+// BadIDHint is what to do about an id that is not one.
+const BadIDHint = "copy the id from `proofloop status`, `proofloop next` or `created` in an earlier output"

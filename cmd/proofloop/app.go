@@ -63,8 +63,15 @@ func (a *app) execute(args []string) int {
 	if !a.ran {
 		// Parsing failed before the command ran: find the command and
 		// --json by hand, so the error still comes in the asked-for shape.
-		if c, _, ferr := rootCmd.Find(args); ferr == nil && c != rootCmd {
+		c, _, ferr := rootCmd.Find(args)
+		if ferr == nil && c != rootCmd {
 			a.command = commandName(c)
+		}
+		if ferr != nil {
+			c = rootCmd
+		}
+		if store.CodeOf(err) == "" {
+			err = &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: usageHint(c, err)}
 		}
 		for _, arg := range args {
 			if arg == "--" {
@@ -114,8 +121,8 @@ func (a *app) rootCommand() *cobra.Command {
 	for _, name := range []string{"root", "actor", "lease", "store"} {
 		pf.Lookup(name).DefValue = ""
 	}
-	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: "see --help for the flags"}
+	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: flagHint(cmd, err)}
 	})
 	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.exportCommand(), a.decideCommand(),
 		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.historyCommand(), a.graphCommand(), a.reportCommand(), a.serveCommand(), a.runCommand(), a.primeCommand(), a.listCommand(), a.debateCommand())
@@ -210,7 +217,8 @@ func (a *app) open() (*store.Store, error) {
 		d, err := time.ParseDuration(env)
 		if err != nil || d < 0 {
 			s.Close()
-			return nil, store.Errorf(store.CodeUsage, "PROOFLOOP_LOCK_TIMEOUT %q is not a duration such as 10s", env)
+			return nil, store.Errorf(store.CodeUsage, "PROOFLOOP_LOCK_TIMEOUT %q is not a duration such as 10s", env).
+				WithHint("set it to a duration such as 10s or 1m, or unset it to use lock_timeout of config.json")
 		}
 		s.LockTimeout = d
 	}
@@ -271,11 +279,7 @@ func (a *app) fail(err error) int {
 		err = &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: "run `proofloop --help` for the commands and flags"}
 	}
 	code, exit := classify(err)
-	msg, hint := err.Error(), ""
-	var se *store.Error
-	if errors.As(err, &se) {
-		hint = se.Hint
-	}
+	msg, hint := err.Error(), a.hint(err)
 	var wr *withReport
 	hasReport := errors.As(err, &wr)
 	prefix := "proofloop"

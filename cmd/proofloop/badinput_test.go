@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/proofloop/proofloop/internal/pgtest"
+	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
 	"github.com/proofloop/proofloop/store/pgstore"
 )
@@ -447,6 +448,7 @@ func badInputCatalog(t *testing.T, pg *pgtest.Cluster) {
 				Error struct {
 					Code    string `json:"code"`
 					Message string `json:"message"`
+					Hint    string `json:"hint"`
 				} `json:"error"`
 			}
 			if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.OK == nil || *res.OK {
@@ -457,6 +459,11 @@ func badInputCatalog(t *testing.T, pg *pgtest.Cluster) {
 			}
 			if !regexp.MustCompile(tc.msg).MatchString(res.Error.Message) {
 				t.Errorf("message %q; want a match for %q", res.Error.Message, tc.msg)
+			}
+			// Every refusal says what to do now, in its own terms: not
+			// the generic line of its code (issue 22, item 6).
+			if h := res.Error.Hint; h == "" || h == skills.CodeHint(store.Code(res.Error.Code)) {
+				t.Errorf("hint %q for %q; want a hint of its own", h, res.Error.Message)
 			}
 			after := snap(t, root)
 			for p, b := range after {

@@ -158,7 +158,8 @@ func (a *app) openConfig() (*store.Store, error) {
 		d, err := time.ParseDuration(env)
 		if err != nil || d < 0 {
 			s.Close()
-			return nil, store.Errorf(store.CodeUsage, "PROOFLOOP_LOCK_TIMEOUT %q is not a duration such as 10s", env)
+			return nil, store.Errorf(store.CodeUsage, "PROOFLOOP_LOCK_TIMEOUT %q is not a duration such as 10s", env).
+				WithHint("set it to a duration such as 10s or 1m, or unset it to use lock_timeout of config.json")
 		}
 		s.LockTimeout = d
 	}

@@ -208,7 +208,8 @@ func (a *app) debateTurnCommand() *cobra.Command {
 			}
 			fromFlags := body != "" || len(suggestions) > 0 || conclusion != "" || conclusionText != ""
 			if (input == "") == !fromFlags {
-				return store.Errorf(store.CodeUsage, "give either --input FILE|- or --body TEXT (with --suggestion, --conclusion)")
+				return store.Errorf(store.CodeUsage, "give either --input FILE|- or --body TEXT (with --suggestion, --conclusion)").
+					WithHint("a turn comes from one of the two: the whole turn as JSON with --input, or its flags (--body ...); drop the other")
 			}
 			s, err := a.open()
 			if err != nil {
@@ -323,7 +324,8 @@ func (a *app) debateCloseCommand() *cobra.Command {
 		Args: debateID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if (outcome == "") == !discard {
-				return store.Errorf(store.CodeUsage, "give either --outcome O or --discard")
+				return store.Errorf(store.CodeUsage, "give either --outcome O or --discard").
+					WithHint("--outcome O closes the debate with an outcome whose rule holds; --discard removes it: give one")
 			}
 			s, err := a.open()
 			if err != nil {
@@ -407,7 +409,7 @@ func (a *app) debateListCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if status != "" {
 				if err := model.OneOf("status", status, []string{"open", "completed", "invalidated"}); err != nil {
-					return store.Errorf(store.CodeInvalidInput, "%v", err)
+					return store.Errorf(store.CodeInvalidInput, "%v", err).WithHint("--status takes open, completed or invalidated; without it every debate is listed")
 				}
 			}
 			s, err := a.open()

@@ -37,7 +37,8 @@ func (a *app) decideCommand() *cobra.Command {
 			}
 			if k, _ := model.KindOf(args[0]); k == model.KindDebate || cmd.Flags().Changed("suggestion") {
 				if extend != 0 || k != model.KindDebate || suggestion < 1 {
-					return store.Errorf(store.CodeUsage, "decide DEBATE takes --suggestion N (N >= 1) with --accept or --reject")
+					return store.Errorf(store.CodeUsage, "decide DEBATE takes --suggestion N (N >= 1) with --accept or --reject").
+						WithHint("e.g. `proofloop decide ID --suggestion 1 --accept`; `proofloop debate show ID` lists the suggestions")
 				}
 				s, err := a.open()
 				if err != nil {

@@ -148,7 +148,7 @@ func (a *app) initExampleBackend(dir string) error {
 // noArgs refuses positional arguments with a usage error.
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return store.Errorf(store.CodeUsage, "%s takes no arguments, got %q", cmd.Name(), args)
+		return store.Errorf(store.CodeUsage, "%s takes no arguments, got %q", cmd.Name(), args).WithHint(usageHint(cmd, fmt.Errorf("unknown command %q", args[0])))
 	}
 	return nil
 }

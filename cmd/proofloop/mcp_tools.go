@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -335,9 +334,8 @@ func summaryLine(obj map[string]any) string {
 func (m *mcpServer) refusal(t *mcpTool, err error) *mcp.CallToolResult {
 	code, exit := classify(err)
 	e := map[string]any{"code": code, "message": err.Error()}
-	var se *store.Error
-	if errors.As(err, &se) && se.Hint != "" {
-		e["hint"] = se.Hint
+	if h := store.HintOf(err); h != "" {
+		e["hint"] = h
 	}
 	out, _ := json.Marshal(map[string]any{"ok": false, "command": strings.Join(t.path, " "), "error": e})
 	msg := fmt.Sprintf("%s: %s", t.tool.Name, err)

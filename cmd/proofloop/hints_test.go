@@ -1,0 +1,194 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/skills"
+	"github.com/proofloop/proofloop/store"
+)
+
+// TestRefusalHints (issue 22, item 6) walks the refusals through the real
+// binary: every guard of the transition table (model.Table) that a call can
+// reach, and every error code of the contract (skills.ErrorCodes) that a
+// command can meet, each with --json. Each refusal must carry a hint that
+// says what to do now, in its own terms: never the generic line of its
+// code, and for a guard exactly the skill's refusal of that guard that the
+// generated docs quote (one source).
+func TestRefusalHints(t *testing.T) {
+	root := newRoot(t)
+	proof := "Step 1: For n = 1 both sides are 1. Step 2: Adding 2n+1 gives (n+1)^2. Step 3: Hence the claim holds."
+	ok := func(args ...string) map[string]any {
+		t.Helper()
+		code, out, stderr := mcpCLI(t, root, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %v %s", args, code, out, stderr)
+		}
+		return out
+	}
+	seen := map[string]bool{} // codes met
+	// refused runs a call that must be refused with code, and returns its hint.
+	refused := func(code string, args ...string) string {
+		t.Helper()
+		exit, out, stderr := mcpCLI(t, root, args...)
+		e, _ := out["error"].(map[string]any)
+		if exit != skills.ExitOf(store.Code(code)) || e == nil || e["code"] != code {
+			t.Fatalf("%v: exit %d %v %s; want %s", args, exit, out, stderr, code)
+		}
+		seen[code] = true
+		h, _ := e["hint"].(string)
+		if h == "" || h == skills.CodeHint(store.Code(code)) {
+			t.Errorf("%v: hint %q; want a hint of its own", args, h)
+		}
+		return h
+	}
+	wants := func(h string, parts ...string) {
+		t.Helper()
+		for _, p := range parts {
+			if !strings.Contains(h, p) {
+				t.Errorf("hint %q; want it to say %q", h, p)
+			}
+		}
+	}
+	guards := map[[2]string]bool{} // (skill, guard) met
+	guard := func(skill, name string, args ...string) {
+		t.Helper()
+		h := refused("guard_failed", append([]string{skill}, args...)...)
+		guards[[2]string{skill, name}] = true
+		if want := skills.GuardHint(skill, name); h != want {
+			t.Errorf("%s %s: hint %q; want the skill's refusal of the guard, %q", skill, name, h, want)
+		}
+	}
+
+	ok("new-problem", "--name", "odd", "--objective", "The sum of the first n odd numbers is n^2.")
+	for range 3 {
+		ok("prob-wrapup-statement", "--problem-path", "prob_odd", "--claim", "For n >= 1, 1 + 3 + ... + (2n-1) = n^2.", "--purpose", "the objective", "--actor", "solver")
+	}
+	a, b, c := "stmt_odd_wrap", "stmt_odd_wrap2", "stmt_odd_wrap3"
+
+	// invalid_transition: another role's turn names it and says to release
+	// and end the turn; the caller's own role's turn names its skills.
+	h := refused("invalid_transition", "check-confirm-proof", "--statement-path", a, "--actor", "bob")
+	wants(h, "it is prove's turn on "+a, "not check's", "release it and end your turn")
+	guard("prob-finish-up", "key_statement_true", "--problem-path", "prob_odd", "--key-statement-id", a, "--resolution", "done")
+
+	// A: sub-statements still open.
+	ok("state-setup-substatement", "--parent-statement-path", a, "--sub-statements", `[{"claim": "1 = 1."}]`, "--rationale", "r", "--actor", "alice")
+	guard("state-complete-proof", "no_open_substatement", "--statement-path", a, "--strategy", "direct", "--proof-text", proof, "--actor", "alice")
+	guard("state-setup-substatement", "no_open_substatement", "--parent-statement-path", a, "--sub-statements", `[{"claim": "2 = 2."}]`, "--rationale", "r", "--actor", "alice")
+
+	// B: a proof by alice awaiting verification, then a gap.
+	ok("state-complete-proof", "--statement-path", b, "--strategy", "induction", "--proof-text", proof, "--actor", "alice")
+	h = refused("invalid_transition", "state-complete-proof", "--statement-path", b, "--strategy", "direct", "--proof-text", proof, "--actor", "alice")
+	wants(h, "it is check's turn on "+b, "not prove's", "release it and end your turn")
+	guard("check-confirm-proof", "not_self_check", "--statement-path", b, "--actor", "alice")
+	wants(skills.GuardHint("check-confirm-proof", "not_self_check"), "another checker", "release")
+	reject := func(by, n, quote string) []string {
+		return []string{"--statement-path", b, "--sentence-number", n, "--sentence-text", quote, "--error-type", "gap", "--explanation", "why", "--actor", by}
+	}
+	guard("check-reject-proof", "not_self_check", reject("alice", "2", "Adding 2n+1")...)
+	guard("check-reject-proof", "sentence_in_range", reject("bob", "9", "Adding 2n+1")...)
+	guard("check-reject-proof", "sentence_text_found", reject("bob", "2", "no such words")...)
+	ok(append([]string{"check-reject-proof"}, reject("bob", "2", "Adding 2n+1")...)...)
+	// The same role, the wrong skill: it names the skills of its turn.
+	h = refused("invalid_transition", "check-confirm-proof", "--statement-path", b, "--actor", "bob")
+	wants(h, "it is fix's turn on "+b, "not check's", "release it and end your turn", "as check, only check-reject-proof still applies")
+	h = refused("invalid_transition", "state-complete-proof", "--statement-path", b, "--strategy", "direct", "--proof-text", proof, "--actor", "carol")
+	wants(h, "it is fix's turn", "not prove's")
+	guard("state-mark-false", "fix_names_open_issue", "--statement-path", b, "--source", "fix", "--counterexample", "n = 0", "--actor", "fixer")
+	guard("state-propose-modification", "fix_names_open_issue", "--statement-path", b, "--source", "fix", "--modification-type", "add_condition", "--suggested-claim", "c", "--rationale", "r", "--actor", "fixer")
+	patch := func(issue, rng string) []string {
+		return []string{"--statement-path", b, "--issue-number", issue, "--sentence-range", rng, "--replacement-text", "Step 2: It follows.", "--change-description", "d", "--actor", "fixer"}
+	}
+	guard("fix-patch-proof", "named_issue_open", patch("9", "2")...)
+	guard("fix-patch-proof", "range_in_bounds", patch("1", "7-9")...)
+	guard("fix-create-substatement", "named_issue_open", "--statement-path", b, "--issue-number", "9", "--sub-claim", "x", "--gap-location", "2", "--purpose", "p", "--actor", "fixer")
+	ok("fix-create-substatement", "--statement-path", b, "--issue-number", "1", "--sub-claim", "n^2 + 2n + 1 = (n+1)^2.", "--gap-location", "2", "--purpose", "p", "--actor", "fixer")
+	guard("fix-patch-proof", "no_open_substatement", patch("1", "2")...)
+
+	// C: proved by alice, confirmed by bob; reopen's guards.
+	ok("state-complete-proof", "--statement-path", c, "--strategy", "induction", "--proof-text", proof, "--actor", "alice")
+	h = refused("invalid_transition", "reopen", "--statement-path", c, "--sentence-number", "2", "--sentence-text", "Adding", "--error-type", "gap", "--explanation", "e", "--actor", "bob")
+	wants(h, "it is check's turn on "+c, "but not with reopen", "use check-confirm-proof or check-reject-proof")
+	ok("check-confirm-proof", "--statement-path", c, "--actor", "bob")
+	h = refused("invalid_transition", "check-confirm-proof", "--statement-path", c, "--actor", "carol")
+	wants(h, "no role has a turn on "+c, "reopen", "release it and end your turn")
+	reopen := func(by, n, quote string) []string {
+		return []string{"reopen", "--statement-path", c, "--sentence-number", n, "--sentence-text", quote, "--error-type", "gap", "--explanation", "why", "--actor", by}
+	}
+	guard("reopen", "not_self_check", reopen("alice", "2", "Adding 2n+1")[1:]...)
+	guard("reopen", "sentence_in_range", reopen("carol", "9", "Adding 2n+1")[1:]...)
+	guard("reopen", "sentence_text_found", reopen("carol", "2", "no such words")[1:]...)
+
+	// Every guard of the table: met above, or not reachable through a call
+	// (the input is refused before the guard runs, or no status lets it fail).
+	unreachable := map[[2]string]string{
+		{"state-complete-proof", "proof_not_empty"}:  "an empty --proof-text is refused as invalid_input first",
+		{"state-setup-substatement", "at_least_one"}: "an empty --sub-statements is refused as invalid_input first",
+		{"check-confirm-proof", "no_open_issue"}:     "a proof awaiting verification has no open issue: a patch that leaves one open leaves has_gap",
+	}
+	for _, r := range model.Table {
+		for _, g := range r.Guards {
+			k := [2]string{r.Skill, g.Name}
+			if h := skills.GuardHint(r.Skill, g.Name); h == "" || h == skills.CodeHint(store.CodeGuardFailed) {
+				t.Errorf("guard %s of %s has no hint of its own in the registry (%q)", g.Name, r.Skill, h)
+			}
+			if _, skip := unreachable[k]; !guards[k] && !skip {
+				t.Errorf("guard %s of %s was not walked", g.Name, r.Skill)
+			}
+		}
+	}
+
+	// not_found: the nearest ids of the index.
+	h = refused("not_found", "show", "stmt_odd_wrp")
+	wants(h, "did you mean", a)
+	h = refused("not_found", "show", "stmt_zzzzzzzzzzzz")
+	wants(h, "no id is near")
+	// usage: the nearest flag and command.
+	h = refused("usage", "show", a, "--feild", "status")
+	wants(h, "did you mean --field?")
+	h = refused("usage", "shwo", a)
+	wants(h, "did you mean `proofloop show`?")
+	// invalid_input: what the parameter is.
+	h = refused("invalid_input", "check-reject-proof", "--statement-path", b, "--sentence-number", "two", "--sentence-text", "x", "--error-type", "gap", "--explanation", "e")
+	wants(h, "--sentence-number is")
+	// conflict: the revision moved.
+	h = refused("conflict", "release", a, "--lease", "nope")
+	wants(h, "was never claimed")
+	refused("conflict", "check-confirm-proof", "--statement-path", c, "--expect-revision", "1", "--actor", "carol")
+
+	// Leases: no token, a wrong one, one that ended.
+	sub := b + "_fix1"
+	claimed := ok("claim", sub, "--role", "prove", "--holder", "prover", "--actor", "prover")
+	token, _ := claimed["lease"].(string)
+	prove := []string{"state-complete-proof", "--statement-path", sub, "--strategy", "direct", "--proof-text", "Expand the square.", "--actor", "other"}
+	h = refused("lease_held", prove...)
+	wants(h, "you gave no lease token", "prover")
+	h = refused("lease_held", append(prove, "--lease", "0123")...)
+	wants(h, "the token you gave is not the live lease's", "prover")
+	ok("release", sub, "--lease", token, "--actor", "prover")
+	h = refused("conflict", "refresh", sub, "--lease", token, "--actor", "prover")
+	wants(h, "your lease was released")
+
+	// store_damaged: doctor says what is wrong.
+	if err := os.WriteFile(filepath.Join(root, "statement", c+".json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused("store_damaged", "show", c)
+
+	// The codes that no call above can meet: run's outcomes have their own
+	// tests (run_exit_codes_test.go), and internal is a bug, not a refusal.
+	notHere := []store.Code{store.CodeInternal, store.CodeLockTimeout, "timeout", "stuck", "max_turns", "budget_spent", "interrupted"}
+	for _, e := range skills.ErrorCodes {
+		if !seen[string(e.Code)] && !slices.Contains(notHere, e.Code) {
+			t.Errorf("no refusal with code %s was walked", e.Code)
+		}
+		if skills.CodeHint(e.Code) == "" {
+			t.Errorf("code %s has no line in the refusal table", e.Code)
+		}
+	}
+}
