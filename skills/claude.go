@@ -198,10 +198,10 @@ var EnumExplainedIn = map[string]string{"error_type": "agent-check"}
 // skillData is what the SKILL.md template sees.
 type skillData struct {
 	Entry
-	Own           []Refusal // the skill's own refusals; prime lists the common ones
+	Own []Refusal // the skill's own refusals; prime lists the common ones
 	// ExplainedIn names the agent file that explains an enum parameter's
 	// values once, for the parameters that have one (EnumExplainedIn).
-	ExplainedIn map[string]string
+	ExplainedIn   map[string]string
 	Description   string
 	RawExample    string // the arguments after the skill name
 	ExampleAfter  []string
