@@ -152,3 +152,36 @@ func (t *mcpTool) toolArgs(words []string) map[string]any {
 	}
 	return args
 }
+
+// nearest is the name among names closest to s by edit distance, if it is
+// close enough to be a slip (at most a third of s's letters).
+func nearest(s string, names []string) string {
+	best, bestD := "", len(s)/3+1
+	for _, n := range names {
+		if d := editDistance(s, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, by bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

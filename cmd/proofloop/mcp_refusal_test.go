@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -93,6 +94,10 @@ func TestMCPRefusalsMatchCLI(t *testing.T) {
 			if !res.IsError || errorCode(got) != "invalid_input" {
 				t.Errorf("%s %v = %v; want isError with invalid_input", tool, args, got)
 			}
+		}
+		_, got := call(t, cs, "claim", map[string]any{"id": "stmt_r_wrap", "role": "check", "holdr": "x"})
+		if e, _ := got["error"].(map[string]any); !strings.HasPrefix(fmt.Sprint(e["hint"]), "did you mean holder?") {
+			t.Errorf("claim with holdr: hint %v; want the nearest parameter, holder", e["hint"])
 		}
 		if after := snapshot(t, root); !sameFiles(before, after) {
 			t.Errorf("a refusal changed the store")

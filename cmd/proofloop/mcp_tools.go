@@ -419,8 +419,13 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 		pos = append(pos, id)
 	}
 	if len(in) > 0 {
-		return nil, nil, store.Errorf(store.CodeInvalidInput, "unknown parameter %q", slices.Sorted(maps.Keys(in))[0]).
-			WithHint("see the tool's input schema for its parameters")
+		bad := slices.Sorted(maps.Keys(in))[0]
+		params := slices.Sorted(maps.Keys(t.tool.InputSchema.(map[string]any)["properties"].(map[string]any)))
+		hint := t.tool.Name + " takes " + strings.Join(params, ", ")
+		if near := nearest(bad, params); near != "" {
+			hint = "did you mean " + near + "? " + hint
+		}
+		return nil, nil, store.Errorf(store.CodeInvalidInput, "unknown parameter %q", bad).WithHint(hint)
 	}
 	if len(pos) > 0 {
 		args = append(append(args, "--"), pos...)
