@@ -70,6 +70,8 @@ func turnErr(err error) error {
 	var te *model.TurnError
 	var re *model.RefusalError
 	switch {
+	case errors.As(err, &te) && te.Hint != "":
+		return store.Errorf(store.CodeInvalidInput, "%s", te.Error()).WithHint(te.Hint)
 	case errors.As(err, &te):
 		return store.Errorf(store.CodeInvalidInput, "%s", te.Error()).WithHint("nothing was written; fix the field and send the turn again")
 	case errors.As(err, &re):

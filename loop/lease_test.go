@@ -198,7 +198,7 @@ func TestClaimSameItemRace(t *testing.T) {
 		if r.code == 0 {
 			continue
 		}
-		if code := r.errorCode(t); r.code != 5 || code != "lease_held" || !strings.Contains(r.stderr, win.Holder) {
+		if code := r.errorCode(t); r.code != 5 || code != "lease_held" || !strings.Contains(r.stdout, win.Holder) {
 			t.Errorf("%v\nwant exit 5, lease_held, naming %s", r, win.Holder)
 		}
 	}
@@ -235,8 +235,8 @@ func TestLeaseEnforcement(t *testing.T) {
 		if code := r.errorCode(t); r.code != 5 || code != "lease_held" {
 			t.Errorf("%s: %v\nwant exit 5 with lease_held", c.name, r)
 		}
-		if !strings.Contains(r.stderr, "alice") || !strings.Contains(r.stderr, cl.ExpiresAt) {
-			t.Errorf("%s: stderr %q; want it to name the holder alice and the expiry %s", c.name, r.stderr, cl.ExpiresAt)
+		if !strings.Contains(r.stdout, "alice") || !strings.Contains(r.stdout, cl.ExpiresAt) {
+			t.Errorf("%s: stdout %q; want it to name the holder alice and the expiry %s", c.name, r.stdout, cl.ExpiresAt)
 		}
 		snap.unchanged(t, c.name)
 	}
@@ -308,12 +308,12 @@ func TestLeaseEnforcement(t *testing.T) {
 	must(t, root, "claim", "stmt_odd_wrap", "--role", "check", "--holder", "bob", "--ttl", "1m", "--json").decode(t, &ck)
 	snap = snapshot(t, root, files)
 	r = pl(t, root, nil, "claim", "stmt_odd_wrap", "--role", "check", "--holder", "carol", "--json")
-	if code := r.errorCode(t); r.code != 5 || code != "lease_held" || !strings.Contains(r.stderr, "bob") {
+	if code := r.errorCode(t); r.code != 5 || code != "lease_held" || !strings.Contains(r.stdout, "bob") {
 		t.Errorf("%v\nwant exit 5 with lease_held naming bob", r)
 	}
 	snap.unchanged(t, "claim while bob holds the lease")
 	r = pl(t, root, nil, "claim", "stmt_odd_wrap", "--role", "check", "--holder", "bob", "--ttl", "1h", "--json")
-	if code := r.errorCode(t); r.code != 5 || code != "lease_held" || !strings.Contains(r.stderr, "leased to bob") || !strings.Contains(r.stderr, ck.ExpiresAt) {
+	if code := r.errorCode(t); r.code != 5 || code != "lease_held" || !strings.Contains(r.stdout, "leased to bob") || !strings.Contains(r.stdout, ck.ExpiresAt) {
 		t.Errorf("%v\nwant exit 5 with lease_held naming bob and the expiry %s: the name bob is not a credential", r, ck.ExpiresAt)
 	}
 	snap.unchanged(t, "claim by bob's name without his token")
@@ -335,7 +335,7 @@ func TestLeaseRefreshRelease(t *testing.T) {
 
 	snap := snapshot(t, root, files)
 	r := pl(t, root, nil, "refresh", "stmt_odd_wrap", "--lease", "0123456789abcdef0123456789abcdef", "--ttl", "1h", "--json")
-	if code := r.errorCode(t); r.code != 5 || code != "lease_held" || !strings.Contains(r.stderr, "alice") {
+	if code := r.errorCode(t); r.code != 5 || code != "lease_held" || !strings.Contains(r.stdout, "alice") {
 		t.Errorf("refresh with another token: %v\nwant exit 5 with lease_held naming alice", r)
 	}
 	r = pl(t, root, nil, "refresh", "stmt_odd_wrap", "--json")

@@ -325,7 +325,20 @@ func (d *Debate) AppendTurn(t DebateTurn, participantID, role, at string) *Debat
 // suggestion cannot be decided again.
 func (d *Debate) DecideSuggestion(n int, accept bool, actor, at string) error {
 	if n < 1 || n > len(d.Suggestions) {
-		return &TurnError{Field: "suggestion", Rule: fmt.Sprintf("suggestion %d does not exist; this debate has %d", n, len(d.Suggestions))}
+		var pending []string
+		for i, s := range d.Suggestions {
+			if s.State == SuggestionPending {
+				pending = append(pending, strconv.Itoa(i+1))
+			}
+		}
+		hint := "nothing was written; this debate has no suggestion to decide: a dialectic partner makes one with `debate turn ID --suggestion TEXT`"
+		switch {
+		case len(pending) > 0:
+			hint = fmt.Sprintf("nothing was written; pending now: %s; `proofloop debate show %s` lists every suggestion with its number", strings.Join(pending, ", "), d.ID)
+		case len(d.Suggestions) > 0:
+			hint = fmt.Sprintf("nothing was written; every suggestion of %s is decided; `proofloop debate show %s` lists them", d.ID, d.ID)
+		}
+		return &TurnError{Field: "suggestion", Rule: fmt.Sprintf("suggestion %d does not exist; this debate has %d", n, len(d.Suggestions)), Hint: hint}
 	}
 	s := &d.Suggestions[n-1]
 	if s.State != SuggestionPending {

@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -52,7 +53,11 @@ type Limit struct {
 // Field documents one turn field for the generated agent docs and
 // `proofloop transitions`.
 type Field struct {
-	Name     string
+	Name string
+	// In says where a nested item lives ("counterpoints[].support, ..."):
+	// such a row describes an item inside other fields, not a key of the
+	// turn. Empty for a key of the turn.
+	In       string
 	Type     string
 	Roles    []string // the roles that write it; empty: every role
 	Required bool
@@ -92,7 +97,7 @@ type Assessment struct {
 // TurnError is a turn (or start) input that breaks a protocol rule: the
 // engine maps it to invalid_input (exit 2). Field is a JSON path into the
 // turn, such as counterpoints[0].addresses.
-type TurnError struct{ Field, Rule string }
+type TurnError struct{ Field, Rule, Hint string }
 
 func (e *TurnError) Error() string { return e.Field + ": " + e.Rule }
 
@@ -123,7 +128,7 @@ func LookupProtocol(name string) (*Protocol, error) {
 			return p, nil
 		}
 	}
-	return nil, &TurnError{Field: "protocol", Rule: fmt.Sprintf("%q is not a protocol; use one of %v", name, ProtocolNames())}
+	return nil, &TurnError{Field: "protocol", Rule: fmt.Sprintf("%q is not a protocol; use one of %v", name, ProtocolNames()), Hint: "nothing was written; `proofloop transitions --protocols` describes each protocol"}
 }
 
 // JoinOrder returns the roles of d's participants in join order.
@@ -141,13 +146,13 @@ func (p *Protocol) Needs(d *Debate) int { return len(p.JoinOrder(d)) }
 // limit) before the engine creates it.
 func (p *Protocol) CheckStart(d *Debate) error {
 	if strings.TrimSpace(d.Topic) == "" {
-		return &TurnError{Field: "topic", Rule: "a debate needs a non-empty topic"}
+		return &TurnError{Field: "topic", Rule: "a debate needs a non-empty topic", Hint: "nothing was written; give --topic TEXT"}
 	}
 	if d.MaxTurns < 1 {
-		return &TurnError{Field: "max_turns", Rule: fmt.Sprintf("must be at least 1, not %d", d.MaxTurns)}
+		return &TurnError{Field: "max_turns", Rule: fmt.Sprintf("must be at least 1, not %d", d.MaxTurns), Hint: "nothing was written; give --max-turns N with N >= 1, or leave it out for the protocol's limit"}
 	}
 	if d.About != nil && p.Name != Socratic.Name {
-		return &TurnError{Field: "about", Rule: "only a socratic debate can dispute an issue"}
+		return &TurnError{Field: "about", Rule: "only a socratic debate can dispute an issue", Hint: "nothing was written; start a dispute with --protocol socratic --about STMT#ISSUE"}
 	}
 	if p.start != nil {
 		return p.start(d)
@@ -234,10 +239,42 @@ func (p *Protocol) ValidateTurn(d *Debate, participantID string, t *DebateTurn, 
 		return &RefusalError{Action: "turn", Why: fmt.Sprintf("it is not %s's turn: %s (%s) writes turn %d", participantID, s.ParticipantID, s.Role, s.TurnNumber),
 			Next: fmt.Sprintf("wait for %s's turn to land: `proofloop debate wait ID --participant-id %s` returns when it is yours", s.ParticipantID, participantID)}
 	}
-	if err := p.checkFields(role, t); err != nil {
-		return err
+	err := p.checkFields(role, t)
+	if err == nil {
+		err = p.validate(d, participantID, role, t, source)
 	}
-	return p.validate(d, participantID, role, t, source)
+	var te *TurnError
+	if errors.As(err, &te) && te.Hint == "" {
+		te.Hint = "nothing was written; " + p.TurnShape(role) + "; fix the field and send the turn again"
+	}
+	return err
+}
+
+// TurnShape says what a turn of role holds in p, nested items where they
+// live: "a socratic turn is a JSON object (--input FILE|-) with stance,
+// position, counterpoints [{addresses, claim, support [{text, quote?}]}],
+// ...". It is the hint of every refused turn.
+func (p *Protocol) TurnShape(role string) string {
+	var req, opt []string
+	for _, f := range p.FieldsOf(role) {
+		if f.In != "" {
+			continue
+		}
+		if f.Required {
+			req = append(req, f.Name+" "+f.Type)
+		} else {
+			opt = append(opt, f.Name)
+		}
+	}
+	form := "a JSON object (--input FILE|-)"
+	if p.Name == Dialectic.Name {
+		form = "--body TEXT (or --input FILE|- with the same keys)"
+	}
+	s := fmt.Sprintf("a %s turn is %s with %s", p.Name, form, strings.Join(req, ", "))
+	if len(opt) > 0 {
+		s += "; optional: " + strings.Join(opt, ", ")
+	}
+	return s
 }
 
 // stamped are the turn fields the engine sets (AppendTurn), not the writer.
@@ -256,8 +293,12 @@ func (p *Protocol) checkFields(role string, t *DebateTurn) error {
 		return &TurnError{Field: "input", Rule: err.Error()}
 	}
 	var names []string
+	var top []Field
 	for _, f := range p.Fields {
-		names = append(names, f.Name)
+		if f.In == "" {
+			names = append(names, f.Name)
+			top = append(top, f)
+		}
 	}
 	keys := make([]string, 0, len(set))
 	for k := range set {
@@ -269,10 +310,16 @@ func (p *Protocol) checkFields(role string, t *DebateTurn) error {
 			continue
 		}
 		i := slices.Index(names, k)
-		if i < 0 {
+		switch {
+		case i < 0 && k == "body":
+			return &TurnError{Field: k, Rule: fmt.Sprintf("a %s turn is a JSON object, not --body text: send it with --input FILE|- (--body is for dialectic)", p.Name)}
+		case i < 0 && slices.ContainsFunc(p.Fields, func(f Field) bool { return f.Name == k }):
+			f := p.Fields[slices.IndexFunc(p.Fields, func(f Field) bool { return f.Name == k })]
+			return &TurnError{Field: k, Rule: fmt.Sprintf("is not a key of the turn: it goes inside %s", f.In)}
+		case i < 0:
 			return &TurnError{Field: k, Rule: fmt.Sprintf("is not a field of the %s protocol; its fields are %v", p.Name, names)}
 		}
-		if r := p.Fields[i].Roles; len(r) > 0 && !slices.Contains(r, role) {
+		if r := top[i].Roles; len(r) > 0 && !slices.Contains(r, role) {
 			return &TurnError{Field: k, Rule: fmt.Sprintf("only the %s role writes it, not %s", strings.Join(r, " or "), role)}
 		}
 	}
@@ -287,6 +334,9 @@ func ParseTurn(data []byte) (*DebateTurn, error) {
 	dec.DisallowUnknownFields()
 	var t DebateTurn
 	if err := dec.Decode(&t); err != nil {
+		if strings.Contains(err.Error(), `unknown field "support"`) {
+			return nil, &TurnError{Field: "support", Rule: "is not a key of the turn: a support item {text, quote?} goes inside counterpoints[].support, novel_argument.support or stance_revision_support"}
+		}
 		return nil, &TurnError{Field: "input", Rule: "not a turn: " + err.Error()}
 	}
 	if dec.More() {
@@ -308,7 +358,7 @@ func (p *Protocol) Terminal(d *Debate) Assessment { return p.terminal(d) }
 // missing (a TurnError for an outcome the protocol does not know).
 func (p *Protocol) CheckClose(d *Debate, outcome, reason string, forTimeout bool) error {
 	if !slices.Contains(p.Outcomes, outcome) {
-		return &TurnError{Field: "outcome", Rule: fmt.Sprintf("%q is not an outcome of %s; use one of %v", outcome, p.Name, p.Outcomes)}
+		return &TurnError{Field: "outcome", Rule: fmt.Sprintf("%q is not an outcome of %s; use one of %v", outcome, p.Name, p.Outcomes), Hint: "nothing was written; `proofloop transitions --protocols` gives each outcome's rule"}
 	}
 	refuse := func(why string) error {
 		return &RefusalError{Action: "close --outcome " + outcome, Why: why,

@@ -49,13 +49,13 @@ var Socratic = Protocol{
 	Fields: []Field{
 		{Name: "stance", Type: "string", Required: true, Enum: Stances, Rule: "a change from your previous stance needs stance_revision_support"},
 		{Name: "position", Type: "string", Required: true, Rule: "your position, non-empty"},
-		{Name: "counterpoints", Type: "[{addresses, claim, support[]}]", Required: true, Rule: `non-empty; addresses is "turn-N" of an earlier turn, "source" (when the debate has one) or "topic"`},
+		{Name: "counterpoints", Type: "[{addresses, claim, support: [{text, quote?}]}]", Required: true, Rule: `non-empty; addresses is "turn-N" of an earlier turn, "source" (when the debate has one) or "topic"`},
 		{Name: "agreements", Type: "[string]", Required: true, Rule: "non-empty"},
-		{Name: "novel_argument", Type: "{text, support[]}", Required: true, Rule: "text non-empty"},
+		{Name: "novel_argument", Type: "{text, support: [{text, quote?}]}", Required: true, Rule: "text non-empty"},
 		{Name: "unresolved", Type: "[{text, blocking}]", Required: true, Rule: "non-empty; a blocking item prevents consensus"},
-		{Name: "stance_revision_support", Type: "[support]", Rule: "required when the stance changes"},
+		{Name: "stance_revision_support", Type: "[{text, quote?}]", Rule: "support items; required when the stance changes"},
 		{Name: "verdict", Type: "string", Enum: Verdicts, Rule: "only in a dispute debate, where ACCEPTING_CONSENSUS requires it"},
-		{Name: "support", Type: "{text, quote?}", Rule: "a quote must occur in the source (white-space runs count as one space); ACCEPTING_CONSENSUS needs at least one support item"},
+		{Name: "support", In: "counterpoints[].support, novel_argument.support, stance_revision_support", Type: "{text, quote?}", Rule: "a support item, never a key of the turn; a quote must occur in the source (white-space runs count as one space); ACCEPTING_CONSENSUS needs at least one"},
 	},
 	validate: validateSocratic,
 	terminal: terminalSocratic,
@@ -136,7 +136,7 @@ func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, sour
 	// item (seed 000): the required counterpoints are that critique, so
 	// what is left to check is its evidence.
 	if t.Stance == StanceAccepting && supports == 0 {
-		return &TurnError{Field: "stance", Rule: "ACCEPTING_CONSENSUS still needs evidence: at least one support item"}
+		return &TurnError{Field: "stance", Rule: "ACCEPTING_CONSENSUS still needs evidence: at least one support item {text, quote?} in counterpoints[].support, novel_argument.support or stance_revision_support"}
 	}
 	switch {
 	case d.About == nil && t.Verdict != "":

@@ -46,7 +46,11 @@ func TestClaudeDebateFields(t *testing.T) {
 		text := readDebateDoc(t, *d)
 		table := section(text, "## Turn format")
 		for _, f := range p.Fields {
-			row := regexp.MustCompile("(?m)^\\| `" + regexp.QuoteMeta(f.Name) + "` \\|.*$").FindString(table)
+			name := "`" + f.Name + "`"
+			if f.In != "" {
+				name += " (inside " + f.In + ", not a key of the turn)"
+			}
+			row := regexp.MustCompile("(?m)^\\| " + regexp.QuoteMeta(name) + " \\|.*$").FindString(table)
 			if row == "" {
 				t.Errorf("%s: field %s of %s has no row in ## Turn format", d.Path, f.Name, p.Name)
 				continue

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -228,8 +229,13 @@ func (a *app) debateTurnCommand() *cobra.Command {
 				// Strict JSON first: a key in another case or given twice,
 				// which encoding/json would take, is refused by name.
 				var t model.DebateTurn
+				var te *model.TurnError
+				if _, perr := model.ParseTurn(raw); errors.As(perr, &te) && te.Field == "support" {
+					// A support item at the top: say where it goes.
+					return store.Errorf(store.CodeInvalidInput, "--input: %v", perr).WithHint("nothing was written; `proofloop transitions --protocols` shows each turn field and what nests in it")
+				}
 				if err := skills.DecodeStrict(raw, &t); err != nil {
-					return store.Errorf(store.CodeInvalidInput, "--input: %v", err).WithHint("nothing was written; `proofloop transitions` lists the protocol's turn fields")
+					return store.Errorf(store.CodeInvalidInput, "--input: %v", err).WithHint("nothing was written; `proofloop transitions --protocols` lists the protocol's turn fields")
 				}
 			} else {
 				t := model.DebateTurn{}

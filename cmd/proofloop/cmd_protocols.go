@@ -27,6 +27,7 @@ type limitRow struct {
 
 type fieldRow struct {
 	Name     string   `json:"name"`
+	In       string   `json:"in,omitempty"` // where a nested item lives; empty for a key of the turn
 	Type     string   `json:"type"`
 	Roles    []string `json:"roles"` // empty: every role
 	Required bool     `json:"required"`
@@ -43,15 +44,16 @@ func protocolRows() []protocolRow {
 		}
 		var fields []fieldRow
 		for _, f := range p.Fields {
-			fields = append(fields, fieldRow{f.Name, f.Type, append([]string{}, f.Roles...), f.Required, append([]string{}, f.Enum...), f.Rule})
+			fields = append(fields, fieldRow{f.Name, f.In, f.Type, append([]string{}, f.Roles...), f.Required, append([]string{}, f.Enum...), f.Rule})
 		}
 		out = append(out, protocolRow{p.Name, p.Seed, p.Summary, roles, limitRow{p.Limit.N, p.Limit.Unit, p.Limit.Soft}, p.Outcomes, fields})
 	}
 	return out
 }
 
-// printProtocols prints each protocol and its turn fields for a person.
-func (a *app) printProtocols() {
+// printProtocols prints each protocol and its turn fields for a person,
+// wrapped to width; a nested item says where it lives.
+func (a *app) printProtocols(width int) {
 	for i, p := range protocolRows() {
 		if i > 0 {
 			fmt.Fprintln(a.stdout)
@@ -60,8 +62,8 @@ func (a *app) printProtocols() {
 		if p.Limit.Soft {
 			soft = " (soft)"
 		}
-		fmt.Fprintf(a.stdout, "%s — seed %s: %s\n", p.Name, p.Seed, p.Summary)
-		fmt.Fprintf(a.stdout, "  roles: %s; limit: %d %s%s; outcomes: %s\n", strings.Join(p.Roles, ", "), p.Limit.N, p.Limit.Unit, soft, strings.Join(p.Outcomes, ", "))
+		a.hang(width, "", "  ", fmt.Sprintf("%s — seed %s: %s", p.Name, p.Seed, p.Summary))
+		a.hang(width, "  ", "    ", fmt.Sprintf("roles: %s; limit: %d %s%s; outcomes: %s", strings.Join(p.Roles, ", "), p.Limit.N, p.Limit.Unit, soft, strings.Join(p.Outcomes, ", ")))
 		for _, f := range p.Fields {
 			who := "any role"
 			if len(f.Roles) > 0 {
@@ -75,7 +77,11 @@ func (a *app) printProtocols() {
 			if len(f.Enum) > 0 {
 				enum = "; one of " + strings.Join(f.Enum, ", ")
 			}
-			fmt.Fprintf(a.stdout, "  %s: %s (%s%s)%s; %s\n", f.Name, f.Type, who, req, enum, f.Rule)
+			name := f.Name
+			if f.In != "" {
+				name += " (inside " + f.In + ", not a key of the turn)"
+			}
+			a.hang(width, "  ", "      ", fmt.Sprintf("%s: %s (%s%s)%s; %s", name, f.Type, who, req, enum, f.Rule))
 		}
 	}
 }

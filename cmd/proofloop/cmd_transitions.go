@@ -21,7 +21,11 @@ func (a *app) transitionsCommand() *cobra.Command {
 				return a.writeJSON(map[string]any{"ok": true, "command": "transitions", "transitions": transitionRows(), "severities": severityRows(), "protocols": protocolRows()})
 			}
 			if protocols {
-				a.printProtocols()
+				width := a.termWidth()
+				if wide {
+					width = 1 << 20
+				}
+				a.printProtocols(width)
 				return nil
 			}
 			if wide {
