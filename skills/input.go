@@ -350,9 +350,12 @@ func (in *Input) Subs(name string) []SubSpec { s, _ := in.vals[name].([]SubSpec)
 // lets through: a key that v's structs do not name exactly, at any depth
 // (encoding/json ignores unknown keys and matches "Claim" to claim); a key
 // given twice in one object (the last would silently win); and anything
-// after the value. Every JSON input a command takes goes through it. The
+// after the value; and nesting deeper than store.MaxJSONDepth. Every JSON input a command takes goes through it. The
 // error names the key, or quotes the trailing data.
 func DecodeStrict(raw []byte, v any) error {
+	if err := store.CheckJSONDepth(raw); err != nil {
+		return err // before any decoding: a walk's memory grows with depth squared
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // a token walk must not fail on numbers a float cannot hold
 	if err := checkKeys(dec, reflect.TypeOf(v), ""); err != nil {

@@ -68,6 +68,9 @@ func (c Config) LockTimeoutDuration() time.Duration { return c.lockTimeout }
 // returns it with defaults filled in. Every failure is a damaged store
 // (exit 6) whose message names the key and the accepted range.
 func ParseConfig(raw []byte) (Config, error) {
+	if err := CheckJSONDepth(raw); err != nil {
+		return Config{}, damaged(ConfigFile, err)
+	}
 	if err := schemas.Validate(schemas.Config, raw); err != nil {
 		// Name the accepted range of each bounded key that failed.
 		var ve *schemas.ValidationError
