@@ -78,7 +78,7 @@ func renderHeader(b *strings.Builder, d *model.Debate) {
 	}
 	b.WriteString("\n")
 	for _, p := range d.Participants {
-		fmt.Fprintf(b, "  - %s %s — %s (%s), joined %s\n", p.ParticipantID, p.Name, p.Role, harness(p), p.JoinedAt)
+		fmt.Fprintf(b, "  - %s %s — %s (%s), joined %s\n", p.ParticipantID, oneLine(p.Name), p.Role, harness(p), p.JoinedAt)
 	}
 	if o := d.Outcome; o != nil {
 		fmt.Fprintf(b, "- **Outcome:** %s — %s\n", o.Outcome, oneLine(o.Reason))
@@ -263,11 +263,11 @@ func writer(d *model.Debate, t *model.DebateTurn) string {
 	if p == nil {
 		return t.ParticipantID
 	}
-	return p.Name + " (" + harness(*p) + ")"
+	return oneLine(p.Name) + " (" + harness(*p) + ")"
 }
 
 func harness(p model.Participant) string {
-	return or(p.Harness, "unknown harness") + " / " + or(p.ModelID, "unknown model")
+	return or(oneLine(p.Harness), "unknown harness") + " / " + or(oneLine(p.ModelID), "unknown model")
 }
 
 func addresses(a string) string {
@@ -323,8 +323,28 @@ func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // oneLine folds a text to one line, for list items and header fields.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// block trims a Markdown body; it keeps its inner lines as written.
-func block(s string) string { return strings.TrimSpace(s) }
+// block renders a participant's Markdown body as a block quote: every line
+// of it starts with ">", which no line the engine writes for structure does
+// (headings, rules, metadata and list items; the statement thread's quoted
+// sentence is a bold label). So no turn can forge a heading such as
+// "## Turn 2 — partner" or "# Outcome", or a metadata line (issue 23 W4),
+// and the body keeps its Markdown inside the quote. CommonMark ends a line
+// at \n, \r\n or \r: all three are split on.
+func block(s string) string {
+	s = strings.TrimSpace(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(s))
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l = strings.TrimRight(l, " \t"); l == "" {
+			lines[i] = ">"
+		} else {
+			lines[i] = "> " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
 
 func day(ts string) string {
 	if len(ts) >= 10 {

@@ -71,7 +71,7 @@ func RenderStatementThread(st *model.Statement, revisions []ProofRevisionView) [
 		add(is.CreatedAt, 1, is.IssueNumber, func(b *strings.Builder) {
 			fmt.Fprintf(b, "## Issue %d — %s — %s\n\n", is.IssueNumber, is.ErrorType, actor(is.Actor))
 			fmt.Fprintf(b, "_Round %d, proof revision %d, %s_\n\n", is.Round, is.ProofRevision, is.CreatedAt)
-			fmt.Fprintf(b, "> [%d] %s\n\n%s\n\n", is.Sentence, oneLine(is.SentenceText), block(is.Explanation))
+			fmt.Fprintf(b, "**Sentence %d:** %s\n\n%s\n\n", is.Sentence, oneLine(is.SentenceText), block(is.Explanation))
 			if is.SuggestedFix != nil {
 				fmt.Fprintf(b, "**Suggested fix:** %s\n\n", oneLine(*is.SuggestedFix))
 			}

@@ -262,7 +262,7 @@ func TestStatementThreadGolden(t *testing.T) {
 		}
 		last = i
 	}
-	for _, w := range []string{"> [2] Hence x is never stale.", "- **Addresses:** issue 1\n", "- [2] Then x expires after 60 s.", "- **Claim:** The cache is never stale."} {
+	for _, w := range []string{"**Sentence 2:** Hence x is never stale.", "- **Addresses:** issue 1\n", "- [2] Then x expires after 60 s.", "- **Claim:** The cache is never stale."} {
 		if !strings.Contains(s, w) {
 			t.Errorf("thread lacks %q", w)
 		}
