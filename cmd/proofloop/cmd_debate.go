@@ -47,6 +47,13 @@ func (a *app) debateOpts(cmd *cobra.Command) store.TxOptions {
 // debateOK prints a debate result: its JSON keys next to ok and command, or
 // one line per fact for a person.
 func (a *app) debateOK(r *loop.DebateResult, text string) error {
+	if a.text != nil { // the MCP server's one line
+		next := "next: " + nextText(r.WhoseTurn)
+		if r.Outcome != nil {
+			next = "outcome: " + r.Outcome.Outcome
+		}
+		fmt.Fprintf(a.text, "%s %s: %s.\n", text, r.ID, next)
+	}
 	if a.json {
 		raw, err := json.Marshal(r)
 		if err != nil {
