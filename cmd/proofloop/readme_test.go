@@ -397,3 +397,27 @@ func TestDocLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeIsAQuickStart keeps README.md a quick start of at most 150
+// lines, with statuses and the status notation defined before the first
+// `proofloop status`, and an index that links every docs/*.md: a topic
+// grows in its own file, not in the README.
+func TestReadmeIsAQuickStart(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if n := strings.Count(text, "\n"); n > 150 {
+		t.Errorf("README.md has %d lines; the quick start keeps to 150: move a topic to docs/<topic>.md", n)
+	}
+	defined, used := strings.Index(text, "**Statuses.**"), strings.Index(text, "proofloop status\n")
+	if defined < 0 || used < 0 || defined > used || !strings.Contains(text[:used], "[status]") {
+		t.Errorf("README.md uses `proofloop status` (at %d) before it defines the statuses (at %d) and the [status] notation", used, defined)
+	}
+	for _, f := range docFiles(t)[1:] {
+		if link := "](" + docName(f) + ")"; !strings.Contains(text, link) {
+			t.Errorf("README.md's index does not link %s", docName(f))
+		}
+	}
+}
