@@ -106,8 +106,8 @@ func TestDebateRaceTurns(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "contents")
 	plMust(t, root, "init")
 	plMust(t, root, "debate", "start", "--protocol", "dialectic", "--topic", "race")
-	plMust(t, root, "debate", "join", "deb_race", "--participant-name", "main")
-	plMust(t, root, "debate", "join", "deb_race", "--participant-name", "partner")
+	plMust(t, root, "debate", "join", "deb_race", "--participant-name", "main", "--actor", "main")
+	plMust(t, root, "debate", "join", "deb_race", "--participant-name", "partner", "--actor", "partner")
 	const workers, each = 16, 3
 	type won struct {
 		body string
@@ -119,10 +119,11 @@ func TestDebateRaceTurns(t *testing.T) {
 	var wg sync.WaitGroup
 	for w := range workers {
 		pid := []string{"p1", "p2"}[w%2]
+		seatOf := map[string]string{"p1": "main", "p2": "partner"}
 		wg.Go(func() {
 			for k := 0; k < each; {
 				body := fmt.Sprintf("w%02d-k%d", w, k)
-				r := plRun(root, -1, "", "debate", "turn", "deb_race", "--participant-id", pid, "--body", body)
+				r := plRun(root, -1, "", "debate", "turn", "deb_race", "--participant-id", pid, "--actor", seatOf[pid], "--body", body)
 				switch r.code {
 				case 0:
 					var out struct {
@@ -189,7 +190,7 @@ func TestDebateRaceJoin(t *testing.T) {
 	for w := range 16 {
 		wg.Go(func() {
 			name := fmt.Sprintf("agent-%02d", w)
-			r := plRun(root, -1, "", "debate", "join", "deb_join_race", "--participant-name", name)
+			r := plRun(root, -1, "", "debate", "join", "deb_join_race", "--participant-name", name, "--actor", name)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -244,15 +245,15 @@ func TestDebateKill(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "contents")
 	plMust(t, root, "init")
 	plMust(t, root, "debate", "start", "--protocol", "dialectic", "--topic", "crash")
-	plMust(t, root, "debate", "join", "deb_crash", "--participant-name", "main")
-	plMust(t, root, "debate", "join", "deb_crash", "--participant-name", "partner")
+	plMust(t, root, "debate", "join", "deb_crash", "--participant-name", "main", "--actor", "main")
+	plMust(t, root, "debate", "join", "deb_crash", "--participant-name", "partner", "--actor", "partner")
 	// The length of a whole turn call, from a few that run to their end:
 	// kills aim at a random moment between a third of it and its end, so
 	// that they land in the parsing, the locking and the commit alike.
 	var full time.Duration
 	for i := range 4 {
 		start := time.Now()
-		plMust(t, root, "debate", "turn", "deb_crash", "--participant-id", []string{"p1", "p2"}[i%2], "--body", fmt.Sprintf("warm-up %d", i))
+		plMust(t, root, "debate", "turn", "deb_crash", "--participant-id", []string{"p1", "p2"}[i%2], "--actor", []string{"main", "partner"}[i%2], "--body", fmt.Sprintf("warm-up %d", i))
 		full = max(full, time.Since(start))
 	}
 	aimAt := func() time.Duration { return full/3 + time.Duration(rng.Int64N(int64(full*3/4))) }
@@ -285,7 +286,7 @@ func TestDebateKill(t *testing.T) {
 			delay, hook = -1, hooks[h]
 			h++
 		}
-		r := plRun(root, delay, hook, "debate", "turn", "deb_crash", "--participant-id", pid, "--body", body)
+		r := plRun(root, delay, hook, "debate", "turn", "deb_crash", "--participant-id", pid, "--actor", map[string]string{"p1": "main", "p2": "partner"}[pid], "--body", body)
 		if r.killed {
 			kills++
 		} else if r.code == 0 {

@@ -280,14 +280,22 @@ func JoinDebate(s *store.Store, opts store.TxOptions, in DebateJoin) (*DebateRes
 		if me == nil {
 			// A new participant changes the debate: the lease rule of every
 			// item applies (a resume by name writes nothing and needs none).
+			// The seat is the actor's: one seat per actor per debate.
 			err := GuardLease(s, tx, in.ID, opts.Lease, func() error {
+				actor, err := takeSeat(tx, d)
+				if err != nil {
+					return err
+				}
 				role, err := p.JoinRole(d)
 				if err != nil {
 					return turnErr(err)
 				}
 				d.Participants = append(d.Participants, model.Participant{ParticipantID: d.NextParticipantID(), Name: in.Name,
-					Role: role, Harness: in.Harness, ModelID: in.ModelID, JoinedAt: tx.Now()})
+					Role: role, Actor: actor, Harness: in.Harness, ModelID: in.ModelID, JoinedAt: tx.Now()})
 				me = &d.Participants[len(d.Participants)-1]
+				if err := checkDisputeSeats(tx, d); err != nil {
+					return err
+				}
 				tx.Detail("participant_id", me.ParticipantID)
 				tx.Detail("role", me.Role)
 				return putDebate(tx, doc, d)
@@ -297,6 +305,13 @@ func JoinDebate(s *store.Store, opts store.TxOptions, in DebateJoin) (*DebateRes
 			}
 			joined = true
 		} else {
+			// A resume is the seat's own actor's.
+			if _, err := presentLease(tx, in.ID, opts.Lease); err != nil {
+				return err
+			}
+			if me.Actor != "" && !model.SameActor(me.Actor, tx.Actor()) {
+				return seatRefusal(d, me, model.ActorKey(tx.Actor()))
+			}
 			d.Revision = doc.Revision()
 		}
 		out = resultOf(d)
@@ -344,6 +359,9 @@ func TurnDebate(s *store.Store, opts store.TxOptions, id, participantID string, 
 			}
 			if err := p.ValidateTurn(d, participantID, t, source); err != nil {
 				return turnErr(err)
+			}
+			if err := ownSeat(tx, d, participantID); err != nil {
+				return err
 			}
 			role := p.WhoseTurn(d).Role
 			if participantID == model.ParticipantUser && p.Name == model.Dialectic.Name {
@@ -437,6 +455,11 @@ func CloseDebate(s *store.Store, opts store.TxOptions, in DebateClose) (*DebateR
 		live := l.Live(s.Now())
 		if live && l.Token != opts.Lease {
 			return store.HeldError(l, opts.Lease)
+		}
+		if live {
+			if err := tx.UseLease(l); err != nil {
+				return err
+			}
 		}
 		if in.Discard && d.Status != model.DebateOpen {
 			// A completed debate is a record: a dispute's outcome may have
@@ -533,9 +556,14 @@ func ClaimForTimeout(s *store.Store, opts store.TxOptions, id, holder string) (*
 		if l.Live(s.Now()) && l.Token != opts.Lease {
 			return store.HeldError(l, opts.Lease)
 		}
-		nl := store.NewLease(id, TimeoutRole, holder, s.Now(), ttl)
+		if l.Live(s.Now()) {
+			if err := tx.UseLease(l); err != nil {
+				return err
+			}
+		}
+		nl := store.NewLease(id, TimeoutRole, holder, claimActor(tx, opts, holder), s.Now(), ttl)
 		tx.PutLease(nl)
-		tx.Detail("claim", map[string]any{"role": TimeoutRole, "holder": holder, "expires_at": nl.ExpiresAt})
+		tx.Detail("claim", claimDetail(nl))
 		out = nl
 		return nil
 	})

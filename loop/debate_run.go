@@ -2,7 +2,6 @@ package loop
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
@@ -53,6 +52,5 @@ func DebateAgentEnv(s *store.Store, id string) []string {
 	case w.ParticipantID != "":
 		return []string{"PROOFLOOP_PARTICIPANT_ID=" + w.ParticipantID}
 	}
-	return []string{"PROOFLOOP_JOIN_ROLE=" + w.JoinRole,
-		"PROOFLOOP_PARTICIPANT_NAME=" + w.JoinRole + "-" + strconv.Itoa(len(d.Participants)+1)}
+	return []string{"PROOFLOOP_JOIN_ROLE=" + w.JoinRole, "PROOFLOOP_PARTICIPANT_NAME=" + JoinName(d, w.JoinRole)}
 }

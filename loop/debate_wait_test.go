@@ -19,8 +19,8 @@ func newDialectic(t testing.TB, root string) {
 	for _, args := range [][]string{
 		{"init"},
 		{"debate", "start", "--protocol", "dialectic", "--topic", "wait"},
-		{"debate", "join", "deb_wait", "--participant-name", "main"},
-		{"debate", "join", "deb_wait", "--participant-name", "partner"},
+		{"debate", "join", "deb_wait", "--participant-name", "main", "--actor", "main"},
+		{"debate", "join", "deb_wait", "--participant-name", "partner", "--actor", "partner"},
 	} {
 		r, err := runPL(root, nil, args...)
 		if err != nil || r.code != 0 {
@@ -87,7 +87,7 @@ func debateWaitManyWaiters(t *testing.T) {
 		t.Fatalf("waiter %d returned before p1's turn: %v", d.i, d.res)
 	default:
 	}
-	must(t, root, "debate", "turn", "deb_wait", "--participant-id", "p1", "--body", "Hello.")
+	must(t, root, "debate", "turn", "deb_wait", "--actor", "main", "--participant-id", "p1", "--body", "Hello.")
 	var woke []int
 	timeout := time.After(2 * time.Minute) // hang protection only
 	for range n {
@@ -128,7 +128,7 @@ func TestDebateWaitTimeoutAndClosed(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("%v\nwant exit 0: it is p1's turn", r)
 	}
-	must(t, root, "debate", "turn", "deb_wait", "--participant-id", "p1", "--body", "Done.", "--conclusion", "consensus", "--conclusion-text", "ok")
+	must(t, root, "debate", "turn", "deb_wait", "--actor", "main", "--participant-id", "p1", "--body", "Done.", "--conclusion", "consensus", "--conclusion-text", "ok")
 	r = pl(t, root, nil, "--json", "debate", "wait", "deb_wait", "--participant-id", "p2", "--timeout", "1m")
 	var got struct {
 		Status  string `json:"status"`

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/proofloop/proofloop/model"
@@ -34,6 +35,15 @@ func LeaseTTL(s *store.Store, ttl time.Duration) (time.Duration, error) {
 // actionable items it passes over), never a scan of the store. The item it
 // takes is derived again from its own document before it is leased.
 func ClaimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, holder string, ttl time.Duration) (*Claimed, *Busy, error) {
+	return claimNext(s, opts, roles, root, holder, nil, ttl)
+}
+
+// ActorFor names the actor a claim is made for, once the item is chosen
+// (run: the agent that will take the turn). It runs inside the claim's
+// transaction.
+type ActorFor func(tx *store.Tx, it *Item) (string, error)
+
+func claimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, holder string, actorFor ActorFor, ttl time.Duration) (*Claimed, *Busy, error) {
 	var out *Claimed
 	busy := &Busy{}
 	_, err := s.Update(opts, func(tx *store.Tx) error {
@@ -71,9 +81,16 @@ func ClaimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, h
 				return false, store.Errorf(store.CodeStoreDamaged, "the index says %s is %s's turn, its document says %q: run `proofloop doctor --reindex`", r.ID, r.Role, it.Role)
 			}
 			it.Depth, it.Root = r.Depth, r.Root
-			l := store.NewLease(it.ID, string(it.Role), holder, now, ttl)
+			if actorFor != nil {
+				a, err := actorFor(tx, it)
+				if err != nil {
+					return false, err
+				}
+				tx.ActAs(a)
+			}
+			l := store.NewLease(it.ID, string(it.Role), holder, claimActor(tx, opts, holder), now, ttl)
 			tx.PutLease(l)
-			tx.Detail("claim", map[string]any{"role": it.Role, "holder": holder, "expires_at": l.ExpiresAt})
+			tx.Detail("claim", claimDetail(l))
 			out = &Claimed{Item: it, Lease: l}
 			return false, nil
 		})
@@ -138,12 +155,15 @@ func Claim(s *store.Store, opts store.TxOptions, id string, role model.Role, hol
 		case l != nil && l.Token != opts.Lease:
 			return store.HeldError(l, opts.Lease)
 		case l != nil:
+			if err := tx.UseLease(l); err != nil {
+				return err
+			}
 			l.Extend(now, ttl)
 		default:
-			l = store.NewLease(id, string(role), holder, now, ttl)
+			l = store.NewLease(id, string(role), holder, claimActor(tx, opts, holder), now, ttl)
 		}
 		tx.PutLease(l)
-		tx.Detail("claim", map[string]any{"role": role, "holder": holder, "expires_at": l.ExpiresAt})
+		tx.Detail("claim", claimDetail(l))
 		out = &Claimed{Item: it, Lease: l}
 		return nil
 	})
@@ -211,7 +231,26 @@ func ownLease(tx *store.Tx, id, token string, now time.Time) (*store.Lease, erro
 	if l.Token != token {
 		return nil, store.HeldError(l, token)
 	}
-	return l, nil
+	return l, tx.UseLease(l)
+}
+
+// claimActor is the actor a new lease binds: the claim's declared actor
+// (--actor, $PROOFLOOP_ACTOR, or the one run names), else its holder. So
+// `claim --holder check-1` makes check-1 the actor of every call under the
+// lease, and the operating-system user never stands in for an agent.
+func claimActor(tx *store.Tx, opts store.TxOptions, holder string) string {
+	if opts.ActorDefaulted || tx.Actor() == "" {
+		a := model.ActorKey(holder)
+		tx.ActAs(a)
+		return a
+	}
+	return model.ActorKey(tx.Actor())
+}
+
+// claimDetail is a claim event's detail: the lease's role, holder, actor
+// and expiry, from which the lease can be derived again.
+func claimDetail(l *store.Lease) map[string]any {
+	return map[string]any{"role": l.Role, "holder": l.Holder, "actor": l.Actor, "expires_at": l.ExpiresAt}
 }
 
 // liveLease is the item's live lease, or a conflict when it has none.
@@ -231,8 +270,10 @@ func liveLease(tx *store.Tx, id string, now time.Time) (*store.Lease, error) {
 }
 
 // GuardLease is the lease rule of every skill call on an item: while a
-// lease is live, the call needs its token. A call that ends the role's turn
-// releases the lease. run is the skill's own work.
+// lease is live, the call needs its token, and it acts as the lease's actor
+// (store.Tx.UseLease); with config.json's require_lease it needs a live
+// lease at all. A call that ends the role's turn releases the lease. run is
+// the skill's own work.
 func GuardLease(s *store.Store, tx *store.Tx, id, token string, run func() error) error {
 	now := tx.Clock()
 	l, err := tx.Lease(id)
@@ -244,7 +285,11 @@ func GuardLease(s *store.Store, tx *store.Tx, id, token string, run func() error
 		return store.HeldError(l, token)
 	}
 	if live {
-		tx.UseLease(l)
+		if err := tx.UseLease(l); err != nil {
+			return err
+		}
+	} else if err := requireLease(tx, id); err != nil {
+		return err
 	}
 	if err := run(); err != nil {
 		return err
@@ -262,4 +307,19 @@ func GuardLease(s *store.Store, tx *store.Tx, id, token string, run func() error
 		tx.PutLease(l)
 	}
 	return nil
+}
+
+// requireLease refuses a change of id without a live lease when config.json
+// says require_lease: every change then has an actor bound by a lease.
+func requireLease(tx *store.Tx, id string) error {
+	cfg, err := tx.Config()
+	if err != nil || !cfg.RequireLease {
+		return err
+	}
+	role := "ROLE"
+	if it, err := itemIn(nil, tx, id, tx.Clock()); err == nil && it.Role != "" {
+		role = string(it.Role)
+	}
+	return store.Errorf(store.CodeUsage, "%s needs a live lease: config.json sets require_lease, so every change is made under a lease that names its actor", id).
+		WithHint(fmt.Sprintf("claim it first: `proofloop claim %s --role %s --holder NAME` (or `proofloop next --role %s --claim --holder NAME`), then pass the token with --lease or PROOFLOOP_LEASE", id, role, role))
 }

@@ -276,7 +276,7 @@ func (r *runner) worker(ctx context.Context, w int) error {
 		}
 		var c *Claimed
 		if !solved || len(roles) > 0 {
-			c, _, err = ClaimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, roles, r.opts.Problem, holder, r.ttl)
+			c, _, err = claimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, roles, r.opts.Problem, holder, agentActor(w), r.ttl)
 			if store.CodeOf(err) == store.CodeLockTimeout {
 				// The store is busy, not empty: look again.
 				r.mu.Lock()

@@ -58,10 +58,25 @@ type turnRecord struct {
 	ErrText       string // what went wrong besides the agent, if anything
 }
 
+// agentActor names the agent that worker w runs on an item, and run claims
+// the item in that name (the lease binds it: no agent of a run acts as
+// another): <role>-<w> on a problem or statement; on a debate the actor of
+// the seat that writes next, or of the seat to be joined (<role>-<n>, the
+// name DebateAgentEnv gives the joiner), so that each seat is its own
+// actor whichever worker runs it.
+func agentActor(w int) ActorFor {
+	return func(tx *store.Tx, it *Item) (string, error) {
+		if it.Kind == model.KindDebate {
+			return seatActor(tx, it.ID)
+		}
+		return fmt.Sprintf("%s-%d", it.Role, w), nil
+	}
+}
+
 // newTurn is the record of turn n, which worker w starts on c.
 func (r *runner) newTurn(w, n int, c *Claimed) *turnRecord {
 	t := &turnRecord{N: n, Role: c.Item.Role, ID: c.Item.ID, Kind: c.Item.Kind, Reason: c.Item.Reason,
-		Agent: r.agents[c.Item.Role], Actor: fmt.Sprintf("%s-%d", c.Item.Role, w), Start: time.Now(),
+		Agent: r.agents[c.Item.Role], Actor: c.Lease.Actor, Start: time.Now(),
 		Outcome: TurnNotStarted} // until the agent ran
 	t.Log = fmt.Sprintf("%s/%04d-%s-%s.log", r.dir, n, t.Role, t.ID)
 	return t

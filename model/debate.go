@@ -75,9 +75,13 @@ type Participant struct {
 	ParticipantID string `json:"participant_id"`
 	Name          string `json:"name"`
 	Role          string `json:"role"`
-	Harness       string `json:"harness,omitempty"`
-	ModelID       string `json:"model_id,omitempty"`
-	JoinedAt      string `json:"joined_at"`
+	// Actor is who joined the seat, in its normal form: only this actor
+	// writes the seat's turns. A seat joined before seats recorded it has
+	// none, and is bound to the actor of its next turn.
+	Actor    string `json:"actor,omitempty"`
+	Harness  string `json:"harness,omitempty"`
+	ModelID  string `json:"model_id,omitempty"`
+	JoinedAt string `json:"joined_at"`
 }
 
 // DisputeLink ties a socratic debate to the statement issue it disputes.
@@ -271,6 +275,17 @@ func (d *Debate) ParticipantByName(name string) *Participant {
 func (d *Debate) ParticipantByID(id string) *Participant {
 	for i := range d.Participants {
 		if d.Participants[i].ParticipantID == id {
+			return &d.Participants[i]
+		}
+	}
+	return nil
+}
+
+// ParticipantByActor returns the seat an actor holds, or nil: one actor
+// holds at most one seat of a debate. Unknown ("") holds none.
+func (d *Debate) ParticipantByActor(actor string) *Participant {
+	for i := range d.Participants {
+		if SameActor(d.Participants[i].Actor, actor) {
 			return &d.Participants[i]
 		}
 	}

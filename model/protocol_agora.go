@@ -110,7 +110,7 @@ func proposalOf(d *Debate, target string) (string, bool) {
 	return "", false
 }
 
-func validateAgora(d *Debate, _, role string, t *DebateTurn, _ []byte) error {
+func validateAgora(d *Debate, participantID, role string, t *DebateTurn, _ []byte) error {
 	if err := firstErr(
 		enum("signal", t.Signal, Signals),
 		need("message", t.Message),
@@ -134,8 +134,12 @@ func validateAgora(d *Debate, _, role string, t *DebateTurn, _ []byte) error {
 		if t.Target == nil {
 			return &TurnError{Field: "target", Rule: "approve needs a target naming the proposal it approves"}
 		}
-		if _, ok := proposalOf(d, *t.Target); !ok {
+		owner, ok := proposalOf(d, *t.Target)
+		if !ok {
 			return &TurnError{Field: "target", Rule: fmt.Sprintf("%q is not a proposal; approve a proposal-<role> or the turn-N of a propose or counter", *t.Target)}
+		}
+		if me := d.ParticipantByID(participantID); me != nil && owner != me.Role && sameActorAs(d, owner, me.Actor) {
+			return &RefusalError{Action: "approve", Why: fmt.Sprintf("%s holds the position %s too: no one approves their own proposal, whatever position they write from", me.Actor, owner)}
 		}
 	}
 	switch {
@@ -151,6 +155,17 @@ func validateAgora(d *Debate, _, role string, t *DebateTurn, _ []byte) error {
 		}
 	}
 	return nil
+}
+
+// sameActorAs reports whether the seat of role is held by actor: "no
+// self-approval" compares actors, not positions.
+func sameActorAs(d *Debate, role, actor string) bool {
+	for _, p := range d.Participants {
+		if p.Role == role && SameActor(p.Actor, actor) {
+			return true
+		}
+	}
+	return false
 }
 
 // counterRun is the number of consecutive counters at the end of the
@@ -228,7 +243,7 @@ func agoraConsensus(d *Debate) (bool, string) {
 			return false, "" // ValidateTurn refuses this; a hand-edited file may not
 		}
 		role, _ := proposalOf(d, *t.Target)
-		if role == p.Role || (approved != "" && approved != role) {
+		if role == p.Role || sameActorAs(d, role, p.Actor) || (approved != "" && approved != role) {
 			return false, ""
 		}
 		approved = role

@@ -18,6 +18,7 @@ type Config struct {
 	MaxRounds        int               `json:"max_rounds"`
 	VerifyQuorum     int               `json:"verify_quorum"`
 	ForbidSelfCheck  bool              `json:"forbid_self_check"`
+	RequireLease     bool              `json:"require_lease"`
 	LeaseTTL         string            `json:"lease_ttl"`
 	LockTimeout      string            `json:"lock_timeout"`
 	MaxInputBytes    int64             `json:"max_input_bytes"`

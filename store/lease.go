@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
 )
 
@@ -18,9 +19,13 @@ const LeaseDir = "leases"
 // Leases live beside the documents, not in them, so claiming a turn does not
 // bump the document's revision that checkers pass to --expect-revision.
 type Lease struct {
-	ID         string  `json:"id"`
-	Role       string  `json:"role"`
-	Holder     string  `json:"holder"`
+	ID     string `json:"id"`
+	Role   string `json:"role"`
+	Holder string `json:"holder"`
+	// Actor is who claimed the lease, in its normal form: whatever is done
+	// under the lease is done by this actor. A lease written before leases
+	// recorded it has none and binds no actor.
+	Actor      string  `json:"actor,omitempty"`
 	Token      string  `json:"token"`
 	ClaimedAt  string  `json:"claimed_at"`
 	ExpiresAt  string  `json:"expires_at"`
@@ -40,11 +45,11 @@ func (l *Lease) Live(now time.Time) bool {
 	return err == nil && now.Before(exp)
 }
 
-// NewLease makes a lease with a fresh random token.
-func NewLease(id, role, holder string, now time.Time, ttl time.Duration) *Lease {
+// NewLease makes a lease with a fresh random token, claimed by actor.
+func NewLease(id, role, holder, actor string, now time.Time, ttl time.Duration) *Lease {
 	var b [16]byte
 	rand.Read(b[:])
-	return &Lease{ID: id, Role: role, Holder: holder, Token: hex.EncodeToString(b[:]),
+	return &Lease{ID: id, Role: role, Holder: holder, Actor: model.ActorKey(actor), Token: hex.EncodeToString(b[:]),
 		ClaimedAt: Timestamp(now), ExpiresAt: now.Add(ttl).UTC().Format(leaseTime)}
 }
 
@@ -115,8 +120,36 @@ func (tx *Tx) PutLease(l *Lease) {
 	}
 }
 
-// UseLease records the holder of the lease a call presented, for the event.
-func (tx *Tx) UseLease(l *Lease) { tx.opts.LeaseHolder = l.Holder }
+// UseLease makes the transaction act under the lease a call presented:
+// the event records its holder, and the transaction's actor becomes the
+// lease's. A declared actor (--actor, $PROOFLOOP_ACTOR) other than the
+// lease's is refused (exit 2): a lease is not lent to someone else.
+func (tx *Tx) UseLease(l *Lease) error {
+	if l.Actor != "" {
+		if err := ActorMismatch(tx.opts, l); err != nil {
+			return err
+		}
+		tx.opts.Actor = l.Actor
+	}
+	tx.opts.LeaseHolder = l.Holder
+	return nil
+}
+
+// ActorMismatch is the refusal of a declared actor other than the actor of
+// the lease presented with it; nil when they agree, when the actor was not
+// declared, or when the lease names none (written before leases did).
+func ActorMismatch(opts TxOptions, l *Lease) error {
+	if l.Actor == "" || opts.ActorDefaulted || opts.Actor == "" || model.SameActor(opts.Actor, l.Actor) {
+		return nil
+	}
+	return Errorf(CodeUsage, "the lease on %s was claimed by %s: it cannot act as %s", l.ID, l.Actor, model.ActorKey(opts.Actor)).
+		WithHint(fmt.Sprintf("drop --actor and $PROOFLOOP_ACTOR (the lease acts as %s), or claim the item in your own name", l.Actor))
+}
+
+// ActAs makes the transaction act for actor from now on (its event and
+// every record it writes): run claims an item in the name of the agent
+// that will take the turn, known only once the item is chosen.
+func (tx *Tx) ActAs(actor string) { tx.opts.Actor = model.ActorKey(actor) }
 
 // ReadLease reads an item's lease without the lock; nil when none.
 func (s *Store) ReadLease(id string) (*Lease, error) { return readLease(s.src(), id) }

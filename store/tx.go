@@ -20,6 +20,10 @@ import (
 type TxOptions struct {
 	Command string
 	Actor   string
+	// ActorDefaulted is set when Actor was not declared (no --actor, no
+	// $PROOFLOOP_ACTOR: the operating-system user). A lease then names who
+	// acts; a declared actor that differs from the lease's is refused.
+	ActorDefaulted bool
 	// Target is the document the command acts on; ExpectRevision, when not
 	// nil, must equal its revision or the transaction fails with conflict.
 	Target         string

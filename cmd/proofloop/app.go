@@ -22,6 +22,7 @@ import (
 // app carries the global flags and the streams of one run.
 type app struct {
 	root, actor, lease string
+	actorDefaulted     bool   // no --actor, no $PROOFLOOP_ACTOR: the OS user; a lease names who acts
 	storeURL           string // --store, resolved by resolveStore
 	json, version      bool
 	stdin              io.Reader
@@ -93,7 +94,7 @@ func (a *app) rootCommand() *cobra.Command {
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			a.command, a.ran = commandName(cmd), true
 			var err error
-			if a.actor, err = resolveActor(a.actor); err != nil {
+			if a.actor, a.actorDefaulted, err = resolveActor(a.actor); err != nil {
 				return err
 			}
 			return a.resolveStore()
@@ -156,8 +157,9 @@ func envOr(key, def string) string {
 // operating-system user, so that an actor is always known; and returns it
 // in its normal form (model.NormalizeActor). This is the one place the
 // rule is applied: every actor a command records or compares came
-// through here.
-func resolveActor(flag string) (string, error) {
+// through here. defaulted says that the OS user stood in: then a lease
+// the command presents names who acts (store.Tx.UseLease).
+func resolveActor(flag string) (actor string, defaulted bool, err error) {
 	from, v := "--actor", flag
 	if strings.TrimSpace(v) == "" {
 		from, v = "$PROOFLOOP_ACTOR", os.Getenv("PROOFLOOP_ACTOR")
@@ -167,10 +169,10 @@ func resolveActor(flag string) (string, error) {
 	}
 	a, err := model.NormalizeActor(v)
 	if err != nil {
-		return "", store.Errorf(store.CodeInvalidInput, "%s: %v", from, err).
+		return "", false, store.Errorf(store.CodeInvalidInput, "%s: %v", from, err).
 			WithHint(fmt.Sprintf("an actor is a name of 1 to %d characters without control characters; it is compared trimmed, NFKC-normalised and case-folded", model.MaxActorLen))
 	}
-	return a, nil
+	return a, from == "the operating-system user name", nil
 }
 
 // osUser names the user running the command: from the user database,
@@ -227,7 +229,7 @@ func (a *app) open() (*store.Store, error) {
 
 // txOptions are the transaction options every mutating command shares.
 func (a *app) txOptions(cmd *cobra.Command, target string) store.TxOptions {
-	o := store.TxOptions{Command: cmd.Name(), Actor: a.actor, Target: target, Lease: a.lease}
+	o := store.TxOptions{Command: cmd.Name(), Actor: a.actor, ActorDefaulted: a.actorDefaulted, Target: target, Lease: a.lease}
 	if f := cmd.Flags().Lookup("expect-revision"); f != nil && f.Changed {
 		n, _ := cmd.Flags().GetInt("expect-revision")
 		o.ExpectRevision = &n

@@ -299,8 +299,8 @@ func badInputFixture(t *testing.T) string {
 		{"state-complete-proof", "--actor", "prover", "--statement-path", bpGap, "--strategy", "induction", "--proof-text", bpProof},
 		{"check-reject-proof", "--actor", "checker", "--statement-path", bpGap, "--sentence-number", "2", "--sentence-text", "Adding", "--error-type", "gap", "--explanation", "Expand."},
 		{"debate", "start", "--protocol", "socratic", "--topic", "fixture"},
-		{"debate", "join", "deb_fixture", "--participant-name", "alice"},
-		{"debate", "join", "deb_fixture", "--participant-name", "bob"},
+		{"debate", "join", "deb_fixture", "--participant-name", "alice", "--actor", "alice"},
+		{"debate", "join", "deb_fixture", "--participant-name", "bob", "--actor", "bob"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(append([]string{"--root", root}, args...), strings.NewReader(""), &out, &errb); code != 0 {

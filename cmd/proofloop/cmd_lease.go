@@ -74,7 +74,7 @@ func (a *app) claimCommand() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&role, "role", "", "the role whose turn it is: solve, prove, check, fix or decide (on a debate: its role)")
-	c.Flags().StringVar(&holder, "holder", "", "who takes the lease, e.g. check-1")
+	c.Flags().StringVar(&holder, "holder", "", "who takes the lease, e.g. check-1; also the lease's actor unless --actor or $PROOFLOOP_ACTOR names one")
 	c.Flags().DurationVar(&ttl, "ttl", 0, "lease length (default: config.json lease_ttl)")
 	c.Flags().BoolVar(&forTimeout, "for-timeout", false, "lease a socratic debate whose peer never joined, to close it TIMEOUT")
 	addExpectRevision(c)
@@ -174,6 +174,10 @@ func (a *app) leaseOut(l *store.Lease, text string) error {
 		fmt.Fprintln(a.stdout, text)
 		return nil
 	}
-	return a.writeJSON(map[string]any{"ok": true, "command": a.command, "id": l.ID, "role": l.Role, "holder": l.Holder,
-		"lease": l.Token, "expires_at": l.ExpiresAt, "released_at": l.ReleasedAt})
+	out := map[string]any{"ok": true, "command": a.command, "id": l.ID, "role": l.Role, "holder": l.Holder,
+		"lease": l.Token, "expires_at": l.ExpiresAt, "released_at": l.ReleasedAt}
+	if l.Actor != "" {
+		out["actor"] = l.Actor // who acts under the lease
+	}
+	return a.writeJSON(out)
 }

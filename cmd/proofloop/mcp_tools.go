@@ -361,7 +361,9 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 		if err != nil {
 			return nil, nil, err
 		}
-		if actor == "" {
+		if actor == "" && !m.actorDefaulted {
+			// An empty --actor= falls back to the OS user, not declared,
+			// as the server's own actor was.
 			actor = m.actor
 		}
 		lease, err := optString(in, paramLease)

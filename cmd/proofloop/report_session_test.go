@@ -61,8 +61,8 @@ func session(t testing.TB) string {
 	plRun(t, "check-reject-proof", "--statement-path", "stmt_planted_wrap", "--sentence-number", "1", "--sentence-text", "Let $x_1 < y^2$", "--error-type", "unjustified_leap", "--explanation", "Why is $x_1 < y^2$?", "--actor", "chk")
 	// A debate, whose turns carry a script and a formula too.
 	plRun(t, "debate", "start", "--protocol", "agora", "--topic", "Cache policy <b>now</b>", "--position", "lru=Use LRU", "--position", "lfu=Use LFU")
-	plRun(t, "debate", "join", "deb_cache_policy_b_now_b", "--participant-name", "ann")
-	plRun(t, "debate", "join", "deb_cache_policy_b_now_b", "--participant-name", "ben")
+	plRun(t, "debate", "join", "deb_cache_policy_b_now_b", "--participant-name", "ann", "--actor", "ann")
+	plRun(t, "debate", "join", "deb_cache_policy_b_now_b", "--participant-name", "ben", "--actor", "ben")
 	for i, turn := range []string{
 		`{"signal": "propose", "message": "LRU fits: misses grow like $O(\\log n)$. <script>window.pwned=5</script>", "confidence": 0.8}`,
 		`{"signal": "approve", "message": "Fine.", "confidence": 0.7, "target": "proposal-lru"}`,
@@ -72,7 +72,7 @@ func session(t testing.TB) string {
 		if err := os.WriteFile(name, []byte(turn), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		plRun(t, "debate", "turn", "deb_cache_policy_b_now_b", "--participant-id", []string{"p1", "p2", "p1"}[i], "--input", name)
+		plRun(t, "debate", "turn", "deb_cache_policy_b_now_b", "--participant-id", []string{"p1", "p2", "p1"}[i], "--actor", []string{"ann", "ben", "ann"}[i], "--input", name)
 	}
 	return root
 }
