@@ -71,10 +71,10 @@ func TestWriteProject(t *testing.T) {
 	}
 	defer s.Close()
 	r, err := s.Doctor()
-	if err != nil || len(r.Findings) > 0 || r.Problems != 1 || r.Events != 13 {
+	if err != nil || len(r.Findings) > 0 || r.Problems != 1 || r.Events != 14 {
 		// 1 new-problem and 12 config-set events (one per agent): doctor
 		// checks config.json against the log.
-		t.Errorf("doctor on the copy: %+v, %v; want 1 problem, 13 events, no findings", r, err)
+		t.Errorf("doctor on the copy: %+v, %v; want 1 problem, 14 events, no findings", r, err)
 	}
 	for _, d := range []string{"problem", "statement", "leases"} {
 		if fi, err := os.Stat(filepath.Join(dir, d)); err != nil || !fi.IsDir() {
