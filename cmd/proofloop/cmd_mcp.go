@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"sync"
 	"syscall"
 
@@ -109,6 +110,10 @@ type mcpServer struct {
 	mu             sync.Mutex
 	resMu          sync.Mutex
 	listed         map[string]bool // document URIs already added as resources
+	// The kebab-case names of the tools' commands, for toolNames.
+	namesOnce sync.Once
+	kebab     map[string]string
+	kebabRE   *regexp.Regexp
 }
 
 func newMCPServer(a *app, watch bool, role model.Role, project string) *mcpServer {

@@ -29,7 +29,7 @@ var cliFlag = regexp.MustCompile(`(^|[\s(])--([a-z][a-z0-9-]*)`)
 // the flags it names outside a quoted command as the arguments they are
 // ("see --help for the flags" as the tool's input schema).
 func (m *mcpServer) toolHint(s string) string {
-	s = m.toolCommands(s)
+	s = m.toolNames(m.toolCommands(s))
 	s = strings.ReplaceAll(s, "see --help for the flags", "see the tool's input schema for its arguments")
 	parts := strings.Split(s, "`")
 	for i := 0; i < len(parts); i += 2 {
@@ -41,34 +41,64 @@ func (m *mcpServer) toolHint(s string) string {
 	return strings.Join(parts, "`")
 }
 
-// toolCommands rewrites the commands s names.
+// toolCommands rewrites the commands s names. "run `proofloop X ...`"
+// becomes "call the tool x with {...}"; a mention without "run" becomes
+// "the tool x with {...}", so that the sentence around it still reads.
 func (m *mcpServer) toolCommands(s string) string {
 	return cliMention.ReplaceAllStringFunc(s, func(match string) string {
 		sub := cliMention.FindStringSubmatch(match)
+		run := strings.HasPrefix(match, "run ")
 		quoted := strings.Contains(match, "`")
 		words := strings.Fields(sub[1] + sub[2])
 		t, rest := m.findTool(words)
 		if t == nil {
-			if !quoted && !m.isCommand(words) {
+			cmd := "proofloop " + strings.Join(words, " ")
+			switch {
+			case !quoted && !m.isCommand(words):
 				return match // prose: "no proofloop process is running"
+			case quoted:
+				cmd = "`" + cmd + "`"
 			}
-			if !quoted {
-				return "ask the person who runs the project to run proofloop " + strings.Join(words, " ")
+			if run {
+				return "ask the person who runs the project to run " + cmd
 			}
-			return "ask the person who runs the project to run `proofloop " + strings.Join(words, " ") + "`"
+			return cmd + " (a command for the person who runs the project)"
+		}
+		out := "the tool " + t.tool.Name
+		if run {
+			out = "call " + out
 		}
 		if !quoted {
-			if strings.HasPrefix(match, "run ") {
-				return strings.TrimSpace("call the tool " + t.tool.Name + " " + strings.Join(rest, " "))
-			}
-			return strings.TrimSpace("the tool " + t.tool.Name + " " + strings.Join(rest, " "))
+			return strings.TrimSpace(out + " " + strings.Join(rest, " "))
 		}
 		if args := t.toolArgs(rest); len(args) > 0 {
 			b, _ := json.Marshal(args)
-			return "call the tool " + t.tool.Name + " with " + string(b)
+			out += " with " + string(b)
 		}
-		return "call the tool " + t.tool.Name
+		return out
 	})
+}
+
+// toolNames writes the commands s names by their kebab-case names
+// ("allowed now: check-confirm-proof") as their tools.
+func (m *mcpServer) toolNames(s string) string {
+	m.namesOnce.Do(func() {
+		var alts []string
+		m.kebab = map[string]string{}
+		for _, t := range m.tools {
+			if name := strings.Join(t.path, " "); strings.Contains(name, "-") {
+				alts = append(alts, regexp.QuoteMeta(name))
+				m.kebab[name] = t.tool.Name
+			}
+		}
+		if len(alts) > 0 {
+			m.kebabRE = regexp.MustCompile(`\b(` + strings.Join(alts, "|") + `)\b`)
+		}
+	})
+	if m.kebabRE == nil {
+		return s
+	}
+	return m.kebabRE.ReplaceAllStringFunc(s, func(name string) string { return m.kebab[name] })
 }
 
 // findTool finds the tool whose command path starts words (the longest),
