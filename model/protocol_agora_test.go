@@ -191,3 +191,31 @@ func TestAgoraMediatorResetByAnotherSignal(t *testing.T) {
 		t.Errorf("WhoseTurn = %+v; want p1", s)
 	}
 }
+
+// TestAgoraSelfApprovalByActor: "no self-approval" compares actors, not
+// positions. Two positions held by one actor (seats joined before seats
+// recorded actors, then bound; the loop refuses a second seat today): the
+// approval of the other position's proposal is refused, and even written by
+// hand into the debate it makes no consensus. Different actors agree as before.
+func TestAgoraSelfApprovalByActor(t *testing.T) {
+	setup := func(t *testing.T, a1, a2 string) *Debate {
+		d := agoraDebate(t, "pro", "con")
+		d.Participants[0].Actor, d.Participants[1].Actor = a1, a2
+		play(t, &Agora, d, "p1", agoraTurn(SignalPropose, "", 0.9))
+		return d
+	}
+	d := setup(t, "ann", "Ann")
+	wantRefusal(t, Agora.ValidateTurn(d, "p2", ptr(agoraTurn(SignalApprove, "proposal-pro", 0.7)), nil), "holds the position pro too")
+	d.AppendTurn(agoraTurn(SignalApprove, "proposal-pro", 0.7), "p2", "con", "t")
+	if a := apply(&Agora, d, "p1", agoraTurn(SignalNoChange, "", 0.8)); a.Closed {
+		t.Fatalf("one actor on both positions reached %s: %s", a.Outcome, a.Reason)
+	}
+
+	d = setup(t, "ann", "ben")
+	play(t, &Agora, d, "p2", agoraTurn(SignalApprove, "proposal-pro", 0.7))
+	if a := play(t, &Agora, d, "p1", agoraTurn(SignalNoChange, "", 0.8)); !a.Closed || a.Outcome != AgoraConsensus {
+		t.Fatalf("ann and ben: %+v; want consensus", a)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
