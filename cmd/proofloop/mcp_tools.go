@@ -288,7 +288,9 @@ func (m *mcpServer) handler(t *mcpTool) mcp.ToolHandler {
 func (m *mcpServer) toolResult(code int, out, text []byte) *mcp.CallToolResult {
 	r := &mcp.CallToolResult{IsError: code != 0}
 	var obj map[string]any
-	if json.Unmarshal(out, &obj) == nil && obj != nil {
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber() // numbers pass through as the CLI wrote them
+	if dec.Decode(&obj) == nil && obj != nil {
 		if e, ok := obj["error"].(map[string]any); ok {
 			for _, k := range []string{"message", "hint"} {
 				if s, ok := e[k].(string); ok {
