@@ -4,38 +4,60 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
 
-// Handler serves the report of s (limited to problem unless "") live and
-// read-only: GET / (and /index.html, and /<root problem>.html of a split
-// report) renders the pages afresh from the store, and GET /events streams
-// the seq of each new event as server-sent events, from the same code as
-// `events --follow` (loop.Events, inotify), so the page reloads its <main>
-// when the store changes. Nothing writes: any method but GET and HEAD gets
-// 405, any other path 404.
-func Handler(s *store.Store, problem string) http.Handler {
-	return &handler{s: s, problem: problem}
+// ServeOptions say what serve serves and to whom.
+type ServeOptions struct {
+	Problem string // only this problem's subtree, unless ""
+	// Hosts are the Host headers answered; others get 421 (see Hosts).
+	Hosts Hosts
+	// MaxStreams caps the open /events streams (DefaultMaxStreams when 0);
+	// the next gets 503.
+	MaxStreams int
+	// Log gets a line per page rendered (nil: none).
+	Log io.Writer
 }
 
-type handler struct {
-	s       *store.Store
-	problem string
+// Handler serves the report of s live and read-only: GET / (and
+// /index.html, and /<root problem>.html of a split report) serves the
+// pages, rendered once per store revision and shared among requests, and
+// GET /events streams the seq of each new event as server-sent events, all
+// streams fed by one follower of the store (loop.Events: inotify, or
+// LISTEN), so the page reloads its <main> when the store changes. Nothing
+// writes: any method but GET and HEAD gets 405, any other path 404, a Host
+// that is not this server's 421.
+type Handler struct {
+	o     ServeOptions
+	hub   *hub
+	cache *pageCache
 }
 
-func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// NewHandler is the Handler of s.
+func NewHandler(s *store.Store, o ServeOptions) *Handler {
+	return &Handler{o: o, hub: newHub(s, o.MaxStreams), cache: newPageCache(s, o.Problem, o.Log)}
+}
+
+// Streams is the number of open /events streams.
+func (h *Handler) Streams() int { return h.hub.Streams() }
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "no-referrer")
 	hd.Set("Cache-Control", "no-store")
+	if !h.o.Hosts.Allow(r.Host) {
+		http.Error(w, "misdirected request: this server answers only the host of its --addr and localhost", http.StatusMisdirectedRequest)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		hd.Set("Allow", "GET, HEAD")
 		http.Error(w, "read-only: only GET and HEAD", http.StatusMethodNotAllowed)
@@ -53,7 +75,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // page renders one page of the report; a store error is shown as text with
 // the status that best fits its contract code.
-func (h *handler) page(w http.ResponseWriter, r *http.Request, name string) {
+func (h *Handler) page(w http.ResponseWriter, r *http.Request, name string) {
 	if name == "" {
 		name = "index.html"
 	}
@@ -63,7 +85,8 @@ func (h *handler) page(w http.ResponseWriter, r *http.Request, name string) {
 			return
 		}
 	}
-	d, err := Load(r.Context(), h.s, h.problem)
+	nonce := NewNonce()
+	b, ok, err := h.cache.page(r.Context(), name, r.URL.Query().Get("part") == "main", nonce)
 	if err != nil {
 		status := http.StatusInternalServerError
 		if store.CodeOf(err) == store.CodeNotFound {
@@ -72,17 +95,11 @@ func (h *handler) page(w http.ResponseWriter, r *http.Request, name string) {
 		http.Error(w, err.Error(), status)
 		return
 	}
-	o := Options{Live: true, Nonce: NewNonce(), MainOnly: r.URL.Query().Get("part") == "main"}
-	b, ok, err := RenderOne(d, o, name)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
-	w.Header().Set("Content-Security-Policy", CSP(o.Nonce)+"; frame-ancestors 'none'")
+	w.Header().Set("Content-Security-Policy", CSP(nonce)+"; frame-ancestors 'none'")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	if r.Method == http.MethodGet {
@@ -90,35 +107,59 @@ func (h *handler) page(w http.ResponseWriter, r *http.Request, name string) {
 	}
 }
 
-// events sends "data: SEQ" for each event above ?since=, as it commits,
-// until the client goes away or the server stops.
-func (h *handler) events(w http.ResponseWriter, r *http.Request) {
+// events sends "data: SEQ" when the log moves above ?since=, until the
+// client goes away or the server stops. Events that commit close together
+// may come as one message, of the last seq: the page reloads once for
+// them. Beyond MaxStreams open streams it answers 503.
+func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	since, _ := strconv.Atoi(r.URL.Query().Get("since"))
 	fl, ok := w.(http.Flusher)
 	if !ok {
 		http.Error(w, "streaming is not supported here", http.StatusInternalServerError)
 		return
 	}
+	in, err := h.hub.subscribe()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if !in {
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, fmt.Sprintf("too many event streams: this server keeps at most %d open (serve --max-streams)", h.hub.max), http.StatusServiceUnavailable)
+		return
+	}
+	defer h.hub.unsubscribe()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	fl.Flush()
 	if r.Method == http.MethodHead {
 		return
 	}
-	_ = loop.Events(r.Context(), h.s, since, true, func(seq int, _ []byte) error {
-		if _, err := fmt.Fprintf(w, "id: %d\ndata: %d\n\n", seq, seq); err != nil {
-			return err
+	for {
+		seq, changed, running := h.hub.state()
+		if seq > since {
+			if _, err := fmt.Fprintf(w, "id: %d\ndata: %d\n\n", seq, seq); err != nil {
+				return
+			}
+			fl.Flush()
+			since = seq
 		}
-		fl.Flush()
-		return nil
-	})
+		if !running {
+			return // the follower failed; the page's EventSource reconnects
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-changed:
+		}
+	}
 }
 
-// Serve serves Handler on ln until ctx ends, then stops: the open event
-// streams end with ctx (their requests' context derives from it), and the
-// server waits a few seconds for the other requests.
-func Serve(ctx context.Context, ln net.Listener, s *store.Store, problem string) error {
-	srv := &http.Server{Handler: Handler(s, problem), ReadHeaderTimeout: 10 * time.Second,
+// Serve serves h on ln until ctx ends, then stops: the open event streams
+// end with ctx (their requests' context derives from it), and the server
+// waits a few seconds for the other requests.
+func Serve(ctx context.Context, ln net.Listener, h *Handler) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

@@ -268,6 +268,18 @@ func damaged(path string, err error) *Error {
 // folder, so only whole-store commands (status, next, doctor) call it.
 func (s *Store) List(k model.Kind) ([]string, error) { return s.src().ListDocs(k) }
 
+// LastSeq is the seq of the log's last event: the store's revision, as a
+// cache of anything derived from the whole store keys it. It reads the end
+// of the log (or the backend's counter), not the log.
+func (s *Store) LastSeq() (int, error) {
+	if s.backend != nil {
+		seq, _, err := s.backend.Tail()
+		return seq, err
+	}
+	t, err := s.tail()
+	return t.Seq, err
+}
+
 // OpenEvents opens events.jsonl for reading.
 func (s *Store) OpenEvents() (*os.File, error) {
 	f, err := s.root.Open(EventsFile)

@@ -31,13 +31,23 @@ func serveSession(t *testing.T) (root string, srv *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv = httptest.NewServer(report.Handler(s, ""))
+	srv = newServer(s, "")
 	t.Cleanup(func() {
 		srv.CloseClientConnections() // the event streams end only when their clients go
 		srv.Close()
 		s.Close()
 	})
 	return root, srv
+}
+
+// newServer is an httptest server of the serve handler, answering the
+// host it listens on.
+func newServer(s *store.Store, problem string) *httptest.Server {
+	srv := httptest.NewUnstartedServer(nil)
+	a := srv.Listener.Addr()
+	srv.Config.Handler = report.NewHandler(s, report.ServeOptions{Problem: problem, Hosts: report.NewHosts(a.String(), a)})
+	srv.Start()
+	return srv
 }
 
 // TestServeHTTP checks serve without a browser: read-only, a strict CSP
@@ -95,7 +105,7 @@ func TestServeHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	one := httptest.NewServer(report.Handler(s, "prob_planted"))
+	one := newServer(s, "prob_planted")
 	defer one.Close()
 	resp3, err := http.Get(one.URL + "/")
 	if err != nil {
