@@ -17,7 +17,7 @@ func (a *app) decideCommand() *cobra.Command {
 	var reason string
 	c := &cobra.Command{
 		Use:   "decide ID --accept|--reject|--extend N [--reason TEXT] | decide DEBATE --suggestion N --accept|--reject",
-		Short: "Resolve a proposed modification, or grant more rounds to a statement that spent its budget",
+		Short: decideShort,
 		Long: "decide resolves a statement in needs_modification. --accept applies the proposed claim and\n" +
 			"premises (the old ones are kept in modification_history) and sends it back to pending;\n" +
 			"--reject sends it back to the status it came from. --extend N grants N more check/fix\n" +
@@ -86,3 +86,7 @@ func (a *app) decideCommand() *cobra.Command {
 	addExpectRevision(c)
 	return c
 }
+
+// decideShort is decide's one line, in its help and in `prime --id`'s list
+// of what the decider may do now.
+const decideShort = "Resolve a proposed modification, or grant more rounds to a statement that spent its budget"

@@ -224,6 +224,7 @@ func (a *app) primeItem(role, id string, hook bool) error {
 	if a.json {
 		purposes := map[string]string{}
 		for _, al := range b.Allowed {
+			purposes[al.Skill] = decideShort
 			if sk, ok := skills.Find(al.Skill); ok {
 				purposes[al.Skill] = sk.Purpose
 			}

@@ -82,9 +82,9 @@ func primeBrief(w io.Writer, b *loop.Brief) {
 		fmt.Fprintln(w, "Skills allowed now: none of yours.")
 		return
 	}
-	fmt.Fprintf(w, "Skills allowed now (pass --expect-revision %d; each has its SKILL.md, and `--help`):\n", b.Revision)
+	fmt.Fprintf(w, "Skills allowed now (pass --expect-revision %d; each has `--help` and a SKILL.md):\n", b.Revision)
 	for _, al := range b.Allowed {
-		purpose := ""
+		purpose := decideShort + " (--accept|--reject|--extend N)."
 		if sk, ok := skills.Find(al.Skill); ok {
 			purpose = sk.Purpose
 		}
