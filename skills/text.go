@@ -115,14 +115,17 @@ func (s Source) Path(p, what string) (string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(project, p)
 	}
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return "", store.Errorf(store.CodeInvalidInput, "cannot read %s file %q: %v", what, p, err).
-			WithHint("give a file inside the project folder " + project + ", as a path relative to it")
+	real, rerr := filepath.EvalSymlinks(p)
+	if rerr != nil {
+		real = filepath.Clean(p) // a path that does not resolve is judged as written
 	}
 	if rel, err := filepath.Rel(project, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", store.Errorf(store.CodeInvalidInput, "%s %q is outside the project folder %s; over MCP a tool reads only files inside it", what, p, project).
 			WithHint("give a file inside the project folder, as a path relative to it")
+	}
+	if rerr != nil {
+		return "", store.Errorf(store.CodeInvalidInput, "cannot read %s file %q: %v", what, p, rerr).
+			WithHint("give a file inside the project folder " + project + ", as a path relative to it")
 	}
 	return real, nil
 }

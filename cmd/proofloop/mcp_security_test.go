@@ -89,7 +89,7 @@ func TestMCPSourceInsideProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := connect(t, root, nil)
-	for _, src := range []string{outside, filepath.Join(project, "link.md"), "link.md", "../" + filepath.Base(filepath.Dir(outside)) + "/design.md", "/etc/passwd"} {
+	for _, src := range []string{outside, filepath.Join(project, "link.md"), "link.md", "../" + filepath.Base(filepath.Dir(outside)) + "/design.md", "/etc/passwd", "/no/such/file.md"} {
 		before := snapshot(t, root)
 		res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "socratic", "topic": "Cache", "source": src})
 		e, _ := obj["error"].(map[string]any)
