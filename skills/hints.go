@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
@@ -72,10 +71,14 @@ func transitionHint(s *store.Store, te *model.TransitionError, id string, caller
 		names = append(names, string(r))
 	}
 	you := strings.Join(names, " or ")
-	var it *loop.Item
-	if snap, err := loop.Subtree(s, id); err == nil {
-		it = snap.Items[id]
-	}
+	// The item's row of the index: whose turn it is, derived as status
+	// shows it, in one read of one key.
+	var it *store.Row
+	s.View(func(v *store.IndexView) error {
+		var err error
+		it, err = v.Row(id)
+		return err
+	})
 	switch {
 	case it == nil:
 		return fmt.Sprintf("%s is %s: re-read it (`proofloop show %s`); if none of the skills allowed now is %s's, %s", id, te.Status, id, you, release)
