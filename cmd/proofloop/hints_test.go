@@ -2,9 +2,11 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/proofloop/proofloop/model"
@@ -174,6 +176,32 @@ func TestRefusalHints(t *testing.T) {
 	h = refused("conflict", "refresh", sub, "--lease", token, "--actor", "prover")
 	wants(h, "your lease was released")
 
+	// timeout: debate wait ran out.
+	ok("debate", "start", "--protocol", "dialectic", "--topic", "T")
+	ok("debate", "join", "deb_t", "--participant-name", "a", "--actor", "a")
+	ok("debate", "join", "deb_t", "--participant-name", "b", "--actor", "b")
+	h = refused("timeout", "debate", "wait", "deb_t", "--participant-id", "p2", "--timeout", "50ms")
+	wants(h, "wait again")
+
+	// lock_timeout: another holds the store's lock (on the root folder).
+	dir, err := os.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(dir.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PROOFLOOP_LOCK_TIMEOUT", "50ms")
+	cmd := exec.Command(cliBin(t), "--root", root, "--json", "new-problem", "--name", "busy", "--objective", "o")
+	cmd.Env = append(os.Environ(), "PROOFLOOP_ROOT=", "PROOFLOOP_ACTOR=", "PROOFLOOP_LEASE=")
+	out, _ := cmd.Output()
+	syscall.Flock(int(dir.Fd()), syscall.LOCK_UN)
+	dir.Close()
+	if code := cmd.ProcessState.ExitCode(); code != 5 || !strings.Contains(string(out), `"code":"lock_timeout"`) || !strings.Contains(string(out), `"hint":"retry later`) {
+		t.Errorf("new-problem while the lock is held: exit %d %s; want 5, lock_timeout, a hint to retry later", code, out)
+	}
+	seen["lock_timeout"] = true
+
 	// store_damaged: doctor says what is wrong.
 	if err := os.WriteFile(filepath.Join(root, "statement", c+".json"), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
@@ -182,7 +210,7 @@ func TestRefusalHints(t *testing.T) {
 
 	// The codes that no call above can meet: run's outcomes have their own
 	// tests (run_exit_codes_test.go), and internal is a bug, not a refusal.
-	notHere := []store.Code{store.CodeInternal, store.CodeLockTimeout, "timeout", "stuck", "max_turns", "budget_spent", "interrupted"}
+	notHere := []store.Code{store.CodeInternal, "stuck", "max_turns", "budget_spent", "interrupted"}
 	for _, e := range skills.ErrorCodes {
 		if !seen[string(e.Code)] && !slices.Contains(notHere, e.Code) {
 			t.Errorf("no refusal with code %s was walked", e.Code)
