@@ -567,6 +567,40 @@ func tamperCatalogRun(t *testing.T, pg *pgtest.Cluster) {
 		})
 	}
 	t.Logf("tamper catalog: %d cases, %d ran on this store, %d caught (the rewritten suffix by --expect-head)", len(tamperCatalog), ran, caught)
+	if pg != nil {
+		t.Run("import refuses a hand-edited config.json", func(t *testing.T) { importRefusesTamper(t, pg, fixture) })
+	}
+}
+
+// importRefusesTamper: import requires doctor to pass, so a file store whose
+// config.json was edited by hand (issue 23 W1) is refused, and the database
+// stays empty.
+func importRefusesTamper(t *testing.T, pg *pgtest.Cluster, fixture string) {
+	root := filepath.Join(t.TempDir(), "contents")
+	copyTree(t, fixture, root)
+	edit("config.json", `"forbid_self_check": true`, `"forbid_self_check": false`)(t, fileFS(root))
+	dsn, err := pg.CreateDB(t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"--store", dsn, "--root", t.TempDir(), "db", "migrate"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("db migrate: exit %d: %s", code, errb.String())
+	}
+	out.Reset()
+	code := run([]string{"--store", dsn, "--root", t.TempDir(), "--json", "import", "--from", root}, strings.NewReader(""), &out, &errb)
+	if code != 6 || !strings.Contains(out.String(), `"code":"store_damaged"`) || !strings.Contains(out.String(), "does not pass doctor") || !strings.Contains(out.String(), "forbid_self_check") {
+		t.Errorf("import of a store with a hand-edited config.json: exit %d, want 6 naming forbid_self_check\n%s", code, out.String())
+	}
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var n int
+	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM events`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("the refused import left %d events (%v)", n, err)
+	}
 }
 
 func hasFinding(r doctorOut, code, path string) bool {
