@@ -102,10 +102,10 @@ func (p *project) run(lease string, args ...string) []byte {
 
 var leaseRe = regexp.MustCompile(`"lease":"([0-9a-f]+)"`)
 
-// take claims the statement for role, as `proofloop run` does, and returns
-// the lease token.
-func (p *project) take(role string) string {
-	out := p.run("", "claim", "stmt_odd_sum_wrap", "--role", role, "--holder", role+"-1", "--json")
+// take claims the statement for role in holder's name, as `proofloop run`
+// does, and returns the lease token.
+func (p *project) take(role, holder string) string {
+	out := p.run("", "claim", "stmt_odd_sum_wrap", "--role", role, "--holder", holder, "--json")
 	m := leaseRe.FindSubmatch(out)
 	if m == nil {
 		p.t.Fatalf("claim printed no lease: %s", out)
@@ -125,7 +125,7 @@ func (p *project) file(rel string) int {
 // that answers it, and returns what each read.
 func turns(t testing.TB, bin string) []turn {
 	p := newProject(t, bin)
-	lease := p.take("check")
+	lease := p.take("check", "carol")
 	check := turn{Role: "check", Parts: map[string]int{
 		"agent file": p.file("agents/agent-check.md"),
 		"prime":      len(p.run(lease, "prime", "--role", "check", "--id", "stmt_odd_sum_wrap")),
@@ -135,7 +135,7 @@ func turns(t testing.TB, bin string) []turn {
 			"--explanation", "The step from n^2 + 2n + 1 to (n+1)^2 is not shown.", "--suggested-fix", "Expand the square.",
 			"--actor", "carol", "--expect-revision", "2", "--json")),
 	}}
-	lease = p.take("fix")
+	lease = p.take("fix", "bob")
 	fix := turn{Role: "fix", Parts: map[string]int{
 		"agent file": p.file("agents/agent-fix.md"),
 		"prime":      len(p.run(lease, "prime", "--role", "fix", "--id", "stmt_odd_sum_wrap")),
