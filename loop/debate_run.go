@@ -1,7 +1,9 @@
 package loop
 
 import (
+	"path"
 	"slices"
+	"strings"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
@@ -36,11 +38,13 @@ func DebateAgentRoles(cfg store.Config) []model.Role {
 
 // DebateAgentEnv are the variables an agent on a debate needs besides
 // PROOFLOOP_ID, _ROLE and _LEASE: PROOFLOOP_PARTICIPANT_ID when a
-// participant writes next; PROOFLOOP_JOIN_ROLE and a fresh
-// PROOFLOOP_PARTICIPANT_NAME (<role>-<n>) when the debate needs a joiner
-// first. It reads the debate as it stands when the turn starts (the run
-// holds its lease).
-func DebateAgentEnv(s *store.Store, id string) []string {
+// participant writes next; PROOFLOOP_JOIN_ROLE, a fresh
+// PROOFLOOP_PARTICIPANT_NAME (<role>-<n>) and what run knows of the agent
+// (PROOFLOOP_HARNESS, and PROOFLOOP_MODEL_ID when its command names a
+// model), which `debate join` takes as its --harness and --model-id, when
+// the debate needs a joiner first. It reads the debate as it stands when
+// the turn starts (the run holds its lease).
+func DebateAgentEnv(s *store.Store, id, agent string) []string {
 	d, r, err := ShowDebate(s, id)
 	if err != nil {
 		return nil
@@ -52,5 +56,50 @@ func DebateAgentEnv(s *store.Store, id string) []string {
 	case w.ParticipantID != "":
 		return []string{"PROOFLOOP_PARTICIPANT_ID=" + w.ParticipantID}
 	}
-	return []string{"PROOFLOOP_JOIN_ROLE=" + w.JoinRole, "PROOFLOOP_PARTICIPANT_NAME=" + JoinName(d, w.JoinRole)}
+	env := []string{"PROOFLOOP_JOIN_ROLE=" + w.JoinRole, "PROOFLOOP_PARTICIPANT_NAME=" + JoinName(d, w.JoinRole)}
+	harness, modelID := AgentIdentity(agent)
+	if harness != "" {
+		env = append(env, "PROOFLOOP_HARNESS="+harness)
+	}
+	if modelID != "" {
+		env = append(env, "PROOFLOOP_MODEL_ID="+modelID)
+	}
+	return env
+}
+
+// interpreters are programs whose script, the next word, is the agent.
+var interpreters = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "python": true, "python3": true, "node": true, "ruby": true, "perl": true}
+
+// AgentIdentity names an agent from its command in config.json: the
+// harness is the program it runs ("claude-code" for claude, "proofloop
+// example-agent" for the built-in example agents, the script's file name
+// for sh SCRIPT and the like, else the program's file name), and the
+// model is what its --model option names, or "" when it names none.
+// Variable assignments and exec or env before the program are skipped.
+func AgentIdentity(command string) (harness, modelID string) {
+	words := strings.Fields(command)
+	i := 0
+	for i < len(words) && (strings.Contains(words[i], "=") || words[i] == "exec" || words[i] == "env") {
+		i++
+	}
+	if i < len(words) {
+		harness = path.Base(strings.Trim(words[i], `"'`))
+		switch {
+		case interpreters[harness] && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-"):
+			harness = path.Base(strings.Trim(words[i+1], `"'`)) // sh agent.sh: the script
+		case harness == "claude":
+			harness = "claude-code"
+		case harness == "proofloop" && i+1 < len(words) && words[i+1] == "example-agent":
+			harness = "proofloop example-agent"
+		}
+	}
+	for j := i; j < len(words); j++ {
+		switch w := words[j]; {
+		case (w == "--model" || w == "-m") && j+1 < len(words):
+			modelID = strings.Trim(words[j+1], `"'`)
+		case strings.HasPrefix(w, "--model="):
+			modelID = strings.Trim(strings.TrimPrefix(w, "--model="), `"'`)
+		}
+	}
+	return harness, modelID
 }

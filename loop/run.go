@@ -92,7 +92,8 @@ type RunSummary struct {
 	Stuck     []Stuck        `json:"stuck"` // what is left, and why
 	Leased    []Leased       `json:"leased"`
 	GivenUp   []GivenUp      `json:"given_up"`
-	Logs      string         `json:"logs"` // runs/<run-id>/ under the root; "" when no turn ran
+	Debates   []DebateEnd    `json:"debates"` // the debates the run took turns on, as they stand at its end
+	Logs      string         `json:"logs"`    // runs/<run-id>/ under the root; "" when no turn ran
 }
 
 // runner is the shared state of one run's workers.
@@ -118,6 +119,7 @@ type runner struct {
 	numbered    int    // turns that claimed an item, numbering the log files
 	done        string // why the workers stopped, once decided
 	failures    map[model.Role]int
+	debateTurns map[string]int // the run's turns per debate
 	sum         RunSummary
 }
 
@@ -171,7 +173,7 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 		return nil, err
 	}
 	r.sum.ByRole, r.sum.ByOutcome = map[string]int{}, map[string]int{}
-	r.sum.Stuck, r.sum.Leased, r.sum.GivenUp = []Stuck{}, []Leased{}, []GivenUp{}
+	r.sum.Stuck, r.sum.Leased, r.sum.GivenUp, r.sum.Debates = []Stuck{}, []Leased{}, []GivenUp{}, []DebateEnd{}
 	r.rep = newReporter(opts, r.sum.RunID, start)
 	defer r.rep.close()
 
@@ -202,6 +204,7 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 			r.sum.Logs = ""
 		}
 	}
+	r.debatesEnd()
 	if err := <-errs; err != nil {
 		r.sum.Outcome = cmpOr(string(store.CodeOf(err)), string(store.CodeInternal))
 		return &r.sum, err

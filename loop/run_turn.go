@@ -141,6 +141,7 @@ func (r *runner) count(t *turnRecord) {
 	defer r.mu.Unlock()
 	r.sum.ByRole[string(t.Role)]++
 	r.sum.ByOutcome[t.Outcome]++
+	r.countDebate(t)
 	switch t.Outcome {
 	case TurnTimeout:
 		r.sum.TimedOut++
@@ -181,7 +182,7 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 		"PROOFLOOP_KIND="+string(t.Kind), "PROOFLOOP_LEASE="+token, "PROOFLOOP_ACTOR="+t.Actor,
 		"PROOFLOOP_RUN_ID="+r.sum.RunID)
 	if t.Kind == model.KindDebate {
-		cmd.Env = append(cmd.Env, DebateAgentEnv(r.s, t.ID)...)
+		cmd.Env = append(cmd.Env, DebateAgentEnv(r.s, t.ID, t.Agent)...)
 	}
 	if r.opts.Self != "" {
 		cmd.Env = append(cmd.Env, "PATH="+filepath.Dir(r.opts.Self)+string(os.PathListSeparator)+os.Getenv("PATH"))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -189,8 +190,10 @@ func (a *app) debateJoinCommand() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&in.Name, "participant-name", "", "the participant's name (required; the same name resumes)")
-	c.Flags().StringVar(&in.Harness, "harness", "", "the agent harness, e.g. claude-code (shown in the transcript)")
-	c.Flags().StringVar(&in.ModelID, "model-id", "", "the model, e.g. claude-opus-4 (shown in the transcript)")
+	// run sets both variables for the agent it starts to join a debate
+	// (loop.DebateAgentEnv), so its transcript says who spoke.
+	c.Flags().StringVar(&in.Harness, "harness", os.Getenv("PROOFLOOP_HARNESS"), "the agent harness, e.g. claude-code (shown in the transcript; default $PROOFLOOP_HARNESS, which run sets)")
+	c.Flags().StringVar(&in.ModelID, "model-id", os.Getenv("PROOFLOOP_MODEL_ID"), "the model, e.g. claude-opus-4 (shown in the transcript; default $PROOFLOOP_MODEL_ID, which run sets when the agent's command has --model)")
 	return c
 }
 

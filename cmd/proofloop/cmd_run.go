@@ -165,6 +165,14 @@ func (a *app) printRunSummary(sum *loop.RunSummary) {
 	if outcome == "" {
 		outcome = "stopped (" + sum.Outcome + ")"
 	}
+	debateTurns := 0
+	for _, d := range sum.Debates {
+		debateTurns += d.Turns
+	}
+	if sum.Outcome == "solved" && sum.Turns > 0 && debateTurns == sum.Turns {
+		// Only debates ran: the problems were solved before the run.
+		outcome = "debates done (the problems were already solved)"
+	}
 	var counts []string
 	for _, k := range []string{loop.TurnOK, loop.TurnFailed, loop.TurnTimeout, loop.TurnInterrupted, loop.TurnNotStarted} {
 		if n := sum.ByOutcome[k]; n > 0 || k == loop.TurnOK {
@@ -177,6 +185,19 @@ func (a *app) printRunSummary(sum *loop.RunSummary) {
 	}
 	fmt.Fprintf(a.stdout, "Run %s: %s after %s in %s (%s; %d idle); %s.\n", sum.RunID, outcome,
 		model.Count(sum.Turns, "turn"), (time.Duration(sum.ElapsedMS) * time.Millisecond).Round(10*time.Millisecond), strings.Join(counts, ", "), sum.Idle, logs)
+	for i, d := range sum.Debates {
+		if i == 0 {
+			fmt.Fprintln(a.stdout, "Debates:")
+		}
+		how := d.Status
+		if d.Outcome != "" {
+			how += ", " + d.Outcome
+		}
+		if d.Reason != "" {
+			how += ": " + d.Reason
+		}
+		fmt.Fprintf(a.stdout, "  %s (%s, %s in this run): %s\n", d.ID, d.Protocol, model.Count(d.Turns, "turn"), how)
+	}
 	if sum.Outcome == "solved" || sum.Outcome == loop.OutcomeDone {
 		return
 	}
