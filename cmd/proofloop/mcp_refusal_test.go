@@ -74,7 +74,7 @@ func TestMCPRefusalsMatchCLI(t *testing.T) {
 			if h, _ := e["hint"].(string); h != "" {
 				plain += "\nhint: " + h
 			}
-			if text, _ := res.Content[0].(*mcp.TextContent); len(res.Content) != 1 || text == nil || text.Text != oneLine(testHints.toolHint(plain)) {
+			if text, _ := res.Content[0].(*mcp.TextContent); len(res.Content) != 1 || text == nil || text.Text != "error "+tc.code+": "+oneLine(testHints.toolHint(plain)) {
 				t.Errorf("tool text = %s; want the CLI's plain sentence on one line, naming tools: %q", js(res.Content), plain)
 			}
 			if after := snapshot(t, root); !sameFiles(before, after) {

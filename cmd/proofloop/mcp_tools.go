@@ -281,9 +281,9 @@ func (m *mcpServer) handler(t *mcpTool) mcp.ToolHandler {
 
 // toolResult makes a CLI run a tool result that carries its data once:
 // structuredContent is the --json object, and the text is one line (the
-// result's sentence, or the error) for clients that read only text. A
-// client that reads structuredContent (Claude Code gives the model that
-// alone) thus pays for no copy. Hints and messages name tools, not shell
+// result's sentence, or the error with its code and hint) for clients that
+// read only text. Claude Code gives the model the structured content of a
+// result, and the text of an error result, so neither pays for a copy. Hints and messages name tools, not shell
 // commands (toolHint).
 func (m *mcpServer) toolResult(code int, out, text []byte) *mcp.CallToolResult {
 	r := &mcp.CallToolResult{IsError: code != 0}
@@ -310,6 +310,11 @@ func (m *mcpServer) toolResult(code int, out, text []byte) *mcp.CallToolResult {
 	if e, ok := obj["error"].(map[string]any); ok {
 		if h, _ := e["hint"].(string); h != "" && !strings.Contains(line, h) {
 			line += " (" + oneLine(h) + ")"
+		}
+		// Claude Code gives the model an error result's text, not its
+		// structured content: the line carries the code too.
+		if c, _ := e["code"].(string); c != "" {
+			line = "error " + c + ": " + line
 		}
 	}
 	r.Content = []mcp.Content{&mcp.TextContent{Text: line}}
