@@ -23,11 +23,15 @@ import (
 // ProjectDir is the example project's folder in this package.
 const ProjectDir = "odd_squares"
 
-//go:embed odd_squares
+// The project's .gitignore is named on its own: a pattern does not match
+// a file whose name starts with a dot.
+//
+//go:embed odd_squares odd_squares/.gitignore
 var project embed.FS
 
 // Project returns the example project's files: a contents root with its
-// config.json, events.jsonl and documents.
+// config.json, events.jsonl and documents, and a .gitignore that keeps the
+// root's derived and private files (index.db, leases/, runs/) out of git.
 func Project() fs.FS {
 	sub, err := fs.Sub(project, ProjectDir)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -28,7 +29,7 @@ func TestContentsMatchesEmbeddedExample(t *testing.T) {
 	}
 	contents := filepath.Join("..", "contents")
 	got := map[string][]byte{}
-	for _, pattern := range []string{"config.json", "events.jsonl", "problem/*.json", "statement/*.json"} {
+	for _, pattern := range []string{"config.json", "events.jsonl", "problem/*.json", "statement/*.json", ".gitignore"} {
 		matches, _ := filepath.Glob(filepath.Join(contents, pattern))
 		for _, m := range matches {
 			rel, _ := filepath.Rel(contents, m)
@@ -98,5 +99,22 @@ func TestWriteProject(t *testing.T) {
 	entries, _ := os.ReadDir(busy)
 	if len(entries) != 1 {
 		t.Errorf("the refused folder now holds %d entries; want only notes.txt", len(entries))
+	}
+}
+
+// TestCheckoutIgnoresDerivedFiles checks that a read-only command on the
+// committed contents/ leaves nothing for git to show: the index it builds
+// when missing, and the leases and run logs of a run, are ignored.
+func TestCheckoutIgnoresDerivedFiles(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skipf("git is not installed: %v", err)
+	}
+	if err := exec.Command("git", "-C", "..", "rev-parse", "--git-dir").Run(); err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	for _, p := range []string{"contents/index.db", "contents/leases/stmt_x.json", "contents/runs/r1/0001-prove-x.log", "contents/.journal"} {
+		if err := exec.Command("git", "-C", "..", "check-ignore", "-q", p).Run(); err != nil {
+			t.Errorf("git check-ignore %s: %v; want it ignored", p, err)
+		}
 	}
 }
