@@ -34,7 +34,14 @@ type Error struct {
 	// Missing is the id that a not_found names, so that the CLI can
 	// suggest the nearest ids that exist (NearestIDs).
 	Missing string
+	// Held is the live lease a lease_held refusal met (no token), so that
+	// the CLI can tell the caller whether its token had expired
+	// (PastLeaseOf) once the transaction is over.
+	Held *HeldBy
 }
+
+// HeldBy is who holds a lease, without its token.
+type HeldBy struct{ ID, Holder, Role, ExpiresAt string }
 
 func (e *Error) Error() string {
 	if e.Err != nil {

@@ -64,6 +64,7 @@ func (l *Lease) Extend(now time.Time, ttl time.Duration) {
 // or a lease of the caller's that ended before another claimed the item).
 func HeldError(l *Lease, token string) *Error {
 	e := Errorf(CodeLeaseHeld, "%s is leased to %s (role %s) until %s", l.ID, l.Holder, l.Role, l.ExpiresAt)
+	e.Held = &HeldBy{ID: l.ID, Holder: l.Holder, Role: l.Role, ExpiresAt: l.ExpiresAt}
 	if token == "" {
 		return e.WithHint(fmt.Sprintf("you gave no lease token: if you claimed %s, pass your token (--lease TOKEN or $PROOFLOOP_LEASE); "+
 			"otherwise it is %s's turn until %s: take other work (`proofloop next --role %s --claim`) or end your turn", l.ID, l.Holder, l.ExpiresAt, l.Role))

@@ -32,6 +32,9 @@ func (a *app) hint(err error) string {
 		h = skills.CodeHint(codeOf(err))
 	}
 	var se *store.Error
+	if errors.As(err, &se) && se.Code == store.CodeLeaseHeld && se.Held != nil && a.lease != "" {
+		return a.tokenHint(se.Held, h)
+	}
 	if !errors.As(err, &se) || se.Code != store.CodeNotFound || se.Missing == "" {
 		return h
 	}
@@ -48,6 +51,31 @@ func (a *app) hint(err error) string {
 		return "no id is near " + se.Missing + ": take ids from `proofloop next`, `proofloop status` or `created` in an earlier output, never guess them"
 	}
 	return "did you mean " + strings.Join(near, " or ") + "? (`proofloop status` lists the documents)"
+}
+
+// tokenHint says what became of the lease whose token the caller gave,
+// from the item's lease records: it expired or was released, or the token
+// was never a lease of the item. h is the hint to keep when the log cannot
+// tell.
+func (a *app) tokenHint(held *store.HeldBy, h string) string {
+	s, err := a.openRoot()
+	if err != nil {
+		return h
+	}
+	defer s.Close()
+	past, err := s.PastLeaseOf(held.ID, a.lease)
+	if err != nil {
+		return h
+	}
+	now := fmt.Sprintf("%s holds %s now, until %s: do not retry; take other work (`proofloop next --role %s --claim`) or end your turn",
+		held.Holder, held.ID, held.ExpiresAt, held.Role)
+	switch {
+	case past == nil:
+		return "the token you gave was never a lease of " + held.ID + " (mistyped, or another item's); " + now
+	case past.ReleasedAt != "":
+		return fmt.Sprintf("your lease (as %s, claimed at %s) was released at %s; %s", past.Holder, past.ClaimedAt, past.ReleasedAt, now)
+	}
+	return fmt.Sprintf("your lease (as %s, claimed at %s) expired at %s; %s", past.Holder, past.ClaimedAt, past.ExpiresAt, now)
 }
 
 var (

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
@@ -171,10 +172,18 @@ func TestRefusalHints(t *testing.T) {
 	h = refused("lease_held", prove...)
 	wants(h, "you gave no lease token", "prover")
 	h = refused("lease_held", append(prove, "--lease", "0123")...)
-	wants(h, "the token you gave is not the live lease's", "prover")
+	wants(h, "the token you gave was never a lease of "+sub, "prover holds "+sub+" now")
 	ok("release", sub, "--lease", token, "--actor", "prover")
 	h = refused("conflict", "refresh", sub, "--lease", token, "--actor", "prover")
 	wants(h, "your lease was released")
+	// A lease that expired before another claimed the item: the token
+	// given was this item's, and the hint says so and when it ended.
+	short := ok("claim", sub, "--role", "prove", "--holder", "slow", "--ttl", "1s", "--actor", "slow")
+	old, _ := short["lease"].(string)
+	time.Sleep(1100 * time.Millisecond)
+	ok("claim", sub, "--role", "prove", "--holder", "quick", "--actor", "quick")
+	h = refused("lease_held", append(prove, "--lease", old)...)
+	wants(h, "your lease (as slow", "expired at", "quick holds "+sub+" now")
 
 	// timeout: debate wait ran out.
 	ok("debate", "start", "--protocol", "dialectic", "--topic", "T")
