@@ -272,7 +272,7 @@ var badInputs = []badInput{
 		stdin: strings.NewReader(`{"stance": "OPEN_TO_DEBATE"}`), exit: 2, code: "invalid_input", msg: `position: is required`},
 	{name: "debate turn out of order", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p2", "--input", "-"},
 		stdin: strings.NewReader(`{"stance": "OPEN_TO_DEBATE"}`), exit: 4, code: "invalid_transition", msg: `it is not p2's turn`},
-	{name: "debate turn --body on socratic", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p1", "--body", "hi"}, exit: 2, code: "invalid_input", msg: `body: is not a field of the socratic protocol`},
+	{name: "debate turn --body on socratic", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p1", "--body", "hi"}, exit: 2, code: "invalid_input", msg: `body: a socratic turn is a JSON object, not --body text`},
 	{name: "debate turn both inputs", args: []string{"debate", "turn", "deb_fixture", "--participant-id", "p1", "--body", "hi", "--input", "-"}, exit: 2, code: "usage", msg: `give either --input`},
 	{name: "debate close unknown outcome", args: []string{"debate", "close", "deb_fixture", "--outcome", "WON"}, exit: 2, code: "invalid_input", msg: `"WON" is not an outcome of socratic`},
 	{name: "debate close consensus not reached", args: []string{"debate", "close", "deb_fixture", "--outcome", "ACCEPTED_CONSENSUS"}, exit: 4, code: "invalid_transition", msg: `the rule of ACCEPTED_CONSENSUS does not hold`},
