@@ -31,15 +31,15 @@ through DNS rebinding. Every response carries a strict Content-Security-Policy (
 the page's own nonced script and style). It runs until SIGINT or SIGTERM.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if maxStreams < 1 {
+				return store.Errorf(store.CodeUsage, "--max-streams takes a number from 1, not %d", maxStreams).
+					WithHint(fmt.Sprintf("leave it out for %d", report.DefaultMaxStreams))
+			}
 			s, err := a.open()
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			if maxStreams < 1 {
-				return store.Errorf(store.CodeUsage, "--max-streams takes a number from 1, not %d", maxStreams).
-					WithHint(fmt.Sprintf("leave it out for %d", report.DefaultMaxStreams))
-			}
 			if problem != "" {
 				if err := report.CheckProblem(s, problem); err != nil {
 					return err
