@@ -25,6 +25,10 @@ var cliMention = regexp.MustCompile("(?:\\brun )?(?:`proofloop ([^`]*)`|\\bproof
 // cliFlag finds a flag named in prose, outside a quoted command.
 var cliFlag = regexp.MustCompile(`(^|[\s(])--([a-z][a-z0-9-]*)`)
 
+// cliEnvAlt finds "the argument lease TOKEN or $PROOFLOOP_LEASE" once a
+// flag is rewritten: a tool call has no environment, only its arguments.
+var cliEnvAlt = regexp.MustCompile(`(the argument [a-z_]+)(?: [A-Z]+)? or \$PROOFLOOP_[A-Z_]+`)
+
 // toolHint rewrites the commands s names for a client of this server, and
 // the flags it names outside a quoted command as the arguments they are
 // ("see --help for the flags" as the tool's input schema).
@@ -38,7 +42,7 @@ func (m *mcpServer) toolHint(s string) string {
 			return sub[1] + "the argument " + snake(sub[2])
 		})
 	}
-	return strings.Join(parts, "`")
+	return cliEnvAlt.ReplaceAllString(strings.Join(parts, "`"), "$1")
 }
 
 // toolCommands rewrites the commands s names. "run `proofloop X ...`"
