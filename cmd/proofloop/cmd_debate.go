@@ -169,7 +169,8 @@ func (a *app) debateJoinCommand() *cobra.Command {
 			"review: reviewer, responder; agora: the --position roles in order, and mediator when the\n" +
 			"debate asks for one; dialectic: main, partner) and a participant id (p1, p2, ...). A name that\n" +
 			"already joined gets its participant back and nothing is written (joined: false). A full or\n" +
-			"closed debate refuses (exit 4).",
+			"closed debate refuses (exit 4). The seat is the caller's actor's (--actor, or the lease's):\n" +
+			"only that actor writes its turns, and one actor holds one seat of a debate (else exit 4).",
 		Args: debateID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in.ID = args[0]
@@ -208,7 +209,8 @@ func (a *app) debateTurnCommand() *cobra.Command {
 			"--suggestion (partner, repeatable) and --conclusion consensus|partial|disagreement with\n" +
 			"--conclusion-text (main). Unknown keys and trailing data are refused. A dialectic user\n" +
 			"interjects with --participant-id user. The turn is checked before anything is written: a\n" +
-			"broken field exits 2 naming it and the rule; a turn out of order or on a closed debate exits 4;\n" +
+			"broken field exits 2 naming it and the rule; a turn out of order, on a closed debate, or for a\n" +
+			"seat another actor joined exits 4;\n" +
 			"a turn while another holds the debate's lease exits 5 (give yours with --lease). After the turn\n" +
 			"the engine evaluates the protocol's terminal rules and closes the debate in the same\n" +
 			"transaction when one holds (outcome in the result).",

@@ -24,7 +24,9 @@ func (a *app) claimCommand() *cobra.Command {
 		Long: "claim leases an item for the role whose turn it is (on a debate: the role of the participant\n" +
 			"who writes next, or the role that must join). --for-timeout (socratic debates, rp1's timeout\n" +
 			"path) leases a debate whose peer never joined, after re-checking that it is still missing;\n" +
-			"then `debate close ID --outcome TIMEOUT --lease TOKEN` closes it.",
+			"then `debate close ID --outcome TIMEOUT --lease TOKEN` closes it. The lease binds its actor:\n" +
+			"--actor or $PROOFLOOP_ACTOR, else --holder. Every call that presents it acts as that actor,\n" +
+			"and another declared actor with it is refused (exit 2).",
 		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if forTimeout {
