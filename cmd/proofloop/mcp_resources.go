@@ -23,9 +23,13 @@ const mcpPromptNote = "Over MCP, each `proofloop CMD` below is the tool CMD in s
 	"arguments (`proofloop next --role check --claim` is the tool next with {\"role\":\"check\",\"claim\":true}); " +
 	"pass the lease as the argument lease. Every text argument is literal: @FILE reads nothing.\n\n"
 
-// addPrompts adds one prompt per role: the text `prime --role R` prints.
+// addPrompts adds one prompt per role (the server's role alone, with --role): the text `prime --role R` prints.
 func (m *mcpServer) addPrompts() {
-	for _, r := range []model.Role{model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide} {
+	roles := []model.Role{model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide}
+	if m.role != "" {
+		roles = []model.Role{m.role} // a role's server: its own prompt
+	}
+	for _, r := range roles {
 		m.srv.AddPrompt(&mcp.Prompt{
 			Name:        string(r),
 			Title:       "proofloop: the " + string(r) + " role",

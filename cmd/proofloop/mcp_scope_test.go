@@ -85,6 +85,11 @@ func TestMCPRoleScope(t *testing.T) {
 	if code, _, _ := mcpCLI(t, root, "claim", "prob_lease", "--role", "solve", "--holder", "third"); code != 5 {
 		t.Errorf("claim of prob_lease after release with force: exit %d; want 5, the lease kept", code)
 	}
+	// A role's server has the role's prompt alone.
+	prompts, err := connect(t, root, nil, "--role", "check").ListPrompts(testCtx(t), nil)
+	if err != nil || len(prompts.Prompts) != 1 || prompts.Prompts[0].Name != "check" {
+		t.Errorf("mcp --role check prompts = %+v, %v; want the check prompt alone", prompts, err)
+	}
 	// A debate role gets the debate tools in place of skills.
 	part, _ := listTools(t, connect(t, root, nil, "--role", "participant"))
 	if !slices.Contains(part, "debate_turn") || slices.Contains(part, "check_reject_proof") {
