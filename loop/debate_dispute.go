@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/proofloop/proofloop/model"
@@ -59,8 +60,11 @@ func openDispute(tx *store.Tx, d *model.Debate) error {
 }
 
 // settleDispute ends the issue's dispute when d closes (or is discarded,
-// with no outcome), and withdraws the issue when the debate's consensus
-// says so. It reports whether the issue was withdrawn.
+// with no outcome), and withdraws the issue when the table's settle-dispute
+// rule allows it: the debate's consensus says so, the issue is still open,
+// and the statement is not final. The status the statement leaves is the
+// rule's (model.AfterWithdrawal). It reports whether the issue was
+// withdrawn.
 func settleDispute(tx *store.Tx, d *model.Debate) (bool, error) {
 	doc, st, i, err := disputedIssue(tx, d.About)
 	if err != nil {
@@ -81,24 +85,33 @@ func settleDispute(tx *store.Tx, d *model.Debate) (bool, error) {
 	if err := doc.Set(path+".dispute", dis); err != nil {
 		return false, err
 	}
-	if !model.DisputeWithdrawn(d) {
-		return false, nil
-	}
-	if err := doc.Set(path+".withdrawn_at", now); err != nil {
+	f := model.StatementFacts(st, nil)
+	f.Debate, f.Named = d, []int{is.IssueNumber}
+	var refused *model.TransitionError
+	switch err := model.Allow("settle-dispute", f); {
+	case errors.As(err, &refused):
+		return false, nil // a final statement keeps its issues
+	case err != nil:
+		var guard *model.GuardError
+		if errors.As(err, &guard) {
+			return false, nil // the issue stands
+		}
 		return false, err
 	}
-	// With its last open issue withdrawn, a statement with a gap has no gap
-	// left: its proof goes back to the checker, or nobody could act on it.
-	left := 0
-	for _, n := range st.OpenIssues() {
-		if n != is.IssueNumber {
-			left++
-		}
+	tx.Detail("transition", "settle-dispute")
+	return true, setWithdrawn(doc, st, i, now)
+}
+
+// setWithdrawn marks issue i of st withdrawn at now and gives the statement
+// the status the withdrawal leaves.
+func setWithdrawn(doc *store.Doc, st *model.Statement, i int, now string) error {
+	if err := doc.Set(fmt.Sprintf("validate.issues.%d.withdrawn_at", i), now); err != nil {
+		return err
 	}
-	if st.Status == model.StatementHasGap && left == 0 {
-		return true, doc.Set("status", model.StatementAwaitingVerification)
+	if after := model.AfterWithdrawal(st, st.Validate.Issues[i].IssueNumber); after != st.Status {
+		return doc.Set("status", after)
 	}
-	return true, nil
+	return nil
 }
 
 func contains(ns []int, n int) bool {

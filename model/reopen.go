@@ -11,7 +11,7 @@ func init() {
 		panic("model: the transition table has no check-reject-proof row")
 	}
 	Table = append(Table, Rule{Skill: "reopen", Roles: []Role{RoleCheck}, Kind: KindStatement,
-		From:   []From{{"", []Status{StatementTrue}}},
+		From:   []From{{Statuses: []Status{StatementTrue}}},
 		Leaves: string(StatementHasGap) + ", in a new round",
 		Guards: reject.Guards})
 }

@@ -20,17 +20,32 @@ const (
 )
 
 // From is a set of statuses a rule acts on, for one source of the call
-// ("" when the skill takes no source).
+// ("" when the skill takes no source), and whether the rule gives a role a
+// turn there. Whose turn it is comes from these entries alone (Route): a
+// rule that gives Turn a turn on a status makes next and run offer the item
+// to that role, when the rule's guards that read the document and When
+// hold. A rule with no Turn is only allowed there (a further rejection
+// while has_gap): an agent holding the item may use it, and nobody is
+// handed the item for it.
 type From struct {
 	Source   Source
 	Statuses []Status
+	Turn     Role
+	// When are conditions on the document under which the turn is given,
+	// besides the rule's guards; the call itself does not need them.
+	When []Guard
+	// Why is the turn's reason, for a person (nil: a generic one).
+	Why func(f *Facts) string
 }
 
-// Guard is a named condition a transition needs besides the status.
+// Guard is a named condition a transition needs besides the status. Input
+// marks a guard that judges the call (its input or its caller): the router
+// cannot judge it before anyone calls, so Route skips it.
 type Guard struct {
 	Name  string
 	Text  string
 	Check func(f *Facts) error `json:"-"`
+	Input bool
 }
 
 // Rule is one row of the transition table.
@@ -65,6 +80,17 @@ type Facts struct {
 	Actor           string // who calls
 	ProofAuthor     string // who wrote or last patched the proof
 	ProofRevision   int
+	// Statement is the statement the call acts on, whole, so that a new
+	// guard can look at any of it without a new field here (nil for a
+	// problem).
+	Statement *Statement
+	// Subs are its sub-statements, in order, with the issue each fills; for
+	// a problem, its wrap-up statements (progresses).
+	Subs []Child
+	// Problem is the problem the call acts on (nil for a statement).
+	Problem *Problem
+	// Debate is settle-dispute's debate, closed.
+	Debate *Debate
 }
 
 func (f *Facts) openSubs() []string {
@@ -79,8 +105,8 @@ func (f *Facts) openSubs() []string {
 }
 
 var (
-	anyOpenIssue = Guard{"named_issue_open", "each issue number named is open",
-		func(f *Facts) error {
+	anyOpenIssue = Guard{Name: "named_issue_open", Text: "each issue number named is open", Input: true,
+		Check: func(f *Facts) error {
 			if len(f.Named) == 0 {
 				return fmt.Errorf("name the issue this answers (open issues: %s)", ints(f.OpenIssues))
 			}
@@ -94,8 +120,8 @@ var (
 			}
 			return nil
 		}}
-	noOpenSubs = Guard{"no_open_substatement", "from awaiting_substatements only when no sub-statement is still open",
-		func(f *Facts) error {
+	noOpenSubs = Guard{Name: "no_open_substatement", Text: "from awaiting_substatements only when no sub-statement is still open",
+		Check: func(f *Facts) error {
 			if f.Status != StatementAwaitingSubstatement {
 				return nil
 			}
@@ -104,12 +130,29 @@ var (
 			}
 			return nil
 		}}
-	fixNeedsIssue = Guard{"fix_names_open_issue", "source fix: an open issue number",
-		func(f *Facts) error {
+	fixNeedsIssue = Guard{Name: "fix_names_open_issue", Text: "source fix: an open issue number", Input: true,
+		Check: func(f *Facts) error {
 			if f.Source != SourceFix {
 				return nil
 			}
 			return anyOpenIssue.Check(f)
+		}}
+	noOpenIssue = Guard{Name: "no_open_issue", Text: "no open issue",
+		Check: func(f *Facts) error {
+			if len(f.OpenIssues) > 0 {
+				return fmt.Errorf("issues still open: %s", ints(f.OpenIssues))
+			}
+			return nil
+		}}
+	// hasOpenIssue and noOpenIssue split awaiting_substatements between
+	// the fixer (gap-filling sub-statements, their issue still open) and
+	// the prover (its own decomposition).
+	hasOpenIssue = Guard{Name: "has_open_issue", Text: "an issue is open",
+		Check: func(f *Facts) error {
+			if len(f.OpenIssues) == 0 {
+				return fmt.Errorf("no issue is open")
+			}
+			return nil
 		}}
 )
 
@@ -119,8 +162,8 @@ var (
 // before actors were normalised may hold "Alice". A checker nobody can name
 // cannot be told apart from the author, so an unknown actor is refused
 // rather than waved through: that was the loophole of `--actor ""`.
-var notSelfCheck = Guard{"not_self_check", "forbid_self_check: the checker is not the proof's last author",
-	func(f *Facts) error {
+var notSelfCheck = Guard{Name: "not_self_check", Text: "forbid_self_check: the checker is not the proof's last author", Input: true,
+	Check: func(f *Facts) error {
 		if !f.ForbidSelfCheck {
 			return nil
 		}
@@ -133,20 +176,102 @@ var notSelfCheck = Guard{"not_self_check", "forbid_self_check: the checker is no
 		return nil
 	}}
 
+// The solver's turns on a pending problem: finish it once a wrap-up
+// statement is true; wrap it up (or set up a subgoal) while no wrap-up
+// statement is open.
+var (
+	wrapTrue = Guard{Name: "a_wrapup_true", Text: "a wrap-up statement is true",
+		Check: func(f *Facts) error {
+			for _, w := range f.Subs {
+				if w.Status == StatementTrue {
+					return nil
+				}
+			}
+			return fmt.Errorf("no wrap-up statement is true")
+		}}
+	noWrapOpen = Guard{Name: "no_wrapup_open", Text: "no wrap-up statement is open",
+		Check: func(f *Facts) error {
+			for _, w := range f.Subs {
+				if !Resolved(w.Status) {
+					return fmt.Errorf("%s is still open", w.ID)
+				}
+			}
+			return nil
+		}}
+	whyFinish = func(f *Facts) string {
+		for _, w := range f.Subs {
+			if w.Status == StatementTrue {
+				return w.ID + " is true: finish the problem"
+			}
+		}
+		return "a wrap-up statement is true: finish the problem"
+	}
+	whyWrap = func(f *Facts) string {
+		if len(f.Subs) == 0 {
+			return "needs a wrap-up statement"
+		}
+		return "every wrap-up statement is false: wrap it up another way"
+	}
+	solveTurn = From{Statuses: []Status{ProblemPending}, Turn: RoleSolve, When: []Guard{noWrapOpen}, Why: whyWrap}
+)
+
+// The reasons of the turns the table gives.
+var (
+	whyProve = func(*Facts) string { return "needs a proof, a decomposition, a refutation or a modification" }
+	whyCheck = func(f *Facts) string {
+		return fmt.Sprintf("proof revision %d awaits verification", f.ProofRevision)
+	}
+	whyFix = func(f *Facts) string { return "open issues " + ints(f.OpenIssues) + " need answers" }
+	// whyReplan: the prover's own sub-statements are resolved.
+	whyReplan = func(f *Facts) string {
+		var falseSubs []string
+		for _, c := range f.Subs {
+			if c.FillsIssue == nil && c.Status == StatementFalse {
+				falseSubs = append(falseSubs, c.ID)
+			}
+		}
+		if len(falseSubs) > 0 {
+			return "sub-statements " + strings.Join(falseSubs, ", ") + " are false: re-plan"
+		}
+		return "all sub-statements are resolved: write the proof"
+	}
+	// whyFilled: the fixer's gap-filling sub-statements are resolved.
+	whyFilled = func(f *Facts) string {
+		var filled []string
+		for _, c := range f.Subs {
+			if c.FillsIssue != nil && slices.Contains(f.OpenIssues, *c.FillsIssue) {
+				filled = append(filled, c.ID)
+			}
+		}
+		return "gap-filling sub-statements " + strings.Join(filled, ", ") + " are resolved: patch the proof or answer the issue another way"
+	}
+)
+
+// proveOrFix is where state-mark-false and state-propose-modification act:
+// the prover's turn on a pending statement, the fixer's on a gap. On
+// awaiting_substatements they are only allowed: the statement waits for its
+// sub-statements, and the prover or fixer it then goes to may use them.
 var proveOrFix = []From{
-	{SourceProve, []Status{StatementPending, StatementAwaitingSubstatement}},
-	{SourceFix, []Status{StatementHasGap, StatementAwaitingSubstatement}},
+	{Source: SourceProve, Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve},
+	{Source: SourceFix, Statuses: []Status{StatementHasGap}, Turn: RoleFix, Why: whyFix},
+	{Source: SourceProve, Statuses: []Status{StatementAwaitingSubstatement}},
+	{Source: SourceFix, Statuses: []Status{StatementAwaitingSubstatement}},
 }
 
+// proveAgain is the prover's turn on a statement whose own sub-statements
+// are resolved.
+var proveAgain = From{Statuses: []Status{StatementAwaitingSubstatement}, Turn: RoleProve, When: []Guard{noOpenIssue}, Why: whyReplan}
+
 // Table is the transition table: for each skill, the statuses it acts on,
-// the status it leaves and its guards. The CLI enforces it, `proofloop
-// transitions` prints it, and the generated skill docs quote it.
+// the status it leaves and its guards, and the turns it gives. The CLI
+// enforces it, `proofloop transitions` prints it, the generated skill docs
+// quote it, and the loop routes by it (Route).
 var Table = []Rule{
 	{Skill: "prob-finish-up", Roles: []Role{RoleSolve}, Kind: KindProblem,
-		From:   []From{{"", []Status{ProblemPending}}},
+		From:   []From{{Statuses: []Status{ProblemPending}, Turn: RoleSolve, When: []Guard{wrapTrue}, Why: whyFinish}},
 		Leaves: "problem solved",
-		Guards: []Guard{{"key_statement_true", "key statement is true and listed in the problem's progresses",
-			func(f *Facts) error {
+		Guards: []Guard{{Name: "key_statement_true", Text: "key statement is true and listed in the problem's progresses", Input: true,
+			Check: func(f *Facts) error {
 				if !f.KeyListed {
 					return fmt.Errorf("the key statement is not listed in the problem's progresses")
 				}
@@ -156,61 +281,57 @@ var Table = []Rule{
 				return nil
 			}}}},
 	{Skill: "prob-setup-subgoal", Roles: []Role{RoleSolve}, Kind: KindProblem,
-		From: []From{{"", []Status{ProblemPending}}}, Leaves: "new subproblem pending"},
+		From: []From{solveTurn}, Leaves: "new subproblem pending"},
 	{Skill: "prob-wrapup-statement", Roles: []Role{RoleSolve}, Kind: KindProblem,
-		From: []From{{"", []Status{ProblemPending}}}, Leaves: "new statement pending"},
+		From: []From{solveTurn}, Leaves: "new statement pending"},
 	{Skill: "state-complete-proof", Roles: []Role{RoleProve}, Kind: KindStatement,
-		From:   []From{{"", []Status{StatementPending, StatementAwaitingSubstatement}}},
+		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve}, proveAgain},
 		Leaves: string(StatementAwaitingVerification),
-		Guards: []Guard{{"proof_not_empty", "proof not empty",
-			func(f *Facts) error {
+		Guards: []Guard{{Name: "proof_not_empty", Text: "proof not empty", Input: true,
+			Check: func(f *Facts) error {
 				if strings.TrimSpace(f.NewProof) == "" {
 					return fmt.Errorf("the proof text is empty")
 				}
 				return nil
 			}}, noOpenSubs}},
 	{Skill: "state-setup-substatement", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
-		From:   []From{{"", []Status{StatementPending, StatementAwaitingSubstatement}}},
+		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve}, proveAgain},
 		Leaves: string(StatementAwaitingSubstatement),
-		Guards: []Guard{{"at_least_one", "at least one sub-statement",
-			func(f *Facts) error {
+		Guards: []Guard{{Name: "at_least_one", Text: "at least one sub-statement", Input: true,
+			Check: func(f *Facts) error {
 				if f.NewSubs < 1 {
 					return fmt.Errorf("give at least one sub-statement")
 				}
 				return nil
-			}}, {noOpenSubs.Name, "re-planning only when no sub-statement is still open", noOpenSubs.Check}}},
+			}}, {Name: noOpenSubs.Name, Text: "re-planning only when no sub-statement is still open", Check: noOpenSubs.Check}}},
 	{Skill: "state-mark-false", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
 		From: proveOrFix, Leaves: string(StatementFalse), Guards: []Guard{fixNeedsIssue}},
 	{Skill: "state-propose-modification", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
 		From: proveOrFix, Leaves: string(StatementNeedsModification), Guards: []Guard{fixNeedsIssue}},
 	{Skill: "check-confirm-proof", Roles: []Role{RoleCheck}, Kind: KindStatement,
-		From:   []From{{"", []Status{StatementAwaitingVerification}}},
+		From:   []From{{Statuses: []Status{StatementAwaitingVerification}, Turn: RoleCheck, Why: whyCheck}},
 		Leaves: "true once the acceptance quorum is met",
-		Guards: []Guard{{"no_open_issue", "no open issue",
-			func(f *Facts) error {
-				if len(f.OpenIssues) > 0 {
-					return fmt.Errorf("issues still open: %s", ints(f.OpenIssues))
-				}
-				return nil
-			}}, notSelfCheck}},
+		Guards: []Guard{noOpenIssue, notSelfCheck}},
 	{Skill: "check-reject-proof", Roles: []Role{RoleCheck}, Kind: KindStatement,
-		From:   []From{{"", []Status{StatementAwaitingVerification, StatementHasGap}}},
+		From: []From{{Statuses: []Status{StatementAwaitingVerification}, Turn: RoleCheck, Why: whyCheck},
+			{Statuses: []Status{StatementHasGap}}},
 		Leaves: string(StatementHasGap),
-		Guards: []Guard{{"sentence_in_range", "sentence number in range",
-			func(f *Facts) error {
+		Guards: []Guard{{Name: "sentence_in_range", Text: "sentence number in range", Input: true,
+			Check: func(f *Facts) error {
 				n := len(SplitSentences(f.Proof))
 				if f.Sentence < 1 || f.Sentence > n {
 					return fmt.Errorf("sentence %d is out of range: %s", f.Sentence, ProofHas(n))
 				}
 				return nil
-			}}, {"sentence_text_found", "sentence_text found in that sentence",
-			func(f *Facts) error { return MatchSentence(f.Proof, f.Sentence, f.Quote) }}, notSelfCheck}},
+			}}, {Name: "sentence_text_found", Text: "sentence_text found in that sentence", Input: true,
+			Check: func(f *Facts) error { return MatchSentence(f.Proof, f.Sentence, f.Quote) }}, notSelfCheck}},
 	{Skill: "fix-patch-proof", Roles: []Role{RoleFix}, Kind: KindStatement,
-		From:   []From{{"", []Status{StatementHasGap, StatementAwaitingSubstatement}}},
+		From: []From{{Statuses: []Status{StatementHasGap}, Turn: RoleFix, Why: whyFix},
+			{Statuses: []Status{StatementAwaitingSubstatement}, Turn: RoleFix, When: []Guard{hasOpenIssue}, Why: whyFilled}},
 		Leaves: "awaiting_verification when no issue is left open, else has_gap",
-		Guards: []Guard{anyOpenIssue, {noOpenSubs.Name, "from awaiting_substatements only once the gap-filling sub-statements are resolved", noOpenSubs.Check},
-			{"range_in_bounds", "range in bounds",
-				func(f *Facts) error {
+		Guards: []Guard{anyOpenIssue, {Name: noOpenSubs.Name, Text: "from awaiting_substatements only once the gap-filling sub-statements are resolved", Check: noOpenSubs.Check},
+			{Name: "range_in_bounds", Text: "range in bounds", Input: true,
+				Check: func(f *Facts) error {
 					n := len(SplitSentences(f.Proof))
 					if f.First < 1 || f.Last < f.First || f.Last > n {
 						return fmt.Errorf("sentence range %d-%d is out of bounds: %s", f.First, f.Last, ProofHas(n))
@@ -218,10 +339,34 @@ var Table = []Rule{
 					return nil
 				}}}},
 	{Skill: "fix-create-substatement", Roles: []Role{RoleFix}, Kind: KindStatement,
-		From:   []From{{"", []Status{StatementHasGap}}},
+		From:   []From{{Statuses: []Status{StatementHasGap}, Turn: RoleFix, Why: whyFix}},
 		Leaves: string(StatementAwaitingSubstatement), Guards: []Guard{anyOpenIssue}},
+	// settle-dispute is the debate engine's own rule, no role's: when a
+	// dispute's debate closes, its consensus may withdraw the disputed
+	// issue, in the debate's closing transaction (its event records
+	// withdrawn_issue and this rule). A final statement keeps its issues.
+	{Skill: "settle-dispute", Kind: KindStatement,
+		From: []From{{Statuses: []Status{StatementPending, StatementAwaitingVerification, StatementHasGap,
+			StatementAwaitingSubstatement, StatementNeedsModification}}},
+		Leaves: "awaiting_verification from has_gap when no issue is left open, else the status it had",
+		Guards: []Guard{{Name: "dispute_withdrawn", Text: "the dispute ended in ACCEPTED_CONSENSUS with both latest verdicts withdrawn",
+			Check: func(f *Facts) error {
+				if f.Debate == nil || !DisputeWithdrawn(f.Debate) {
+					return fmt.Errorf("the dispute did not end in consensus that the issue is withdrawn")
+				}
+				return nil
+			}, Input: true}, {Name: "disputed_issue_open", Text: "the disputed issue is open", Input: true,
+			Check: func(f *Facts) error {
+				for _, n := range f.Named {
+					if !slices.Contains(f.OpenIssues, n) {
+						return fmt.Errorf("issue %d is not open", n)
+					}
+				}
+				return nil
+			}}}},
 	{Skill: "decide", Roles: []Role{RoleDecide}, Kind: KindStatement,
-		From:   []From{{"", []Status{StatementNeedsModification}}},
+		From: []From{{Statuses: []Status{StatementNeedsModification}, Turn: RoleDecide,
+			Why: func(*Facts) string { return "a modification is proposed: accept or reject it" }}},
 		Leaves: "accept: pending with the proposed claim and premises; reject: the status it came from"},
 }
 
@@ -246,12 +391,13 @@ func (r *Rule) ActsOn(src Source, s Status) bool {
 }
 
 // AllowedNow lists the skills that may act on a document of kind k in
-// status s, in table order.
+// status s, in table order. The engine's own rules (no role: settle-dispute)
+// are not for a caller, so they are not listed.
 func AllowedNow(k Kind, s Status) []string {
 	var out []string
 	for i := range Table {
 		r := &Table[i]
-		if r.Kind != k {
+		if r.Kind != k || len(r.Roles) == 0 {
 			continue
 		}
 		for _, fr := range r.From {

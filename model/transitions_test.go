@@ -23,6 +23,8 @@ var want = map[string]map[Source][]Status{
 	"fix-create-substatement":    {"": {StatementHasGap}},
 	"decide":                     {"": {StatementNeedsModification}},
 	"reopen":                     {"": {StatementTrue}},
+	"settle-dispute": {"": {StatementPending, StatementAwaitingVerification, StatementHasGap,
+		StatementAwaitingSubstatement, StatementNeedsModification}},
 }
 
 // passing returns facts under which every guard of every skill passes.
@@ -48,6 +50,9 @@ func TestTableEverySkillEveryStatus(t *testing.T) {
 				f := passing(st, src)
 				if r.Skill == "check-confirm-proof" {
 					f.OpenIssues = nil
+				}
+				if r.Skill == "settle-dispute" {
+					f.Debate = withdrawnDebate(t)
 				}
 				err := Allow(r.Skill, f)
 				if slices.Contains(allowed, st) {

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -53,60 +52,48 @@ func ProblemExhausted(p *Problem, maxRounds int) bool {
 }
 
 // StatementTurn derives whose turn it is on a statement. subs are its
-// sub-statements, in order.
+// sub-statements, in order. The roles come from the transition table
+// (Route); before it, two holds that stop every turn: an open dispute (the
+// statement waits for its debate) and a spent round budget (decide extends
+// it or gives up). A statement the table gives nobody a turn on is final
+// (true, false) or waits on its sub-statements.
 func StatementTurn(st *Statement, subs []Child, maxRounds int) Turn {
+	if st.Status != StatementNeedsModification && !Resolved(st.Status) {
+		for i := range st.Validate.Issues {
+			if is := &st.Validate.Issues[i]; is.DisputeOpen() {
+				return Turn{Outcome: OutcomeWaiting, Reason: fmt.Sprintf("issue %d is disputed in %s: the statement waits for it", is.IssueNumber, is.Dispute.Debate)}
+			}
+		}
+		if Exhausted(st, maxRounds) {
+			return Turn{Role: RoleDecide, Outcome: OutcomeExhausted,
+				Reason: fmt.Sprintf("the round budget is spent (%d of %d): extend it or give up", Spent(st), Budget(st, maxRounds))}
+		}
+	}
+	f := StatementFacts(st, subs)
+	if g := Route(KindStatement, f); len(g) > 0 {
+		return Turn{Role: g[0].Role, Reason: g[0].Reason}
+	}
 	switch st.Status {
 	case StatementTrue:
 		return Turn{Reason: "proved", Outcome: OutcomeTrue}
 	case StatementFalse:
 		return Turn{Reason: "refuted", Outcome: OutcomeFalse}
-	case StatementNeedsModification:
-		return Turn{Role: RoleDecide, Reason: "a modification is proposed: accept or reject it"}
 	}
-	for i := range st.Validate.Issues {
-		if is := &st.Validate.Issues[i]; is.DisputeOpen() {
-			return Turn{Outcome: OutcomeWaiting, Reason: fmt.Sprintf("issue %d is disputed in %s: the statement waits for it", is.IssueNumber, is.Dispute.Debate)}
-		}
-	}
-	if Exhausted(st, maxRounds) {
-		return Turn{Role: RoleDecide, Outcome: OutcomeExhausted,
-			Reason: fmt.Sprintf("the round budget is spent (%d of %d): extend it or give up", Spent(st), Budget(st, maxRounds))}
-	}
-	switch st.Status {
-	case StatementPending:
-		return Turn{Role: RoleProve, Reason: "needs a proof, a decomposition, a refutation or a modification"}
-	case StatementAwaitingVerification:
-		return Turn{Role: RoleCheck, Reason: fmt.Sprintf("proof revision %d awaits verification", st.ProofRevision)}
-	case StatementHasGap:
-		return Turn{Role: RoleFix, Reason: "open issues " + ints(st.OpenIssues()) + " need answers"}
-	}
-	// awaiting_substatements
-	var open, falseSubs, fixSubs []string
-	openIssues := st.OpenIssues()
+	var open []string
 	for _, c := range subs {
-		switch {
-		case !Resolved(c.Status):
+		if !Resolved(c.Status) {
 			open = append(open, c.ID)
-		case c.FillsIssue != nil && slices.Contains(openIssues, *c.FillsIssue):
-			fixSubs = append(fixSubs, c.ID)
-		case c.FillsIssue == nil && c.Status == StatementFalse:
-			falseSubs = append(falseSubs, c.ID)
 		}
 	}
-	switch {
-	case len(open) > 0:
+	if len(open) > 0 {
 		return Turn{Reason: "waits on sub-statements " + strings.Join(open, ", "), Outcome: OutcomeWaiting}
-	case len(fixSubs) > 0:
-		return Turn{Role: RoleFix, Reason: "gap-filling sub-statements " + strings.Join(fixSubs, ", ") + " are resolved: patch the proof or answer the issue another way"}
-	case len(falseSubs) > 0:
-		return Turn{Role: RoleProve, Reason: "sub-statements " + strings.Join(falseSubs, ", ") + " are false: re-plan"}
-	default:
-		return Turn{Role: RoleProve, Reason: "all sub-statements are resolved: write the proof"}
 	}
+	return Turn{Reason: "no rule of the transition table gives anyone a turn on it", Outcome: OutcomeWaiting}
 }
 
 // ProblemTurn derives whose turn it is on a problem. wraps are the
-// statements in its progresses.
+// statements in its progresses. The roles come from the transition table
+// (Route), once the solver's budget of idle turns is not spent.
 func ProblemTurn(p *Problem, wraps []Child, maxRounds int) Turn {
 	if p.Status == ProblemSolved {
 		return Turn{Reason: "solved", Outcome: OutcomeSolved}
@@ -115,22 +102,14 @@ func ProblemTurn(p *Problem, wraps []Child, maxRounds int) Turn {
 		return Turn{Role: RoleDecide, Outcome: OutcomeExhausted,
 			Reason: fmt.Sprintf("its solver changed nothing in %d turns (budget %d): extend it or give up", p.IdleTurns, maxRounds+p.ExtraRounds)}
 	}
+	if g := Route(KindProblem, ProblemFacts(p, wraps)); len(g) > 0 {
+		return Turn{Role: g[0].Role, Reason: g[0].Reason}
+	}
 	var waiting []string
-	allFalse := len(wraps) > 0
 	for _, w := range wraps {
-		if w.Status == StatementTrue {
-			return Turn{Role: RoleSolve, Reason: w.ID + " is true: finish the problem"}
-		}
-		if w.Status != StatementFalse {
-			allFalse = false
+		if !Resolved(w.Status) {
 			waiting = append(waiting, w.ID)
 		}
-	}
-	switch {
-	case len(wraps) == 0:
-		return Turn{Role: RoleSolve, Reason: "needs a wrap-up statement"}
-	case allFalse:
-		return Turn{Role: RoleSolve, Reason: "every wrap-up statement is false: wrap it up another way"}
 	}
 	return Turn{Reason: "waits on " + strings.Join(waiting, ", "), Outcome: OutcomeWaiting}
 }

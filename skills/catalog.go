@@ -228,7 +228,7 @@ func CatalogEntry(sk *Skill) (Entry, error) {
 		e.Params = append(e.Params, ParamEntry{Name: p.Name, Flag: "--" + FlagName(p.Name), Type: p.Type,
 			List: p.isList(), Required: p.Required, Enum: append([]string{}, p.Enum...), Help: p.Help})
 	}
-	for _, f := range r.From {
+	for _, f := range r.BySource() {
 		e.ActsOn = append(e.ActsOn, ActsOn{Source: f.Source, Statuses: slices.Clone(f.Statuses)})
 	}
 	for _, g := range r.Guards {

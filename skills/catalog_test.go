@@ -27,10 +27,10 @@ func TestCatalogFollowsRegistryAndTable(t *testing.T) {
 		if !slices.Equal(e.Roles, r.Roles) || e.Kind != r.Kind || e.Leaves != r.Leaves {
 			t.Errorf("%s: roles %v kind %s leaves %q; want the table's %v %s %q", sk.Name, e.Roles, e.Kind, e.Leaves, r.Roles, r.Kind, r.Leaves)
 		}
-		if len(e.ActsOn) != len(r.From) {
-			t.Fatalf("%s acts on %d sets; want %d", sk.Name, len(e.ActsOn), len(r.From))
+		if len(e.ActsOn) != len(r.BySource()) {
+			t.Fatalf("%s acts on %d sets; want %d", sk.Name, len(e.ActsOn), len(r.BySource()))
 		}
-		for j, f := range r.From {
+		for j, f := range r.BySource() {
 			if e.ActsOn[j].Source != f.Source || !slices.Equal(e.ActsOn[j].Statuses, f.Statuses) {
 				t.Errorf("%s acts on %+v; want %+v", sk.Name, e.ActsOn[j], f)
 			}

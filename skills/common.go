@@ -74,7 +74,7 @@ func statementState(tx *store.Tx, id string) (*store.Doc, *model.Statement, *mod
 
 // statementFacts gathers what the guards of a statement skill look at.
 func statementFacts(tx *store.Tx, st *model.Statement) (*model.Facts, error) {
-	f := &model.Facts{Status: st.Status, OpenIssues: st.OpenIssues(), IssueCount: len(st.Validate.Issues)}
+	f := &model.Facts{Status: st.Status, OpenIssues: st.OpenIssues(), IssueCount: len(st.Validate.Issues), Statement: st}
 	if st.Proof != nil {
 		f.Proof = *st.Proof
 	}

@@ -46,7 +46,7 @@ func Help(sk *Skill) string {
 			roles = append(roles, string(ro))
 		}
 		fmt.Fprintf(&b, "\nRole: %s\n", strings.Join(roles, ", "))
-		for _, f := range r.From {
+		for _, f := range r.BySource() {
 			var sts []string
 			for _, s := range f.Statuses {
 				sts = append(sts, string(s))

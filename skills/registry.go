@@ -61,6 +61,11 @@ type Skill struct {
 	// ExampleOutput is what Example prints with --json after that chain.
 	// A test runs it and compares.
 	ExampleOutput string
+	// Transition is the skill's row of the transition table when the skill
+	// brings its own, as a skill added after the seed's does: it is added
+	// to model.Table when the package starts (nil: the row is in model's
+	// table already).
+	Transition *model.Rule
 	// Refusals are the refusals particular to the skill: one for each guard
 	// of its rule, and any other check of its own. The refusals every skill
 	// can give are in CommonRefusals.
@@ -109,6 +114,15 @@ var Registry = []*Skill{
 	fixPatchProof, fixCreateSubstatement,
 	// Not a seed skill: the check role's late finding against a true statement.
 	reopen,
+}
+
+// The rows that skills bring themselves join the transition table.
+func init() {
+	for _, s := range Registry {
+		if s.Transition != nil {
+			model.AddRule(*s.Transition)
+		}
+	}
 }
 
 // Find returns the skill called name.

@@ -59,13 +59,13 @@ func actsOnText(r transitionRow) []string {
 
 func (a *app) wideTransitions() error {
 	w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "SKILL\tROLES\tACTS ON\tLEAVES\tGUARDS")
+	fmt.Fprintln(w, "SKILL\tROLES\tACTS ON\tLEAVES\tGUARDS\tGIVES A TURN TO")
 	for _, r := range transitionRows() {
 		var guards []string
 		for _, g := range r.Guards {
 			guards = append(guards, g.Text)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s %s\t%s\t%s\n", r.Skill, strings.Join(r.Roles, ", "), r.Kind, strings.Join(actsOnText(r), "; "), r.Leaves, strings.Join(guards, "; "))
+		fmt.Fprintf(w, "%s\t%s\t%s %s\t%s\t%s\t%s\n", r.Skill, rolesText(r), r.Kind, strings.Join(actsOnText(r), "; "), r.Leaves, strings.Join(guards, "; "), turnsText(r))
 	}
 	return w.Flush()
 }
@@ -80,18 +80,19 @@ func (a *app) narrowTransitions(width int) {
 	skillW, rolesW := len("SKILL"), len("ROLES")
 	for _, r := range rows {
 		skillW = max(skillW, len(r.Skill))
-		rolesW = max(rolesW, len(strings.Join(r.Roles, ", ")))
+		rolesW = max(rolesW, len(rolesText(r)))
 	}
 	rest := width - skillW - rolesW - 3*2
 	actsW := rest * 11 / 20
 	if rest-actsW < 24 {
 		for _, r := range rows {
-			fmt.Fprintf(a.stdout, "%s (%s)\n", r.Skill, strings.Join(r.Roles, ", "))
+			fmt.Fprintf(a.stdout, "%s (%s)\n", r.Skill, rolesText(r))
 			a.hang(width, "  acts on: ", "    ", string(r.Kind)+" "+strings.Join(actsOnText(r), "; "))
 			a.hang(width, "  leaves: ", "    ", r.Leaves)
 			for _, g := range r.Guards {
 				a.hang(width, "  guard: ", "    ", g.Text)
 			}
+			a.hang(width, "  turn: ", "    ", turnsText(r))
 		}
 		return
 	}
@@ -109,11 +110,21 @@ func (a *app) narrowTransitions(width int) {
 				acts = append(acts, wrap(f, widths[2], "  ")...)
 			}
 		}
-		a.printCells(widths, [][]string{{r.Skill}, {strings.Join(r.Roles, ", ")}, acts, wrap(r.Leaves, widths[3], "")})
+		a.printCells(widths, [][]string{{r.Skill}, {rolesText(r)}, acts, wrap(r.Leaves, widths[3], "")})
 		for _, g := range r.Guards {
 			a.hang(width, "  guard: ", "         ", g.Text)
 		}
+		a.hang(width, "  turn: ", "        ", turnsText(r))
 	}
+}
+
+// rolesText is a row's ROLES cell: its roles, or "engine" for a rule that
+// the debate engine applies itself (settle-dispute).
+func rolesText(r transitionRow) string {
+	if len(r.Roles) == 0 {
+		return "engine"
+	}
+	return strings.Join(r.Roles, ", ")
 }
 
 // printCells prints one row whose cells may span several lines.
@@ -170,6 +181,16 @@ type guardRow struct {
 	Text string `json:"text"`
 }
 
+// turnRow is a turn a rule gives: next and run offer an item in one of
+// Statuses to Role, when the rule's guards that read the document and When
+// hold. A status in acts_on with no turn is only allowed.
+type turnRow struct {
+	Role     string     `json:"role"`
+	Source   string     `json:"source,omitempty"`
+	Statuses []string   `json:"statuses"`
+	When     []guardRow `json:"when"`
+}
+
 type transitionRow struct {
 	Skill  string     `json:"skill"`
 	Roles  []string   `json:"roles"`
@@ -177,21 +198,55 @@ type transitionRow struct {
 	ActsOn []fromRow  `json:"acts_on"`
 	Leaves string     `json:"leaves"`
 	Guards []guardRow `json:"guards"`
+	Turns  []turnRow  `json:"turns"`
+}
+
+// turnsText says which turns a row gives: "fix on has_gap; fix on
+// awaiting_substatements when an issue is open", or "none".
+func turnsText(r transitionRow) string {
+	var out []string
+	for _, t := range r.Turns {
+		s := t.Role + " on " + strings.Join(t.Statuses, ", ")
+		var when []string
+		for _, g := range t.When {
+			when = append(when, g.Text)
+		}
+		if len(when) > 0 {
+			s += " when " + strings.Join(when, " and ")
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, "; ")
 }
 
 func transitionRows() []transitionRow {
 	var rows []transitionRow
 	for _, r := range model.Table {
-		row := transitionRow{Skill: r.Skill, Kind: r.Kind, Leaves: r.Leaves, Guards: []guardRow{}}
+		row := transitionRow{Skill: r.Skill, Roles: []string{}, Kind: r.Kind, Leaves: r.Leaves, Guards: []guardRow{}, Turns: []turnRow{}}
 		for _, ro := range r.Roles {
 			row.Roles = append(row.Roles, string(ro))
 		}
-		for _, f := range r.From {
+		for _, f := range r.BySource() {
 			fr := fromRow{Source: string(f.Source)}
 			for _, s := range f.Statuses {
 				fr.Statuses = append(fr.Statuses, string(s))
 			}
 			row.ActsOn = append(row.ActsOn, fr)
+		}
+		for _, f := range r.From {
+			if f.Turn != "" {
+				t := turnRow{Role: string(f.Turn), Source: string(f.Source), When: []guardRow{}}
+				for _, s := range f.Statuses {
+					t.Statuses = append(t.Statuses, string(s))
+				}
+				for _, g := range f.When {
+					t.When = append(t.When, guardRow{g.Name, g.Text})
+				}
+				row.Turns = append(row.Turns, t)
+			}
 		}
 		for _, g := range r.Guards {
 			row.Guards = append(row.Guards, guardRow{g.Name, g.Text})
