@@ -148,6 +148,9 @@ var badInputs = []badInput{
 	{name: "missing --input file", args: []string{"state-complete-proof", "--input", "$DIR/nope.json"}, exit: 2, code: "invalid_input", msg: `cannot read --input file`},
 	{name: "empty --input", args: []string{"state-complete-proof", "--input", "-"}, stdin: strings.NewReader(" \n"), exit: 2, code: "invalid_input", msg: `--input - is empty`},
 	{name: "--input not an object", args: []string{"state-complete-proof", "--input", "-"}, stdin: strings.NewReader("[]"), exit: 2, code: "invalid_input", msg: `--input is not a JSON object`},
+	{name: "--input nested 20000 deep", args: []string{"state-complete-proof", "--input", "-"},
+		stdin: strings.NewReader(`{"statement_path":"stmt_odd_wrap","proof_text":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`),
+		exit: 2, code: "invalid_input", msg: `the JSON nests deeper than 64 levels`},
 
 	// Malformed document on disk: a damaged store, exit 6.
 	{name: "malformed JSON document", args: []string{"show", bpPending},
@@ -241,6 +244,12 @@ var badInputs = []badInput{
 	// Audit: history and show --at.
 	{name: "history --since that is no point", args: []string{"history", bpPending, "--since", "yesterday"},
 		exit: 2, code: "usage", msg: `"yesterday" is neither an event seq`},
+	{name: "history --since after --until", args: []string{"history", bpPending, "--since", "40", "--until", "10"},
+		exit: 2, code: "usage", msg: `--since seq 40 comes after --until seq 10`},
+	{name: "show --at a seq too large for a number", args: []string{"show", bpPending, "--at", "99999999999999999999"},
+		exit: 2, code: "usage", msg: `"99999999999999999999" is too large to be an event seq`},
+	{name: "show --proof-revision 0", args: []string{"show", bpAwaiting, "--proof-revision", "0"},
+		exit: 2, code: "usage", msg: `--proof-revision takes a revision number from 1, not 0: its only proof revision is 1`},
 	{name: "show --at before the document existed", args: []string{"show", bpPending, "--at", "1"},
 		exit: 3, code: "not_found", msg: `did not exist yet at seq 1: it was created at seq 2`},
 	{name: "history of an unknown statement", args: []string{"history", "stmt_nope"},
