@@ -149,8 +149,8 @@ var badInputs = []badInput{
 	{name: "empty --input", args: []string{"state-complete-proof", "--input", "-"}, stdin: strings.NewReader(" \n"), exit: 2, code: "invalid_input", msg: `--input - is empty`},
 	{name: "--input not an object", args: []string{"state-complete-proof", "--input", "-"}, stdin: strings.NewReader("[]"), exit: 2, code: "invalid_input", msg: `--input is not a JSON object`},
 	{name: "--input nested 20000 deep", args: []string{"state-complete-proof", "--input", "-"},
-		stdin: strings.NewReader(`{"statement_path":"stmt_odd_wrap","proof_text":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`),
-		exit: 2, code: "invalid_input", msg: `the JSON nests deeper than 64 levels`},
+		exit: 2, code: "invalid_input", msg: `the JSON nests deeper than 64 levels`,
+		stdin: strings.NewReader(`{"statement_path":"stmt_odd_wrap","proof_text":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`)},
 
 	// Malformed document on disk: a damaged store, exit 6.
 	{name: "malformed JSON document", args: []string{"show", bpPending},
