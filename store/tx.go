@@ -5,15 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"slices"
 	"time"
-	"unicode/utf8"
-
-	"github.com/tidwall/pretty"
 
 	"github.com/proofloop/proofloop/model"
-	"github.com/proofloop/proofloop/schemas"
 )
 
 // TxOptions describe a transaction for its event and its checks.
@@ -225,119 +219,6 @@ func (s *Store) finishJournal() error {
 	} else {
 		return damaged(JournalFile, err)
 	}
-}
-
-// commit writes every changed document through the journal, with one
-// event that records each document's patch and is chained to the log.
-func (tx *Tx) commit() (*Commit, error) {
-	var changed []*Doc
-	for _, id := range tx.order {
-		if d := tx.docs[id]; d.dirty || d.created || d.deleted {
-			changed = append(changed, d)
-		}
-	}
-	leaseWrites, err := tx.leaseWrites()
-	if err != nil {
-		return nil, err
-	}
-	if len(changed) == 0 && len(leaseWrites) == 0 && len(tx.files) == 0 {
-		return &Commit{}, nil
-	}
-	ev := Event{Time: tx.now, Command: tx.opts.Command, Detail: tx.detail}
-	if recs := tx.leaseRecords(); recs != nil {
-		if ev.Detail == nil {
-			ev.Detail = map[string]any{}
-		}
-		ev.Detail[LeasesDetail] = recs
-	}
-	if tx.opts.Actor != "" {
-		ev.Actor = &tx.opts.Actor
-	}
-	if tx.opts.LeaseHolder != "" {
-		holder := tx.opts.LeaseHolder
-		ev.LeaseHolder = &holder
-	}
-	ev.IDs, ev.Changes = []string{}, []Change{}
-	var writes []journalWrite
-	for _, d := range changed {
-		p := DocPath(d.Kind, d.ID)
-		ch := Change{ID: d.ID, Kind: d.Kind, After: d.Status(), Revision: d.revision + 1}
-		if !d.created {
-			before := d.statusBefore
-			ch.Before = &before
-		}
-		if d.deleted {
-			ch.After, ch.Revision, ch.Deleted = d.statusBefore, d.revision, true
-			writes = append(writes, journalWrite{Path: p, Remove: true})
-		} else {
-			if err := d.Set("updated_at", tx.now); err != nil {
-				return nil, err
-			}
-			if err := d.Set("revision", d.revision+1); err != nil {
-				return nil, err
-			}
-			d.Raw = pretty.Pretty(d.Raw)
-			if err := schemas.Validate(schemas.Kind(d.Kind), d.Raw); err != nil {
-				return nil, Errorf(CodeInternal, "%s would not pass its schema; nothing was written", p).Wrap(err)
-			}
-			if ch.Patch, err = Patch(d.orig, d.Raw); err != nil {
-				return nil, Errorf(CodeInternal, "diff %s", p).Wrap(err)
-			}
-			ch.After = d.Status()
-			writes = append(writes, journalWrite{Path: p, Content: string(d.Raw)})
-		}
-		ev.IDs = append(ev.IDs, d.ID)
-		ev.Changes = append(ev.Changes, ch)
-	}
-	for _, id := range tx.dirtyLeases {
-		if !slices.Contains(ev.IDs, id) {
-			ev.IDs = append(ev.IDs, id)
-		}
-	}
-	writes = append(append(writes, leaseWrites...), tx.files...)
-	if tx.bt != nil {
-		if err := tx.commitBackend(&ev, changed, writes); err != nil {
-			return nil, err
-		}
-		return tx.committed(ev, changed), nil
-	}
-	t, err := tx.s.tail()
-	if err != nil {
-		return nil, err
-	}
-	if t.Torn != nil {
-		if t, err = tx.s.quarantine(t); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(os.Stderr, "proofloop: warning: %s ended in a torn line that no journal covered; it was moved to %s (run `proofloop doctor`)\n", EventsFile, QuarantineFile)
-	}
-	ev.Seq = t.Seq + 1
-	line, _, err := Seal(ev, t.Hash)
-	if err != nil {
-		return nil, Errorf(CodeInternal, "encode event").Wrap(err)
-	}
-	ops, err := tx.indexOps(changed, t, ev.Seq, len(line)+1, ev.IDs)
-	if err != nil {
-		return nil, err
-	}
-	for _, op := range ops {
-		// The journal is JSON: bytes that are not UTF-8 would not survive
-		// the round trip, and the journal would fail its checksum.
-		if !utf8.ValidString(op.K) || !utf8.ValidString(op.V) {
-			return nil, Errorf(CodeInternal, "index key %q of %s is not text; nothing was written", op.K, op.B)
-		}
-	}
-	if len(ops) > 0 {
-		writes = append(writes, journalWrite{Path: IndexFile, KV: ops})
-	}
-	if tx.ix != nil {
-		tx.ix.close() // applying the journal opens the index for writing
-		tx.ix = nil
-	}
-	if err := tx.s.commit(ev.Seq, line, t.Size, writes); err != nil {
-		return nil, err
-	}
-	return tx.committed(ev, changed), nil
 }
 
 // committed moves the changed documents on to their new revisions.
