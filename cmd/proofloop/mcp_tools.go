@@ -355,6 +355,10 @@ func (m *mcpServer) refusal(t *mcpTool, err error) *mcp.CallToolResult {
 func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []byte, error) {
 	in := map[string]json.RawMessage{}
 	if len(raw) > 0 && string(raw) != "null" {
+		if !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+			return nil, nil, store.Errorf(store.CodeInvalidInput, "the arguments are %.40s, not a JSON object", raw).
+				WithHint("give one object of the tool's parameters, as its input schema says")
+		}
 		// Strict, as the CLI's --input: a key given twice (two actors, say)
 		// is refused, not settled by the last one.
 		if err := skills.DecodeStrict(raw, &in); err != nil {
