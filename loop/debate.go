@@ -619,6 +619,11 @@ func DecideSuggestion(s *store.Store, opts store.TxOptions, id string, n int, ac
 		if err != nil {
 			return err
 		}
+		// Consent given under a participant's lease is that participant's:
+		// its lease does not lend it another's name.
+		if _, err := presentLease(tx, id, opts.Lease); err != nil {
+			return err
+		}
 		if err := d.DecideSuggestion(n, accept, tx.Actor(), tx.Now()); err != nil {
 			return turnErr(err)
 		}

@@ -108,3 +108,27 @@ func TestRunAgentCannotActAsAnother(t *testing.T) {
 		}
 	}
 }
+
+// TestConsentUnderLeaseIsTheHolders: a dialectic suggestion decided under a
+// participant's lease is decided by that participant; another declared
+// actor with the lease is refused, and the suggestion stays pending.
+func TestConsentUnderLeaseIsTheHolders(t *testing.T) {
+	root := newRoot(t, nil)
+	must(t, root, "debate", "start", "--protocol", "dialectic", "--topic", "consent")
+	must(t, root, "debate", "join", "deb_consent", "--participant-name", "main", "--actor", "ann")
+	must(t, root, "debate", "turn", "deb_consent", "--participant-id", "p1", "--actor", "ann", "--body", "One.")
+	must(t, root, "debate", "join", "deb_consent", "--participant-name", "partner", "--actor", "ben")
+	must(t, root, "debate", "turn", "deb_consent", "--participant-id", "p2", "--actor", "ben", "--body", "Two.", "--suggestion", "Do it.")
+	var cl leaseOut
+	must(t, root, "--json", "claim", "deb_consent", "--role", "main", "--holder", "ann").decode(t, &cl)
+	if r := pl(t, root, nil, "decide", "deb_consent", "--suggestion", "1", "--accept", "--lease", cl.Lease, "--actor", "a-person"); r.code != 2 || !strings.Contains(r.stderr, "claimed by ann") {
+		t.Fatalf("%v\nwant exit 2: the lease is ann's", r)
+	}
+	if got := strings.TrimSpace(must(t, root, "show", "deb_consent", "--field", "suggestions.0.state").stdout); got != "pending" {
+		t.Fatalf("suggestion %s; want pending", got)
+	}
+	must(t, root, "decide", "deb_consent", "--suggestion", "1", "--accept", "--actor", "a-person")
+	if got := strings.TrimSpace(must(t, root, "show", "deb_consent", "--field", "suggestions.0.decided_by").stdout); got != "a-person" {
+		t.Fatalf("decided_by %s; want a-person, who gave the consent without a lease", got)
+	}
+}

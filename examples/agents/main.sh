@@ -3,7 +3,8 @@
 # concludes. A partner's suggestion needs a person's consent first, and
 # `run` gives a debate's turn to its writer only, so main asks the decide
 # agent (`proofloop example-agent decide`, as the actor "decide") before it
-# concludes, as the seed's main agent asks its user.
+# concludes, as the seed's main agent asks its user. The consent is not
+# main's, so it is not given under main's lease (which would make it main's).
 . "$(dirname "$0")/debate_lib.sh"
 suggestions() { proofloop show "$id" --field "suggestions.#(state==\"$1\")#.text" 2>/dev/null | tr -d '[]'; }
 if [ "$turns" = 0 ]; then
@@ -11,7 +12,7 @@ if [ "$turns" = 0 ]; then
 fi
 if [ -n "$(suggestions pending)" ]; then
   say "a suggestion waits for consent: asking the decide agent"
-  PROOFLOOP_ROLE=decide PROOFLOOP_ACTOR=decide proofloop example-agent decide
+  PROOFLOOP_LEASE= PROOFLOOP_ROLE=decide PROOFLOOP_ACTOR=decide proofloop example-agent decide
 fi
 accepted=$(suggestions accepted | tr -d '"')
 turn --body "We go with the partner's view.${accepted:+ Accepted: $accepted}" \
