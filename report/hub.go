@@ -111,10 +111,3 @@ func (h *hub) state() (int, <-chan struct{}, bool) {
 	defer h.mu.Unlock()
 	return h.seq, h.changed, h.stop != nil
 }
-
-// Streams is the number of open event streams.
-func (h *hub) Streams() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.streams
-}

@@ -46,9 +46,6 @@ func NewHandler(s *store.Store, o ServeOptions) *Handler {
 	return &Handler{o: o, hub: newHub(s, o.MaxStreams), cache: newPageCache(s, o.Problem, o.Log)}
 }
 
-// Streams is the number of open /events streams.
-func (h *Handler) Streams() int { return h.hub.Streams() }
-
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
 	hd.Set("X-Content-Type-Options", "nosniff")
