@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/skills"
 )
 
 // The MCP server: `proofloop mcp` serves the commands of this very binary
@@ -34,7 +36,7 @@ func (a *app) mcpCommand() *cobra.Command {
 			"command is a tool whose input schema comes from the skill registry and the command's flags; a\n" +
 			"call runs the same code as the CLI with --json, and a refusal is a tool result with isError\n" +
 			"and the CLI's error code. --role R (default $PROOFLOOP_ROLE) offers only that role's tools:\n" +
-			"its skills and prime, next, claim, refresh, release, show and status (a debate role gets the\n" +
+			"its skills and " + strings.Join(skills.MCPLoopTools, ", ") + " (a debate role gets the\n" +
 			"debate tools instead of skills). Admin and host commands (init, doctor, config, db migrate,\n" +
 			"import, export, report, serve, run, release --force) are never tools. Over MCP every text\n" +
 			"argument is literal (no @FILE), and a path (a debate's source) must lie inside the project\n" +
