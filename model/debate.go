@@ -126,6 +126,9 @@ const (
 	SuggestionRejected = "rejected"
 )
 
+// SuggestionStates lists the states of a dialectic suggestion.
+var SuggestionStates = []string{SuggestionPending, SuggestionAccepted, SuggestionRejected}
+
 // DebateTurn is one turn. Only the fields of the debate's protocol are set;
 // the protocol's ValidateTurn says which are required.
 type DebateTurn struct {

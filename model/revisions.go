@@ -16,6 +16,9 @@ const (
 	CausePatch    = "patch"
 )
 
+// Causes lists the causes of a kept proof revision, for the schema.
+var Causes = []string{CauseComplete, CausePatch}
+
 // ProofRevision is one kept revision of a statement's proof: one line of
 // proofs/<statement id>.jsonl, appended in the transaction that wrote the
 // text to the statement.

@@ -15,6 +15,9 @@ const (
 	KindDebate    Kind = "debate"
 )
 
+// Kinds lists the kinds of document, in this order.
+var Kinds = []Kind{KindProblem, KindStatement, KindDebate}
+
 // Dir is the folder of the contents root that holds documents of this kind.
 func (k Kind) Dir() string { return string(k) }
 
@@ -85,6 +88,15 @@ var (
 	ModificationTypes = []string{"strengthen_premises", "weaken_conclusion", "add_condition"}
 	// ResponseTypes are the kinds of answer a fixer gives to an issue.
 	ResponseTypes = []string{"patch", "substatement", "false", "modification"}
+	// Decisions are what decide did with a proposed modification (a
+	// modification_history record).
+	Decisions = []string{DecisionAccepted, DecisionRejected}
+)
+
+// The decisions of a modification_history record.
+const (
+	DecisionAccepted = "accepted"
+	DecisionRejected = "rejected"
 )
 
 // OneOf returns an error unless v is one of allowed; the message lists them.

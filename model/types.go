@@ -113,13 +113,38 @@ type Response struct {
 	// RejectedAt is set on a modification response whose proposal was
 	// rejected: it no longer answers its issue.
 	RejectedAt *string `json:"rejected_at,omitempty"`
+	// The fields of each type: patch, substatement, false, modification.
+	SentenceRange     *SentenceRange    `json:"sentence_range,omitempty"`
+	ChangeDescription string            `json:"change_description,omitempty"`
+	ReplacementText   string            `json:"replacement_text,omitempty"`
+	ProofRevision     int               `json:"proof_revision,omitempty"`
+	Purpose           *string           `json:"purpose,omitempty"`
+	GapLocation       int               `json:"gap_location,omitempty"`
+	Counterexample    string            `json:"counterexample,omitempty"`
+	Proposal          *ResponseProposal `json:"proposal,omitempty"`
+}
+
+// SentenceRange is a patch's span of sentences, numbered in the proof as
+// it was before the patch.
+type SentenceRange struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// ResponseProposal is a modification response's proposed change.
+type ResponseProposal struct {
+	Type      string   `json:"type"`
+	Claim     *string  `json:"claim"`
+	Premises  []string `json:"premises"`
+	Rationale string   `json:"rationale"`
 }
 
 // Confirmation is one checker's approval of one proof revision.
 type Confirmation struct {
-	Actor         *string `json:"actor,omitempty"`
-	ProofRevision int     `json:"proof_revision"`
-	CreatedAt     string  `json:"created_at"`
+	Actor               *string `json:"actor,omitempty"`
+	ProofRevision       int     `json:"proof_revision"`
+	VerificationSummary *string `json:"verification_summary,omitempty"`
+	CreatedAt           string  `json:"created_at"`
 }
 
 // Refutation records who marked a statement false, and from which issue.

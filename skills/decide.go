@@ -95,7 +95,7 @@ func decideModification(tx *store.Tx, d *store.Doc, st *model.Statement, p Decid
 		return nil, err
 	}
 	m := st.ProposedModification
-	rec := map[string]any{"decision": "rejected", "type": m.Type, "claim_before": st.Claim, "premises_before": st.Premises,
+	rec := map[string]any{"decision": model.DecisionRejected, "type": m.Type, "claim_before": st.Claim, "premises_before": st.Premises,
 		"claim_after": nil, "premises_after": nil, "rationale": m.Rationale, "reason": p.Reason, "decided_at": tx.Now(), "actor": actor(tx)}
 	status := m.PreviousStatus
 	if p.Accept {
@@ -107,7 +107,7 @@ func decideModification(tx *store.Tx, d *store.Doc, st *model.Statement, p Decid
 		if m.Premises != nil {
 			premises = m.Premises
 		}
-		rec["decision"], rec["claim_after"], rec["premises_after"] = "accepted", claim, premises
+		rec["decision"], rec["claim_after"], rec["premises_after"] = model.DecisionAccepted, claim, premises
 		if err := set(d, "claim", claim, "premises", premises); err != nil {
 			return nil, err
 		}
