@@ -364,7 +364,7 @@ func TurnDebate(s *store.Store, opts store.TxOptions, id, participantID string, 
 				return err
 			}
 			role := p.WhoseTurn(d).Role
-			if participantID == model.ParticipantUser && p.Name == model.Dialectic.Name {
+			if participantID == model.ParticipantUser && p.UserTurns {
 				role = model.RoleUser
 			}
 			written := d.AppendTurn(*t, participantID, role, tx.Now())

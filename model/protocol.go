@@ -29,6 +29,32 @@ type Protocol struct {
 	Timeout     string
 	Fields      []Field
 
+	// What readers see of it, so that nothing outside switches on a name.
+	// Title is the transcript's heading ("Debate" when empty); with
+	// SubjectTitle the heading names the debate's subject when it has one,
+	// and a Topic line follows. Layout writes the turns of the transcript.
+	Title        string
+	SubjectTitle bool
+	Layout       func(b *strings.Builder, d *Debate)
+	// Help is the protocol's line of `debate start --help`; StartFlags its
+	// own flags of `debate start`, as the docs and prime show them.
+	Help       string
+	StartFlags string
+	// CloseRules say what each outcome's rule needs: the hint of a refused
+	// close, and the generated docs' outcome table.
+	CloseRules map[string]string
+	// Disputes: a debate of it may dispute a statement's issue (--about).
+	// UserTurns: a person may add a turn (participant "user") that takes
+	// no one's turn.
+	Disputes  bool
+	UserTurns bool
+	// TurnCommands, when set, are each role's own ways to write a turn
+	// (else: one JSON object on standard input); MoreCommands come after
+	// the shared ones.
+	TurnCommands map[string][]Command
+	MoreCommands map[string][]Command
+	Doc          Doc
+
 	// roles returns the join order for a debate (nil: use Roles).
 	roles func(d *Debate) []string
 	// start checks the protocol's fields of a new debate.
@@ -151,7 +177,7 @@ func (p *Protocol) CheckStart(d *Debate) error {
 	if d.MaxTurns < 1 {
 		return &TurnError{Field: "max_turns", Rule: fmt.Sprintf("must be at least 1, not %d", d.MaxTurns), Hint: "nothing was written; give --max-turns N with N >= 1, or leave it out for the protocol's limit"}
 	}
-	if d.About != nil && p.Name != Socratic.Name {
+	if d.About != nil && !p.Disputes {
 		return &TurnError{Field: "about", Rule: "only a socratic debate can dispute an issue", Hint: "nothing was written; start a dispute with --protocol socratic --about STMT#ISSUE"}
 	}
 	if p.start != nil {
@@ -225,7 +251,7 @@ func (p *Protocol) ValidateTurn(d *Debate, participantID string, t *DebateTurn, 
 	}
 	role := ""
 	switch {
-	case participantID == ParticipantUser && p.Name == Dialectic.Name:
+	case participantID == ParticipantUser && p.UserTurns:
 		role = RoleUser
 	case participantID == s.ParticipantID:
 		role = s.Role
@@ -267,7 +293,7 @@ func (p *Protocol) TurnShape(role string) string {
 		}
 	}
 	form := "a JSON object (--input FILE|-)"
-	if p.Name == Dialectic.Name {
+	if p.HasField("body") {
 		form = "--body TEXT (or --input FILE|- with the same keys)"
 	}
 	s := fmt.Sprintf("a %s turn is %s with %s", p.Name, form, strings.Join(req, ", "))
@@ -390,24 +416,10 @@ func (p *Protocol) CheckClose(d *Debate, outcome, reason string, forTimeout bool
 	if a.Closed {
 		why += fmt.Sprintf("; the turns give %s (%s)", a.Outcome, a.Reason)
 	}
-	if r, ok := closeHints[p.Name+"/"+outcome]; ok {
+	if r, ok := p.CloseRules[outcome]; ok {
 		why += ": " + r
 	}
 	return refuse(why)
-}
-
-// closeHints say what an outcome's rule needs, for close refusals.
-var closeHints = map[string]string{
-	"socratic/ACCEPTED_CONSENSUS": "both participants' latest turns must be ACCEPTING_CONSENSUS with no blocking unresolved item",
-	"socratic/DISSENT":            "both participants must have contributed, and a latest stance must be DISSENTING with a blocking unresolved item left",
-	"socratic/MAX_TURNS":          "the turn limit must be reached",
-	"review/consensus":            "the reviewer's consensus turn closes the review; every point must be agreed",
-	"review/partial":              "the reviewer's consensus turn after the round limit closes the review as partial",
-	"agora/consensus":             "every participant's last signal must be approve or no-change, with at least one approve, all approves of one proposal, and no self-approval",
-	"agora/timeout":               "the turn limit must be reached",
-	"dialectic/consensus":         "the main participant closes a dialectic debate with a conclusion turn",
-	"dialectic/partial":           "the main participant closes a dialectic debate with a conclusion turn",
-	"dialectic/disagreement":      "the main participant closes a dialectic debate with a conclusion turn",
 }
 
 // ClosedStatus is the status a debate gets with outcome.

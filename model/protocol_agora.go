@@ -54,10 +54,18 @@ var Agora = Protocol{
 		}
 		return out
 	},
-	start:    startAgora,
-	validate: validateAgora,
-	next:     nextAgora,
-	terminal: terminalAgora,
+	start:      startAgora,
+	validate:   validateAgora,
+	next:       nextAgora,
+	terminal:   terminalAgora,
+	Layout:     eachTurn(renderAgora),
+	Help:       "agora (one participant per --position ROLE=TEXT, 20 turns; --methodology opinion|fact-based|mixed)",
+	StartFlags: "--position ROLE=TEXT --position ROLE=TEXT [--methodology " + strings.Join(Methodologies, "|") + "]",
+	CloseRules: map[string]string{
+		AgoraConsensus: "every participant's last signal must be approve or no-change, with at least one approve, all approves of one proposal, and no self-approval",
+		AgoraTimeout:   "the turn limit must be reached",
+	},
+	Doc: Doc{Path: ".claude/agents/agent-agora.md", Name: "agent-agora", Agent: true, Template: "agent-agora.md.tmpl", Example: agoraExample},
 }
 
 func startAgora(d *Debate) error {

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Dialectic outcomes and roles (seed 001, the /debate plugin).
 const (
@@ -35,6 +38,25 @@ var Dialectic = Protocol{
 	validate: validateDialectic,
 	next:     nextDialectic,
 	terminal: terminalDialectic,
+	Layout:   renderDialectic,
+	Help:     "dialectic (main then partner, a user may interject; soft limit 10 rounds)",
+	CloseRules: map[string]string{
+		DialecticConsensus:    "the main participant closes a dialectic debate with a conclusion turn",
+		DialecticPartial:      "the main participant closes a dialectic debate with a conclusion turn",
+		DialecticDisagreement: "the main participant closes a dialectic debate with a conclusion turn",
+	},
+	UserTurns: true,
+	TurnCommands: map[string][]Command{
+		RolePartner: {{dialecticTurn + " --suggestion TEXT", "write your turn; each --suggestion waits for a person's consent"}},
+		RoleMain: {
+			{dialecticTurn, "write your turn (Markdown; @FILE reads a file)"},
+			{dialecticTurn + " --conclusion " + strings.Join(Conclusions, "|") + " --conclusion-text TEXT", "close the debate with its outcome and conclusion"},
+		},
+	},
+	MoreCommands: map[string][]Command{
+		RoleMain: {{"proofloop decide ID --suggestion N --accept|--reject", "a person's consent to suggestion N (ask the user; never decide for them)"}},
+	},
+	Doc: Doc{Path: ".claude/skills/debate/SKILL.md", Name: "debate", Template: "debate.md.tmpl", Example: dialecticExample},
 }
 
 func validateDialectic(_ *Debate, _, _ string, t *DebateTurn, _ []byte) error {

@@ -20,7 +20,7 @@ type OutcomeDoc struct {
 func (p *Protocol) OutcomeDocs() []OutcomeDoc {
 	var out []OutcomeDoc
 	for _, o := range p.Outcomes {
-		rule := closeHints[p.Name+"/"+o]
+		rule := p.CloseRules[o]
 		switch o {
 		case p.Invalidated:
 			rule = "an explicit `debate close --outcome " + o + " --summary REASON`: the reason is required; a changed source invalidates the debate too"
@@ -68,4 +68,53 @@ func ProtocolsOfRole(role string, agora bool) []*Protocol {
 		out = append(out, &Agora)
 	}
 	return out
+}
+
+// Doc is a protocol's generated file for agents (gen-claude): a skill or a
+// participant agent, rendered from Template with the protocol's own values,
+// and the worked example a test runs through the real CLI.
+type Doc struct {
+	Path     string // slash-separated, under the output directory
+	Name     string // front matter name: the skill's folder or the agent's file name
+	Agent    bool   // an agent file (front matter with tools), else a skill
+	Template string // the template in skills/templates
+	Example  Example
+}
+
+// Example is a worked example: command lines run in order in an empty
+// folder, ending with `proofloop debate list`, whose output the file shows,
+// so that it states where the debate ends.
+type Example struct {
+	ID      string // the debate the example starts
+	Steps   []ExampleStep
+	Outcome string // the outcome the last turn leaves
+}
+
+// ExampleStep is one command of an example: Args after "proofloop", and
+// Input, when set, given on standard input by a quoted heredoc.
+type ExampleStep struct {
+	Note  string // a comment line before it
+	Args  string
+	Input string
+}
+
+// Command is one command a debate role runs, with what it does.
+type Command struct {
+	Run  string `json:"run"`
+	What string `json:"what"`
+}
+
+// exampleTurn is a turn of seat pid, written by the actor who holds it: a
+// seat belongs to the actor who joined it.
+func exampleTurn(id, pid, actor string) string {
+	return "debate turn " + id + " --participant-id " + pid + " --actor " + actor + " --input -"
+}
+
+func exampleWait(id, pid string) string {
+	return "debate wait " + id + " --participant-id " + pid + " --timeout 5m"
+}
+
+// HasField reports whether p's turns have a field called name.
+func (p *Protocol) HasField(name string) bool {
+	return slices.ContainsFunc(p.Fields, func(f Field) bool { return f.Name == name })
 }

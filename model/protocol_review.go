@@ -41,9 +41,19 @@ var Review = Protocol{
 		{Name: "replies", Type: "[{point, verdict, reasoning}]", Roles: []string{RoleResponder}, Required: true, Enum: ReplyVerdicts, Rule: "exactly one reply per point of the reviewer turn it answers"},
 		{Name: "consensus", Type: "{agreed[], action_items[], disagreements[{point, text}]}", Roles: []string{RoleReviewer}, Rule: "the closing reviewer turn, once every point is agreed or the round limit is reached: agreed lists exactly the agreed points, disagreements every other point"},
 	},
-	validate: validateReview,
-	next:     nextReview,
-	terminal: terminalReview,
+	validate:     validateReview,
+	next:         nextReview,
+	terminal:     terminalReview,
+	Title:        "Code Debate",
+	SubjectTitle: true,
+	Layout:       renderReview,
+	Help:         "review (reviewer then responder, 5 rounds; --subject names what is reviewed)",
+	StartFlags:   "--subject TEXT",
+	CloseRules: map[string]string{
+		ReviewConsensusOutcome: "the reviewer's consensus turn closes the review; every point must be agreed",
+		ReviewPartial:          "the reviewer's consensus turn after the round limit closes the review as partial",
+	},
+	Doc: Doc{Path: ".claude/skills/code-debate/SKILL.md", Name: "code-debate", Template: "code-debate.md.tmpl", Example: reviewExample},
 }
 
 // reviewState is what the turns say about the points so far.

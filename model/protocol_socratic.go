@@ -57,8 +57,18 @@ var Socratic = Protocol{
 		{Name: "verdict", Type: "string", Enum: Verdicts, Rule: "only in a dispute debate, where ACCEPTING_CONSENSUS requires it"},
 		{Name: "support", In: "counterpoints[].support, novel_argument.support, stance_revision_support", Type: "{text, quote?}", Rule: "a support item, never a key of the turn; a quote must occur in the source (white-space runs count as one space); ACCEPTING_CONSENSUS needs at least one"},
 	},
-	validate: validateSocratic,
-	terminal: terminalSocratic,
+	validate:   validateSocratic,
+	terminal:   terminalSocratic,
+	Layout:     eachTurn(renderSocratic),
+	Help:       "socratic (two participants, 6 turns)",
+	StartFlags: "[--source FILE.md]",
+	CloseRules: map[string]string{
+		SocraticAcceptedConsensus: "both participants' latest turns must be ACCEPTING_CONSENSUS with no blocking unresolved item",
+		SocraticDissent:           "both participants must have contributed, and a latest stance must be DISSENTING with a blocking unresolved item left",
+		SocraticMaxTurns:          "the turn limit must be reached",
+	},
+	Disputes: true,
+	Doc:      Doc{Path: ".claude/agents/agent-socratic.md", Name: "agent-socratic", Agent: true, Template: "agent-socratic.md.tmpl", Example: socraticExample},
 }
 
 func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, source []byte) error {

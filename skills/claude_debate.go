@@ -16,49 +16,29 @@ import (
 // test fails until they are regenerated. Each file ends with a worked
 // example that a test runs through the real CLI.
 
-// DebateDoc is one generated debate file.
+// DebateDoc is one generated debate file: a protocol's Doc, with its
+// protocol.
 type DebateDoc struct {
-	Path     string // slash-separated, under the output directory
-	Name     string // front matter name: the skill's folder or the agent's file name
+	model.Doc
 	Protocol *model.Protocol
-	Agent    bool // an agent file (front matter with tools), else a skill
-	template string
-	Example  DebateExample
 }
 
-// DebateExample is a worked example: command lines run in order in an
-// empty folder, ending with `proofloop debate list`, whose output the file
-// shows, so that it states where the debate ends.
-type DebateExample struct {
-	ID      string // the debate the example starts
-	Steps   []ExampleStep
-	Outcome string // the outcome the last turn leaves
-}
+// DebateExample is a worked example (model.Example).
+type DebateExample = model.Example
 
-// ExampleStep is one command of an example: Args after "proofloop", and
-// Input, when set, given on standard input by a quoted heredoc.
-type ExampleStep struct {
-	Note  string // a comment line before it
-	Args  string
-	Input string
-}
+// DebateCommand is one command a debate role runs, with what it does.
+type DebateCommand = model.Command
 
-// ListLine is what `proofloop debate list` prints for the example's debate
-// at its end.
-func (e DebateExample) ListLine(p *model.Protocol) string {
-	return fmt.Sprintf("%s  %s  %s  %s", e.ID, p.Name, p.ClosedStatus(e.Outcome), e.Outcome)
-}
+// DebateDocs are the debate files, one per protocol, in protocol order:
+// each protocol carries its own (model.Protocol.Doc).
+var DebateDocs = debateDocs()
 
-// DebateDocs are the debate files, one per protocol, in protocol order.
-var DebateDocs = []DebateDoc{
-	{Path: ".claude/agents/agent-socratic.md", Name: "agent-socratic", Protocol: &model.Socratic, Agent: true,
-		template: "agent-socratic.md.tmpl", Example: socraticExample},
-	{Path: ".claude/skills/code-debate/SKILL.md", Name: "code-debate", Protocol: &model.Review,
-		template: "code-debate.md.tmpl", Example: reviewExample},
-	{Path: ".claude/agents/agent-agora.md", Name: "agent-agora", Protocol: &model.Agora, Agent: true,
-		template: "agent-agora.md.tmpl", Example: agoraExample},
-	{Path: ".claude/skills/debate/SKILL.md", Name: "debate", Protocol: &model.Dialectic,
-		template: "debate.md.tmpl", Example: dialecticExample},
+func debateDocs() []DebateDoc {
+	out := make([]DebateDoc, len(model.Protocols))
+	for i, p := range model.Protocols {
+		out[i] = DebateDoc{p.Doc, p}
+	}
+	return out
 }
 
 // DebateDocOf returns the generated file of protocol name.
@@ -71,10 +51,10 @@ func DebateDocOf(name string) *DebateDoc {
 	return nil
 }
 
-// DebateCommand is one command a debate role runs, with what it does.
-type DebateCommand struct {
-	Run  string `json:"run"`
-	What string `json:"what"`
+// ListLine is what `proofloop debate list` prints for the example's debate
+// at its end.
+func ListLine(e model.Example, p *model.Protocol) string {
+	return fmt.Sprintf("%s  %s  %s  %s", e.ID, p.Name, p.ClosedStatus(e.Outcome), e.Outcome)
 }
 
 // DebateCommands lists the commands role runs in a debate of p, in the
@@ -82,29 +62,19 @@ type DebateCommand struct {
 // same list.
 func DebateCommands(p *model.Protocol, role string) []DebateCommand {
 	var out []DebateCommand
-	add := func(run, what string) { out = append(out, DebateCommand{run, what}) }
+	add := func(run, what string) { out = append(out, DebateCommand{Run: run, What: what}) }
 	if len(p.Roles) > 0 && role == p.Roles[0] {
 		add(startLine(p), "start a debate; prints its id (deb_<topic>) and transcript path")
 	}
 	add("proofloop debate join ID --participant-name NAME", "take the next role the debate needs; prints your participant_id (p1, p2, ...); the same name resumes")
 	add("proofloop debate wait ID --participant-id P --timeout 5m", "block until it is your turn or the debate is closed; exit 5 `timeout` when the time runs out")
-	switch {
-	case p.Name == model.Dialectic.Name:
-		turn := "proofloop debate turn ID --participant-id P --body TEXT"
-		switch role {
-		case model.RolePartner:
-			add(turn+" --suggestion TEXT", "write your turn; each --suggestion waits for a person's consent")
-		case model.RoleMain:
-			add(turn, "write your turn (Markdown; @FILE reads a file)")
-			add(turn+" --conclusion "+strings.Join(model.Conclusions, "|")+" --conclusion-text TEXT", "close the debate with its outcome and conclusion")
-		}
-	default:
+	if p.TurnCommands != nil {
+		out = append(out, p.TurnCommands[role]...)
+	} else {
 		add("proofloop debate turn ID --participant-id P --input -", "write your turn: one JSON object of the protocol's turn fields, on standard input")
 	}
 	add("proofloop debate show ID --transcript", "read every turn so far (without --transcript: whose turn, the outcome)")
-	if p.Name == model.Dialectic.Name && role == model.RoleMain {
-		add("proofloop decide ID --suggestion N --accept|--reject", "a person's consent to suggestion N (ask the user; never decide for them)")
-	}
+	out = append(out, p.MoreCommands[role]...)
 	if p.Timeout != "" {
 		add("proofloop claim ID --for-timeout --holder NAME", "the peer never joined: lease the debate, re-checking that")
 		add("proofloop debate close ID --outcome "+p.Timeout+" --lease TOKEN", "then close it as "+p.Timeout+" with that lease")
@@ -115,13 +85,8 @@ func DebateCommands(p *model.Protocol, role string) []DebateCommand {
 // startLine is the start command of p with its protocol's own flags.
 func startLine(p *model.Protocol) string {
 	s := "proofloop debate start --protocol " + p.Name + " --topic TEXT"
-	switch p.Name {
-	case model.Review.Name:
-		s += " --subject TEXT"
-	case model.Agora.Name:
-		s += " --position ROLE=TEXT --position ROLE=TEXT [--methodology " + strings.Join(model.Methodologies, "|") + "]"
-	case model.Socratic.Name:
-		s += " [--source FILE.md]"
+	if p.StartFlags != "" {
+		s += " " + p.StartFlags
 	}
 	return s
 }
@@ -185,25 +150,25 @@ type roleView struct {
 // files; a test passes a changed copy).
 func debateFile(doc DebateDoc, p *model.Protocol) ([]byte, error) {
 	d := debateData{DebateDoc: doc, P: p, Outcomes: p.OutcomeDocs(), Limit: p.LimitText(),
-		Script: doc.Example.script(), ListLine: doc.Example.ListLine(p), C: debateConsts}
+		Script: exampleScript(doc.Example), ListLine: ListLine(doc.Example, p), C: debateConsts}
 	if doc.Agent {
 		d.Tools = AgentTools(nil)
 	}
 	t := template.New("").Funcs(funcs).Funcs(debateFuncs)
-	run := execute(t.ParseFS(templateFS, "templates/debate-common.tmpl", "templates/"+doc.template))
+	run := execute(t.ParseFS(templateFS, "templates/debate-common.tmpl", "templates/"+doc.Template))
 	desc, err := run("description", d)
 	if err != nil {
-		return nil, fmt.Errorf("no template %s with a description: %w", doc.template, err)
+		return nil, fmt.Errorf("no template %s with a description: %w", doc.Template, err)
 	}
 	d.Description = strings.TrimSpace(string(desc))
 	if err := CheckFrontMatter(doc.Name, d.Description); err != nil {
 		return nil, err
 	}
-	return run(doc.template, d)
+	return run(doc.Template, d)
 }
 
-// script renders the example's steps as shell lines.
-func (e DebateExample) script() string {
+// exampleScript renders the example's steps as shell lines.
+func exampleScript(e model.Example) string {
 	var b strings.Builder
 	for _, s := range e.Steps {
 		if s.Note != "" {

@@ -107,19 +107,26 @@ func debateID(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
+// protocolHelp is one line per protocol for `debate start --help`, from
+// the protocols themselves.
+func protocolHelp() string {
+	var b strings.Builder
+	for _, p := range model.Protocols {
+		b.WriteString("  " + p.Help + "\n")
+	}
+	return b.String()
+}
+
 func (a *app) debateStartCommand() *cobra.Command {
 	var in loop.DebateStart
 	c := &cobra.Command{
 		Use:   "start --protocol P --topic TEXT [--source FILE.md] [--subject TEXT] [--methodology M] [--position ROLE=TEXT]... [--max-turns N] [--about STMT#ISSUE]",
 		Short: "Start a debate; prints its id (deb_<topic_slug>, then _2, _3) and transcript path",
-		Long: "start creates debate/<id>.json and its transcript. Protocols: socratic (two participants,\n" +
-			"6 turns), review (reviewer then responder, 5 rounds; --subject names what is reviewed), agora\n" +
-			"(one participant per --position ROLE=TEXT, 20 turns; --methodology opinion|fact-based|mixed),\n" +
-			"dialectic (main then partner, a user may interject; soft limit 10 rounds). --max-turns overrides\n" +
-			"the limit. --source FILE.md is hashed (SHA-256): support quotes must occur in it, and a changed\n" +
-			"source invalidates the debate. --about STMT#ISSUE (socratic only) disputes a statement's issue:\n" +
-			"the statement waits while the dispute is open, and ACCEPTED_CONSENSUS with both latest verdicts\n" +
-			"`withdrawn` withdraws the issue.",
+		Long: "start creates debate/<id>.json and its transcript. Protocols:\n" + protocolHelp() +
+			"--max-turns overrides the limit. --source FILE.md is hashed (SHA-256): support quotes must occur\n" +
+			"in it, and a changed source invalidates the debate. --about STMT#ISSUE (socratic only) disputes a\n" +
+			"statement's issue: the statement waits while the dispute is open, and ACCEPTED_CONSENSUS with\n" +
+			"both latest verdicts `withdrawn` withdraws the issue.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if in.Protocol == "" || in.Topic == "" {

@@ -139,11 +139,8 @@ func primeProtocols(r model.Role) []primeProtocol {
 		return out
 	}
 	for _, p := range model.ProtocolsOfRole(string(r), true) {
-		pp := primeProtocol{Name: p.Name, Summary: p.Summary, Writes: []string{},
+		pp := primeProtocol{Name: p.Name, Summary: p.Summary, File: p.Doc.Path, Writes: []string{},
 			Commands: skills.DebateCommands(p, string(r))}
-		if d := skills.DebateDocOf(p.Name); d != nil {
-			pp.File = d.Path
-		}
 		for _, f := range p.FieldsOf(string(r)) {
 			pp.Writes = append(pp.Writes, f.Name)
 		}

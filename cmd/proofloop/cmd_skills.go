@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 )
 
@@ -130,8 +131,8 @@ type debateRow struct {
 
 func debateRows() []debateRow {
 	var out []debateRow
-	for _, p := range protocolRows() {
-		out = append(out, debateRow{p, skills.DebateDocOf(p.Name).Path})
+	for i, p := range protocolRows() {
+		out = append(out, debateRow{p, model.Protocols[i].Doc.Path})
 	}
 	return out
 }

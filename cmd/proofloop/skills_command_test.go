@@ -207,7 +207,7 @@ func TestSkillsCommandDebates(t *testing.T) {
 	for _, d := range res.Debates {
 		names = append(names, d.Name)
 	}
-	if want := []string{"socratic", "review", "agora", "dialectic"}; !slices.Equal(names, want) {
+	if want := model.ProtocolNames(); !slices.Equal(names, want) {
 		t.Fatalf("debates = %v; want %v", names, want)
 	}
 	for i, p := range model.Protocols {

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/skills"
+)
+
+// TestEveryProtocolEverywhere ranges over model.Protocols: each has a row
+// in `transitions --protocols`, its line in `debate start --help`, and its
+// generated file among gen-claude's. Its transcript layout and its worked
+// example run in TestClaudeDebateExamples; model's TestProtocolsAreWhole
+// checks that nothing of it is missing.
+func TestEveryProtocolEverywhere(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "transitions", "--protocols", "--json")
+	if code != 0 {
+		t.Fatalf("transitions --protocols --json: exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Protocols []struct {
+			Name string `json:"name"`
+		} `json:"protocols"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]bool{}
+	for _, r := range res.Protocols {
+		rows[r.Name] = true
+	}
+	_, help, _ := runCLI(t, "", "debate", "start", "--help")
+	files, err := skills.ClaudeFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := map[string]string{}
+	for _, f := range files {
+		generated[f.Path] = string(f.Data)
+	}
+	for _, p := range model.Protocols {
+		if !rows[p.Name] {
+			t.Errorf("transitions --protocols has no row for %s", p.Name)
+		}
+		if !strings.Contains(help, p.Help) {
+			t.Errorf("debate start --help lacks %q", p.Help)
+		}
+		if f, ok := generated[p.Doc.Path]; !ok || !strings.Contains(f, "name: "+p.Doc.Name+"\n") {
+			t.Errorf("gen-claude writes no %s for %s", p.Doc.Path, p.Name)
+		}
+	}
+	if len(res.Protocols) != len(model.Protocols) {
+		t.Errorf("transitions --protocols has %d rows; want %d", len(res.Protocols), len(model.Protocols))
+	}
+}

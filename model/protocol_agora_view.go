@@ -1,0 +1,44 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The agora protocol as readers see it: its transcript layout, its generated
+// file and worked example.
+
+func renderAgora(b *strings.Builder, d *Debate, t *DebateTurn) {
+	fmt.Fprintf(b, "## Turn %d — %s — %s\n\n", t.TurnNumber, Writer(d, t), t.Signal)
+	conf := "-"
+	if t.Confidence != nil {
+		conf = Num(*t.Confidence)
+	}
+	fmt.Fprintf(b, "- **Role:** %s\n- **Signal:** %s\n- **Confidence:** %s\n- **Target:** %s\n\n", t.Role, t.Signal, conf, Deref(t.Target, "none"))
+	fmt.Fprintf(b, "%s\n\n", Block(t.Message))
+	if len(t.Evidence) > 0 {
+		b.WriteString("**Evidence**\n\n")
+		for _, e := range t.Evidence {
+			fmt.Fprintf(b, "- %s: %s (confidence %s)\n", OneLine(e.Source), OneLine(e.Content), Num(e.Confidence))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// agoraExample is the worked example of the agora file; a test runs it.
+var agoraExample = Example{
+	ID:      "deb_tabs_or_spaces",
+	Outcome: AgoraConsensus,
+	Steps: []ExampleStep{
+		{Args: "init"},
+		{Note: "one participant per position, in order: ann argues tabs, ben spaces", Args: "debate start --protocol agora --topic 'Tabs or spaces' --position 'tabs=Tabs are better' --position 'spaces=Spaces are better'"},
+		{Args: "debate join deb_tabs_or_spaces --participant-name ann --actor ann"},
+		{Args: "debate join deb_tabs_or_spaces --participant-name ben --actor ben"},
+		{Args: exampleTurn("deb_tabs_or_spaces", "p1", "ann"), Input: `{"signal": "propose", "message": "Use tabs for indentation: each reader picks the width.", "confidence": 0.8, "target": null, "evidence": [{"source": "gofmt", "content": "gofmt indents with tabs.", "confidence": 0.9}]}`},
+		{Note: "ben is convinced and approves the tabs proposal (never your own)", Args: exampleWait("deb_tabs_or_spaces", "p2")},
+		{Args: exampleTurn("deb_tabs_or_spaces", "p2", "ben"), Input: `{"signal": "approve", "message": "Fine: the width argument holds.", "confidence": 0.7, "target": "proposal-tabs"}`},
+		{Note: "ann keeps her position: every last signal is approve or no-change, so the engine closes it", Args: exampleWait("deb_tabs_or_spaces", "p1")},
+		{Args: exampleTurn("deb_tabs_or_spaces", "p1", "ann"), Input: `{"signal": "no-change", "message": "I stay with tabs.", "confidence": 0.8}`},
+		{Args: "debate list"},
+	},
+}

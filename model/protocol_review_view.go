@@ -1,0 +1,86 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The review protocol as readers see it: its transcript layout, its generated
+// file and worked example.
+
+// renderReview writes code-debate's sections, with --- between them.
+func renderReview(b *strings.Builder, d *Debate) {
+	responses, followUps := 0, 0
+	for i := range d.Turns {
+		t := &d.Turns[i]
+		if i > 0 {
+			b.WriteString("---\n\n")
+		}
+		switch {
+		case len(t.Points) > 0:
+			fmt.Fprintf(b, "## Review\n\n_%s_\n\n", Writer(d, t))
+			for _, p := range t.Points {
+				fmt.Fprintf(b, "%d. %s\n", p.Point, OneLine(p.Text))
+			}
+		case len(t.Replies) > 0:
+			responses++
+			fmt.Fprintf(b, "## Response %d\n\n_%s_\n\n", responses, Writer(d, t))
+			for _, r := range t.Replies {
+				fmt.Fprintf(b, "- Point %d: **%s** — %s\n", r.Point, verdictWord(r.Verdict), OneLine(r.Reasoning))
+			}
+		case len(t.FollowUps) > 0:
+			followUps++
+			fmt.Fprintf(b, "## Reviewer Follow-up %d\n\n_%s_\n\n", followUps, Writer(d, t))
+			for _, f := range t.FollowUps {
+				fmt.Fprintf(b, "- Point %d: %s\n", f.Point, OneLine(f.Text))
+			}
+		case t.Consensus != nil:
+			c := t.Consensus
+			fmt.Fprintf(b, "## CONSENSUS\n\n_%s_\n\n", Writer(d, t))
+			fmt.Fprintf(b, "**Agreed:** %s\n\n**Action items:**\n\n", Numbered("point", c.Agreed))
+			if len(c.ActionItems) == 0 {
+				b.WriteString("- none\n")
+			}
+			for _, a := range c.ActionItems {
+				fmt.Fprintf(b, "- %s\n", OneLine(a))
+			}
+			b.WriteString("\n**Disagreements:**\n\n")
+			if len(c.Disagreements) == 0 {
+				b.WriteString("- none\n")
+			}
+			for _, x := range c.Disagreements {
+				fmt.Fprintf(b, "- Point %d: %s\n", x.Point, OneLine(x.Text))
+			}
+		}
+		b.WriteString("\n")
+	}
+}
+
+func verdictWord(v string) string {
+	switch v {
+	case ReplyAgreed:
+		return "Agreed"
+	case ReplyPartiallyAgreed:
+		return "Partially agreed"
+	}
+	return "Disagreed"
+}
+
+// reviewExample is the worked example of the review file; a test runs it.
+var reviewExample = Example{
+	ID:      "deb_review_the_lock_code",
+	Outcome: ReviewConsensusOutcome,
+	Steps: []ExampleStep{
+		{Args: "init"},
+		{Note: "the first session to join reviews, the second responds", Args: "debate start --protocol review --topic 'Review the lock code' --subject 'store/lock.go'"},
+		{Args: "debate join deb_review_the_lock_code --participant-name rita --actor rita"},
+		{Args: "debate join deb_review_the_lock_code --participant-name rob --actor rob"},
+		{Note: "the review: numbered points", Args: exampleTurn("deb_review_the_lock_code", "p1", "rita"), Input: `{"points": [{"point": 1, "text": "The lock is not released on error."}, {"point": 2, "text": "The timeout is hard-coded."}]}`},
+		{Note: "the response: one reply per point", Args: exampleWait("deb_review_the_lock_code", "p2")},
+		{Args: exampleTurn("deb_review_the_lock_code", "p2", "rob"), Input: `{"replies": [{"point": 1, "verdict": "agreed", "reasoning": "Yes, defer the unlock."}, {"point": 2, "verdict": "disagreed", "reasoning": "It is read from config."}]}`},
+		{Note: "a follow-up on the point that is not agreed, and its reply", Args: exampleTurn("deb_review_the_lock_code", "p1", "rita"), Input: `{"follow_ups": [{"point": 2, "text": "Config is read after the lock is taken."}]}`},
+		{Args: exampleTurn("deb_review_the_lock_code", "p2", "rob"), Input: `{"replies": [{"point": 2, "verdict": "agreed", "reasoning": "Right, read it first."}]}`},
+		{Note: "every point is agreed: the reviewer's consensus turn closes the review", Args: exampleTurn("deb_review_the_lock_code", "p1", "rita"), Input: `{"consensus": {"agreed": [1, 2], "action_items": ["defer the unlock", "read the timeout first"], "disagreements": []}}`},
+		{Args: "debate list"},
+	},
+}

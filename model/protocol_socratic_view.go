@@ -1,0 +1,82 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The socratic protocol as readers see it: its transcript layout, its generated
+// file and worked example.
+
+func renderSocratic(b *strings.Builder, d *Debate, t *DebateTurn) {
+	fmt.Fprintf(b, "## Turn %d — %s — %s\n\n", t.TurnNumber, Writer(d, t), t.Stance)
+	fmt.Fprintf(b, "**Position**\n\n%s\n\n", Block(t.Position))
+	b.WriteString("**Counterpoints**\n\n")
+	for _, c := range t.Counterpoints {
+		fmt.Fprintf(b, "- Addresses: %s\n  Claim: %s\n", addresses(c.Addresses), OneLine(c.Claim))
+		if len(c.Support) > 0 {
+			b.WriteString("  Support:\n")
+			for _, s := range c.Support {
+				fmt.Fprintf(b, "  - %s\n", SupportText(s))
+			}
+		}
+	}
+	b.WriteString("\n**Agreements**\n\n")
+	for _, a := range t.Agreements {
+		fmt.Fprintf(b, "- %s\n", OneLine(a))
+	}
+	b.WriteString("\n**Novel Argument**\n\n")
+	if t.NovelArgument != nil {
+		fmt.Fprintf(b, "%s\n", Block(t.NovelArgument.Text))
+		if len(t.NovelArgument.Support) > 0 {
+			b.WriteString("\nSupport:\n")
+			for _, s := range t.NovelArgument.Support {
+				fmt.Fprintf(b, "- %s\n", SupportText(s))
+			}
+		}
+	}
+	b.WriteString("\n**Unresolved Items**\n\n")
+	for _, u := range t.Unresolved {
+		kind := "non-blocking"
+		if u.Blocking {
+			kind = "blocking"
+		}
+		fmt.Fprintf(b, "- %s (%s)\n", OneLine(u.Text), kind)
+	}
+	b.WriteString("\n**Stance Revision Support**\n\n")
+	if len(t.StanceRevisionSupport) == 0 {
+		b.WriteString("- none\n")
+	}
+	for _, s := range t.StanceRevisionSupport {
+		fmt.Fprintf(b, "- %s\n", SupportText(s))
+	}
+	if t.Verdict != "" {
+		fmt.Fprintf(b, "\n**Verdict:** %s\n", t.Verdict)
+	}
+	b.WriteString("\n")
+}
+
+func addresses(a string) string {
+	if n, ok := strings.CutPrefix(a, "turn-"); ok {
+		return "Turn " + n
+	}
+	return map[string]string{"source": "Source", "topic": "Topic"}[a]
+}
+
+// socraticExample is the worked example of the socratic file; a test runs it.
+var socraticExample = Example{
+	ID:      "deb_is_p_np",
+	Outcome: SocraticAcceptedConsensus,
+	Steps: []ExampleStep{
+		{Args: "init"},
+		{Note: "alice starts the debate and joins; bob joins in his own session", Args: "debate start --protocol socratic --topic 'Is P = NP?'"},
+		{Args: "debate join deb_is_p_np --participant-name alice --actor alice"},
+		{Args: "debate join deb_is_p_np --participant-name bob --actor bob"},
+		{Note: "turn 1 (alice, p1)", Args: exampleTurn("deb_is_p_np", "p1", "alice"), Input: `{"stance": "OPEN_TO_DEBATE", "position": "P differs from NP.", "counterpoints": [{"addresses": "topic", "claim": "The question presumes a model of computation.", "support": [{"text": "Turing machines are the usual model."}]}], "agreements": ["The question is open."], "novel_argument": {"text": "Relativization barriers block simple proofs."}, "unresolved": [{"text": "Which barrier matters most?", "blocking": true}]}`},
+		{Note: "bob waits for his turn (it is his now, so it returns at once), then writes turn 2", Args: exampleWait("deb_is_p_np", "p2")},
+		{Args: exampleTurn("deb_is_p_np", "p2", "bob"), Input: `{"stance": "ACCEPTING_CONSENSUS", "position": "P differs from NP is likely and unproved.", "counterpoints": [{"addresses": "turn-1", "claim": "Barriers say what fails, not what is true.", "support": [{"text": "Baker-Gill-Solovay gives oracles both ways."}]}], "agreements": ["Relativization is a real barrier."], "novel_argument": {"text": "Natural proofs are a second barrier."}, "unresolved": [{"text": "Whether GCT avoids both.", "blocking": false}]}`},
+		{Note: "alice changes her stance, so she gives stance_revision_support; both latest turns now accept consensus with no blocking item", Args: exampleWait("deb_is_p_np", "p1")},
+		{Args: exampleTurn("deb_is_p_np", "p1", "alice"), Input: `{"stance": "ACCEPTING_CONSENSUS", "position": "P differs from NP is likely and unproved.", "counterpoints": [{"addresses": "turn-2", "claim": "Natural proofs apply to circuit lower bounds.", "support": [{"text": "Razborov-Rudich 1997."}]}], "agreements": ["It is unproved."], "novel_argument": {"text": "Algebrization is a third barrier."}, "unresolved": [{"text": "Whether GCT avoids all three.", "blocking": false}], "stance_revision_support": [{"text": "Turn 2 showed that barriers do not decide the question."}]}`},
+		{Args: "debate list"},
+	},
+}
