@@ -23,6 +23,11 @@ type pageCache struct {
 	problem string
 	log     io.Writer // a line per render, or nil
 
+	// work lets one load or render run at a time: when commits come
+	// faster than a render, the revisions queue instead of each taking a
+	// core and its memory at once.
+	work chan struct{}
+
 	mu    sync.Mutex
 	seq   int
 	data  *memo
@@ -50,7 +55,7 @@ type rendered struct {
 }
 
 func newPageCache(s *store.Store, problem string, log io.Writer) *pageCache {
-	return &pageCache{s: s, problem: problem, log: log, seq: -1}
+	return &pageCache{s: s, problem: problem, log: log, seq: -1, work: make(chan struct{}, 1)}
 }
 
 // page returns page name (mainOnly: its <main> only) at the store's
@@ -64,7 +69,11 @@ func (c *pageCache) page(ctx context.Context, name string, mainOnly bool, nonce 
 	c.mu.Lock()
 	if seq != c.seq {
 		c.seq, c.data, c.pages = seq, &memo{done: make(chan struct{})}, map[pageKey]*memo{}
-		go c.data.run(func() (any, error) { return Load(context.Background(), c.s, c.problem) })
+		go c.data.run(func() (any, error) {
+			c.work <- struct{}{}
+			defer func() { <-c.work }()
+			return Load(context.Background(), c.s, c.problem)
+		})
 	}
 	data := c.data
 	k := pageKey{name, mainOnly}
@@ -77,6 +86,8 @@ func (c *pageCache) page(ctx context.Context, name string, mainOnly bool, nonce 
 			if data.err != nil {
 				return nil, data.err
 			}
+			c.work <- struct{}{}
+			defer func() { <-c.work }()
 			start := time.Now()
 			o := Options{Live: true, Nonce: NewNonce(), MainOnly: mainOnly}
 			b, ok, err := RenderOne(data.val.(*Data), o, name)
