@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
@@ -54,67 +56,23 @@ found (exit 3), and show says so.`,
 				}
 				return a.showRevisions(s, args, revGiven, proofRevision, diffRange, sentences, field)
 			}
-			var point *store.Point
+			q := loop.ShowQuery{Field: field}
 			if at != "" {
 				p, err := store.ParsePoint(at)
 				if err != nil {
 					return err
 				}
-				point = &p
+				q.At = &p
 			}
-			items := make([]shown, 0, len(args))
-			for _, arg := range args {
-				id, _, err := s.ParseRef(arg)
-				if err != nil {
-					return err
-				}
-				var d *store.Doc
-				var step *store.Step
-				if point != nil {
-					d, step, err = s.At(id, *point)
-				} else {
-					d, err = s.Read(id)
-				}
-				if err != nil {
-					return err
-				}
-				it, err := showDoc(id, d, sentences, field)
-				if err != nil {
-					return err
-				}
-				if step != nil {
-					it.obj["at"], it.obj["seq"] = point.String(), step.Event.Seq
-				}
-				if step != nil && field == "" {
-					it.text = fmt.Sprintf("%s as of %s (its last change by then: seq %d at %s, revision %d)\n", id, point, step.Event.Seq, step.Event.Time, step.Change.Revision) + it.text
-				}
-				// Whether it is fully proved is a fact of now, not of --at.
-				if step == nil && field == "" {
-					if err := addProved(s, id, d, &it); err != nil {
-						return err
-					}
-				}
-				items = append(items, it)
+			docs, err := loop.Show(s, args, q)
+			if err != nil {
+				return err
 			}
-			if a.json {
-				if len(items) == 1 {
-					out := items[0].obj
-					out["ok"], out["command"] = true, "show"
-					return a.writeJSON(out)
-				}
-				objs := make([]map[string]any, len(items))
-				for i, it := range items {
-					objs[i] = it.obj
-				}
-				return a.writeJSON(map[string]any{"ok": true, "command": "show", "items": objs})
+			items := make([]shown, len(docs))
+			for i, sh := range docs {
+				items[i] = renderShown(sh, q, sentences)
 			}
-			for i, it := range items {
-				if i > 0 {
-					fmt.Fprintln(a.stdout)
-				}
-				fmt.Fprint(a.stdout, it.text)
-			}
-			return nil
+			return a.writeShown(items)
 		},
 	}
 	c.Flags().BoolVar(&sentences, "sentences", false, "number the proof's sentences, as checkers cite them")
@@ -125,65 +83,46 @@ found (exit 3), and show says so.`,
 	return c
 }
 
-// showRevisions is show --proof-revision N or --diff A..B, on one statement.
-// revGiven says --proof-revision was given: 0 is refused, not taken for
-// "no revision asked".
-func (a *app) showRevisions(s *store.Store, args []string, revGiven bool, n int, diffRange string, sentences bool, field string) error {
-	switch {
-	case len(args) != 1:
-		return store.Errorf(store.CodeUsage, "--proof-revision and --diff take one statement id, not %d", len(args))
-	case revGiven && diffRange != "":
-		return store.Errorf(store.CodeUsage, "give --proof-revision or --diff, not both")
-	case field != "":
-		return store.Errorf(store.CodeUsage, "--field reads the current document; it does not go with --proof-revision or --diff")
-	case diffRange != "" && sentences:
-		return store.Errorf(store.CodeUsage, "--diff already prints one sentence per line; drop --sentences")
-	}
-	var from, to int
-	if diffRange != "" {
-		var err error
-		if from, to, err = parseDiffRange(diffRange); err != nil {
-			return err
-		}
-	}
-	id, _, err := s.ParseRef(args[0])
-	if err != nil {
-		return err
-	}
-	d, err := s.Read(id)
-	if err != nil {
-		return err
-	}
-	var it shown
-	if diffRange != "" {
-		it, err = showDiff(s, id, d, from, to)
-	} else {
-		it, err = showRevision(s, id, d, n, sentences)
-	}
-	if err != nil {
-		return err
-	}
-	if a.json {
-		it.obj["ok"], it.obj["command"] = true, "show"
-		return a.writeJSON(it.obj)
-	}
-	fmt.Fprint(a.stdout, it.text)
-	return nil
-}
-
 // shown is one document as show prints it: obj for --json, text otherwise.
 type shown struct {
 	obj  map[string]any
 	text string
 }
 
-func showDoc(id string, d *store.Doc, sentences bool, field string) (shown, error) {
-	if field != "" {
-		v := d.Get(field)
-		if !v.Exists() {
-			return shown{}, store.Errorf(store.CodeNotFound, "%s has no field %s", id, field)
+// writeShown prints the documents: one JSON object, or the texts
+// separated by a blank line.
+func (a *app) writeShown(items []shown) error {
+	if a.json {
+		if len(items) == 1 {
+			out := items[0].obj
+			out["ok"], out["command"] = true, "show"
+			return a.writeJSON(out)
 		}
-		return shown{map[string]any{"id": id, "field": field, "value": json.RawMessage(v.Raw)}, v.String() + "\n"}, nil
+		objs := make([]map[string]any, len(items))
+		for i, it := range items {
+			objs[i] = it.obj
+		}
+		return a.writeJSON(map[string]any{"ok": true, "command": "show", "items": objs})
+	}
+	for i, it := range items {
+		if i > 0 {
+			fmt.Fprintln(a.stdout)
+		}
+		fmt.Fprint(a.stdout, it.text)
+	}
+	return nil
+}
+
+// renderShown renders one document that loop.Show read, with its derived
+// facts: --json fields, and with --sentences notes in a statement's header.
+func renderShown(sh loop.Shown, q loop.ShowQuery, sentences bool) shown {
+	id, d := sh.ID, sh.Doc
+	if q.Field != "" {
+		obj := map[string]any{"id": id, "field": q.Field, "value": sh.FieldRaw}
+		if sh.Step != nil {
+			obj["at"], obj["seq"] = q.At.String(), sh.Step.Event.Seq
+		}
+		return shown{obj, sh.FieldText + "\n"}
 	}
 	proof := d.Get("proof").String()
 	obj := map[string]any{"id": id, "kind": d.Kind, "status": d.Status(), "revision": d.Revision(), "document": json.RawMessage(d.Raw)}
@@ -191,6 +130,11 @@ func showDoc(id string, d *store.Doc, sentences bool, field string) (shown, erro
 		obj["sentences"] = numbered(proof)
 	}
 	var buf bytes.Buffer
+	if sh.Step != nil {
+		obj["at"], obj["seq"] = q.At.String(), sh.Step.Event.Seq
+		fmt.Fprintf(&buf, "%s as of %s (its last change by then: seq %d at %s, revision %d)\n", id, q.At, sh.Step.Event.Seq, sh.Step.Event.Time, sh.Step.Change.Revision)
+	}
+	notes := provedNotes(sh, obj)
 	switch {
 	case !sentences:
 		json.Indent(&buf, bytes.TrimSpace(d.Raw), "", "  ")
@@ -200,12 +144,49 @@ func showDoc(id string, d *store.Doc, sentences bool, field string) (shown, erro
 		// progresses carry the proofs.
 		fmt.Fprintf(&buf, "problem %s (%s, revision %d) has no proof: --sentences numbers a statement's proof, such as one in its progresses.\n", id, d.Status(), d.Revision())
 	default:
-		fmt.Fprintf(&buf, "%s %s (%s, revision %d, proof revision %d)\n", d.Kind, id, d.Status(), d.Revision(), d.Get("proof_revision").Int())
+		fmt.Fprintf(&buf, "%s %s (%s, revision %d, proof revision %d", d.Kind, id, d.Status(), d.Revision(), d.Get("proof_revision").Int())
+		if d.Kind == model.KindStatement && len(notes) > 0 {
+			buf.WriteString("; " + strings.Join(notes, "; "))
+		}
+		buf.WriteString(")\n")
 		for _, sn := range numbered(proof) {
 			fmt.Fprintf(&buf, "[%d] %s\n", sn.Number, sn.Text)
 		}
 	}
-	return shown{obj, buf.String()}, nil
+	return shown{obj, buf.String()}
+}
+
+// provedNotes adds the derived facts loop.Show found to obj and returns
+// the notes a statement's --sentences header names: the verdict of a true
+// statement (any other is not proved, for the reason its status gives)
+// and its open issues by severity.
+func provedNotes(sh loop.Shown, obj map[string]any) []string {
+	pr := sh.Proved
+	if pr == nil {
+		return nil
+	}
+	obj["fully_proved"] = pr.FullyProved
+	if !pr.FullyProved {
+		obj["not_proved"], obj["not_proved_status"] = pr.NotProved, pr.Status
+		if pr.Reopened {
+			obj["reopened"] = true
+		}
+	}
+	var notes []string
+	if sh.Doc.Status() == model.StatementTrue {
+		notes = append(notes, "fully proved")
+		if !pr.FullyProved {
+			notes[0] = "not fully proved: " + pr.Why()
+		}
+	}
+	if sh.Doc.Kind == model.KindStatement {
+		bySev := sh.OpenBySeverity
+		obj["open_issues"] = bySev
+		if n := bySev[model.SeverityCritical] + bySev[model.SeverityGap]; n > 0 {
+			notes = append(notes, fmt.Sprintf("%s open: %d critical, %d gap", model.Count(n, "issue"), bySev[model.SeverityCritical], bySev[model.SeverityGap]))
+		}
+	}
+	return notes
 }
 
 type sentence struct {
