@@ -99,19 +99,7 @@ func settleDispute(tx *store.Tx, d *model.Debate) (bool, error) {
 		return false, err
 	}
 	tx.Detail("transition", "settle-dispute")
-	return true, setWithdrawn(doc, st, i, now)
-}
-
-// setWithdrawn marks issue i of st withdrawn at now and gives the statement
-// the status the withdrawal leaves.
-func setWithdrawn(doc *store.Doc, st *model.Statement, i int, now string) error {
-	if err := doc.Set(fmt.Sprintf("validate.issues.%d.withdrawn_at", i), now); err != nil {
-		return err
-	}
-	if after := model.AfterWithdrawal(st, st.Validate.Issues[i].IssueNumber); after != st.Status {
-		return doc.Set("status", after)
-	}
-	return nil
+	return true, WithdrawIssue(doc, st, i, now, "", "the dispute in "+d.ID+" ended in consensus that the issue is withdrawn")
 }
 
 func contains(ns []int, n int) bool {

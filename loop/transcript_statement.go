@@ -78,6 +78,13 @@ func RenderStatementThread(st *model.Statement, revisions []ProofRevisionView) [
 			if is.SupersededAt != nil {
 				fmt.Fprintf(b, "_Superseded at %s by an accepted modification._\n\n", *is.SupersededAt)
 			}
+			if is.WithdrawnAt != nil {
+				by := "by a dispute's consensus"
+				if is.WithdrawnBy != nil {
+					by = "by " + *is.WithdrawnBy
+				}
+				fmt.Fprintf(b, "_Withdrawn at %s %s: %s_\n\n", *is.WithdrawnAt, by, oneLine(deref(is.WithdrawnReason, "no reason given")))
+			}
 		})
 	}
 	for _, r := range st.Validate.Responses {

@@ -85,9 +85,12 @@ type Issue struct {
 	// Dispute is the socratic debate a fixer opened on the issue (debate
 	// start --about); while it is open the statement waits for it.
 	Dispute *IssueDispute `json:"dispute,omitempty"`
-	// WithdrawnAt is set when a dispute ended in consensus that the issue is
-	// withdrawn: it is no longer open, and stays in the history.
-	WithdrawnAt *string `json:"withdrawn_at,omitempty"`
+	// WithdrawnAt is set when the issue was withdrawn, by a dispute's
+	// consensus or by its own checker: it is no longer open, and stays in
+	// the history, with who withdrew it (absent for a dispute) and why.
+	WithdrawnAt     *string `json:"withdrawn_at,omitempty"`
+	WithdrawnBy     *string `json:"withdrawn_by,omitempty"`
+	WithdrawnReason *string `json:"withdrawn_reason,omitempty"`
 }
 
 // IssueDispute links an issue to the debate that disputes it.

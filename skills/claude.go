@@ -209,6 +209,11 @@ type skillData struct {
 	ExampleOutput string
 }
 
+// ExampleActor is the actor a role's example runs as, in a chain and on its
+// own, so that a proof's author is never its checker and a checker's own
+// issue is its own.
+func ExampleActor(r model.Role) string { return exampleActors[r] }
+
 // exampleActors name the actor a role's step of an example chain runs as,
 // so that a proof's author is never its checker.
 var exampleActors = map[model.Role]string{model.RoleSolve: "solver", model.RoleProve: "prover",

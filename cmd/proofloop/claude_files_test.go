@@ -445,7 +445,10 @@ func TestClaudeSkillExamples(t *testing.T) {
 			}
 
 			// The flag form without --json prints a sentence for a person.
-			if code, out, errOut := setup().do("", "example", args...); code != 0 {
+			// The example runs as its role's example actor, as each step
+			// of its chain does.
+			actor := skills.ExampleActor(sk.Rule().Roles[0])
+			if code, out, errOut := setup().do("", actor, args...); code != 0 {
 				t.Errorf("`%s` exits %d; want 0\nstdout: %s\nstderr: %s", d.Command, code, out, errOut)
 			} else if strings.TrimSpace(out) == "" || strings.HasPrefix(out, "{") {
 				t.Errorf("`%s` printed %q; want a sentence for a person", d.Command, out)
@@ -464,7 +467,7 @@ func TestClaudeSkillExamples(t *testing.T) {
 				{"flags", "", args},
 				{"--input", input, []string{sk.Name, "--input", "-"}},
 			} {
-				code, out, errOut := setup().do(form.stdin, "example", append(form.args, "--json")...)
+				code, out, errOut := setup().do(form.stdin, actor, append(form.args, "--json")...)
 				if code != 0 {
 					t.Errorf("%s form exits %d; want 0\nstdout: %s\nstderr: %s", form.name, code, out, errOut)
 					continue

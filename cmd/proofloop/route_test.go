@@ -30,7 +30,7 @@ func TestNextFollowsTheTable(t *testing.T) {
 		for _, line := range lines {
 			c.must("", "setup-user", shellWords(t, line)[1:]...)
 		}
-		actor := map[model.Role]string{model.RoleSolve: "solver", model.RoleProve: "prover", model.RoleCheck: "checker2", model.RoleFix: "fixer"}[sk.Rule().Roles[0]]
+		actor := skills.ExampleActor(sk.Rule().Roles[0])
 		c.must("", actor, append(shellWords(t, "proofloop "+sk.Name+" "+sk.Example)[1:], "--json")...)
 
 		offered := map[string]model.Role{}
