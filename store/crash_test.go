@@ -21,6 +21,11 @@ import (
 	"github.com/proofloop/proofloop/store"
 )
 
+// File store only: these tests kill processes in the middle of a file
+// commit (between temp files, journal, renames and the log append). A
+// backend's commit is one database transaction, atomic by the database's
+// own guarantee; its no-lost-update behaviour is in the conformance suite.
+
 // TestCrashRandomKill runs two children that make multi-file transactions
 // back to back on the same documents (every third one also creates a
 // subproblem of prob_a) and kills both with SIGKILL at random moments, one

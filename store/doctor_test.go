@@ -14,6 +14,10 @@ import (
 	"github.com/proofloop/proofloop/model"
 )
 
+// File store only: these tests damage the store by hand (a document, the
+// log, index.db edited on disk) to show that doctor finds it. The doctor of
+// a clean store on every backend is in the conformance suite (storetest).
+
 // damageStore is a small store with some history: prob_x with a wrap-up
 // statement that has two issues, and a few more writes. It returns the
 // store, its folder and the seq of its last event.

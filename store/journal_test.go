@@ -12,6 +12,10 @@ import (
 	"github.com/proofloop/proofloop/model"
 )
 
+// File store only: the redo journal is how the file store makes a
+// multi-file commit atomic; a backend commits in its own transaction and
+// has none.
+
 // journalFor builds the redo journal of a transaction that appends h to
 // prob_x's hypothesis, as commit would write it, without writing anything.
 func journalFor(t *testing.T, s *Store, seq int, h string) *journal {

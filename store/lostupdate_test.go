@@ -14,6 +14,11 @@ import (
 	"github.com/proofloop/proofloop/store"
 )
 
+// File store only: this test runs many processes against one root to show
+// that the flock on a separate lock file serialises them, even while the
+// lock file is deleted under them. The same no-lost-update property, in
+// one process, runs on every backend in the conformance suite.
+
 // TestLostUpdate runs 16 processes that each make 50 read-modify-write
 // transactions on the same two documents at once. Each transaction appends
 // its own tag to both hypothesis lists. A lost update (two transactions that

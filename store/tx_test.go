@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,11 +15,18 @@ import (
 	"time"
 
 	"github.com/proofloop/proofloop/model"
-	"github.com/proofloop/proofloop/schemas"
 )
 
-// These are in-process unit tests of the store. The multi-process
-// lost-update and kill -9 tests are in lostupdate_test.go and crash_test.go.
+// The store's behaviour (transactions, events, the index, leases, kept
+// proof revisions, config) is tested once, for every backend, by the
+// conformance suite in store/storetest (TestConformance here and in
+// store/pgstore). The tests in this package are the exceptions: each needs
+// the file store's insides, which no other backend has: its files on disk
+// (a hand-damaged document, stray temp files, a replaced root), its flock,
+// its redo journal (journal_test.go), and processes killed mid-commit
+// (crash_test.go, lostupdate_test.go; PostgreSQL's own commit gives it that
+// atomicity). Pure functions (Patch, Doc.Set, config parsing) need no
+// backend at all.
 
 var t0 = time.Date(2026, 11, 22, 10, 4, 5, 0, time.UTC)
 
@@ -138,181 +144,6 @@ func doctorClean(t *testing.T, s *Store) *Report {
 	return r
 }
 
-func TestCreateThenUpdate(t *testing.T) {
-	s, dir := testStore(t)
-	c, err := s.Update(TxOptions{Command: "test-create", Actor: "alice"}, func(tx *Tx) error {
-		d, err := tx.Create("prob_x", problem("show x"))
-		if err != nil {
-			return err
-		}
-		if d.Revision() != 0 {
-			t.Errorf("a created document's Revision() in its transaction = %d; want 0", d.Revision())
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	stamp := Timestamp(t0)
-	if c.Seq != 1 || len(c.Changed) != 1 || c.Changed[0].Revision() != 1 {
-		t.Errorf("create: seq %d, %d changed; want seq 1, one document at revision 1", c.Seq, len(c.Changed))
-	}
-	var p model.Problem
-	raw := readFile(t, dir, "problem/prob_x.json")
-	if err := schemas.Validate(schemas.Problem, raw); err != nil {
-		t.Fatalf("created file fails its schema: %v", err)
-	}
-	json.Unmarshal(raw, &p)
-	if p.ID != "prob_x" || p.Revision != 1 || p.CreatedAt != stamp || p.UpdatedAt != stamp || p.Objective != "show x" {
-		t.Errorf("created %+v; want id prob_x, revision 1, created_at = updated_at = %s", p, stamp)
-	}
-
-	// An update at a later time: revision 2, updated_at moves, created_at stays.
-	later := t0.Add(time.Hour)
-	s.Now = func() time.Time { return later }
-	c, err = s.Update(TxOptions{Command: "test-set", Target: "prob_x"}, func(tx *Tx) error {
-		d, err := tx.Get("prob_x")
-		if err != nil {
-			return err
-		}
-		if d.Revision() != 1 {
-			t.Errorf("Revision() when read = %d; want 1", d.Revision())
-		}
-		// Several sets of one document in one transaction are one write.
-		for _, h := range []string{"h1", "h2"} {
-			if err := d.Set("hypothesis.-1", h); err != nil {
-				return err
-			}
-		}
-		return d.Set("objective", "show x again")
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	json.Unmarshal(readFile(t, dir, "problem/prob_x.json"), &p)
-	if p.Revision != 2 || p.CreatedAt != stamp || p.UpdatedAt != Timestamp(later) ||
-		!slices.Equal(p.Hypothesis, []string{"h1", "h2"}) || p.Objective != "show x again" {
-		t.Errorf("after update %+v; want revision 2, created_at %s, updated_at %s, hypothesis [h1 h2]", p, stamp, Timestamp(later))
-	}
-	if c.Seq != 2 {
-		t.Errorf("update seq = %d; want 2", c.Seq)
-	}
-
-	evs := eventLines(t, dir)
-	if len(evs) != 2 {
-		t.Fatalf("%d events; want 2", len(evs))
-	}
-	created, updated := evs[0], evs[1]
-	if created.Seq != 1 || created.Command != "test-create" || created.Actor == nil || *created.Actor != "alice" ||
-		created.Time != stamp || len(created.Changes) != 1 || created.Changes[0].Before != nil ||
-		created.Changes[0].After != model.ProblemPending || created.Changes[0].Revision != 1 {
-		t.Errorf("create event %+v; want seq 1 by alice, prob_x from nothing to pending at revision 1", created)
-	}
-	if updated.Seq != 2 || updated.Actor != nil || len(updated.Changes) != 1 || updated.Changes[0].Before == nil ||
-		*updated.Changes[0].Before != model.ProblemPending || updated.Changes[0].Revision != 2 || !slices.Equal(updated.IDs, []string{"prob_x"}) {
-		t.Errorf("update event %+v; want seq 2, no actor, prob_x pending to pending at revision 2", updated)
-	}
-	doctorClean(t, s)
-}
-
-func TestReadOnlyTransactionWritesNothing(t *testing.T) {
-	s, dir := testStore(t)
-	mustCreate(t, s, "prob_x")
-	before := snapshot(t, dir)
-	c, err := s.Update(TxOptions{Command: "test-read"}, func(tx *Tx) error {
-		_, err := tx.Get("prob_x")
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Seq != 0 {
-		t.Errorf("a transaction that changed nothing got seq %d; want 0 (no event)", c.Seq)
-	}
-	sameFiles(t, dir, before)
-}
-
-func TestFailedTransactionWritesNothing(t *testing.T) {
-	s, dir := testStore(t)
-	mustCreate(t, s, "prob_x", "prob_y")
-	before := snapshot(t, dir)
-	boom := errors.New("boom")
-	_, err := s.Update(TxOptions{Command: "test-fail"}, func(tx *Tx) error {
-		d, err := tx.Get("prob_x")
-		if err != nil {
-			return err
-		}
-		d.Set("objective", "changed")
-		if _, err := tx.Create("prob_z", problem("z")); err != nil {
-			return err
-		}
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Errorf("Update = %v; want the body's error", err)
-	}
-	sameFiles(t, dir, before)
-}
-
-func TestExpectRevision(t *testing.T) {
-	s, dir := testStore(t)
-	mustCreate(t, s, "prob_x")
-	set := func(expect int) error {
-		_, err := s.Update(TxOptions{Command: "test-set", Target: "prob_x", ExpectRevision: &expect}, func(tx *Tx) error {
-			d, err := tx.Get("prob_x")
-			if err != nil {
-				return err
-			}
-			return d.Set("hypothesis.-1", fmt.Sprintf("at %d", expect))
-		})
-		return err
-	}
-	if err := set(1); err != nil {
-		t.Fatalf("expect revision 1 at revision 1: %v", err)
-	}
-	before := snapshot(t, dir)
-	for _, stale := range []int{0, 1, 3} {
-		wantCode(t, fmt.Sprintf("expect revision %d at revision 2", stale), set(stale), CodeConflict)
-	}
-	sameFiles(t, dir, before)
-	if err := set(2); err != nil {
-		t.Errorf("expect revision 2 at revision 2: %v", err)
-	}
-
-	// A target the transaction creates is at revision 0.
-	for expect, want := range map[int]Code{3: CodeConflict, 0: ""} {
-		_, err := s.Update(TxOptions{Command: "test-create", Target: "prob_new", ExpectRevision: &expect}, func(tx *Tx) error {
-			_, err := tx.Create("prob_new", problem("new"))
-			return err
-		})
-		wantCode(t, fmt.Sprintf("create with expect revision %d", expect), err, want)
-	}
-}
-
-func TestCreateAndGetRefusals(t *testing.T) {
-	s, dir := testStore(t)
-	mustCreate(t, s, "prob_x")
-	before := snapshot(t, dir)
-	for _, c := range []struct {
-		name string
-		fn   func(tx *Tx) error
-		want Code
-	}{
-		{"create existing", func(tx *Tx) error { _, err := tx.Create("prob_x", problem("again")); return err }, CodeConflict},
-		{"create bad id", func(tx *Tx) error { _, err := tx.Create("prob_X", problem("x")); return err }, CodeInvalidInput},
-		{"create path id", func(tx *Tx) error { _, err := tx.Create("prob_x/../../evil", problem("x")); return err }, CodeInvalidInput},
-		{"get missing", func(tx *Tx) error { _, err := tx.Get("prob_missing"); return err }, CodeNotFound},
-		{"get bad id", func(tx *Tx) error { _, err := tx.Get("../config"); return err }, CodeInvalidInput},
-		{"get dotdot", func(tx *Tx) error { _, err := tx.Get(".."); return err }, CodeInvalidInput},
-	} {
-		_, err := s.Update(TxOptions{Command: "test"}, c.fn)
-		wantCode(t, c.name, err, c.want)
-	}
-	_, err := s.Read("prob_missing")
-	wantCode(t, "Read missing", err, CodeNotFound)
-	sameFiles(t, dir, before)
-}
-
 func TestSetRefusesForeignPaths(t *testing.T) {
 	s, _ := testStore(t)
 	mustCreate(t, s, "prob_x")
@@ -375,41 +206,6 @@ func TestDamagedDocument(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestSchemaInvalidResultIsNotWritten(t *testing.T) {
-	s, dir := testStore(t)
-	mustCreate(t, s, "prob_x", "prob_y")
-	before := snapshot(t, dir)
-	_, err := s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
-		x, err := tx.Get("prob_x")
-		if err != nil {
-			return err
-		}
-		y, err := tx.Get("prob_y")
-		if err != nil {
-			return err
-		}
-		x.Set("hypothesis.-1", "fine") // valid, but in the same transaction as...
-		return y.Set("objective", "")  // ...one that breaks the schema (minLength 1)
-	})
-	if err == nil {
-		t.Fatal("Update committed a document that fails its schema")
-	}
-	wantCode(t, "schema-invalid result", err, CodeInternal)
-	if !strings.Contains(err.Error(), "problem/prob_y.json") {
-		t.Errorf("error %q does not name the document that fails its schema", err)
-	}
-	sameFiles(t, dir, before)
-
-	_, err = s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
-		_, err := tx.Create("prob_z", map[string]any{"status": "pending", "objective": "no lists"})
-		return err
-	})
-	if err == nil {
-		t.Fatal("Update created a document that fails its schema")
-	}
-	sameFiles(t, dir, before)
 }
 
 func TestDoctorChecksLinksAndSweeps(t *testing.T) {
