@@ -50,6 +50,7 @@ func Run(t *testing.T, open Open) {
 		{"ProofRevisions", testProofRevisions},
 		{"NoLostUpdate", testNoLostUpdate},
 		{"SetConfig", testSetConfig},
+		{"DerivedFiles", testDerivedFiles},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, open(t)) })
 	}
