@@ -99,7 +99,7 @@ func TestRefusalHints(t *testing.T) {
 	ok(append([]string{"check-reject-proof"}, reject("bob", "2", "Adding 2n+1")...)...)
 	// The same role, the wrong skill: it names the skills of its turn.
 	h = refused("invalid_transition", "check-confirm-proof", "--statement-path", b, "--actor", "bob")
-	wants(h, "it is fix's turn on "+b, "not check's", "release it and end your turn", "as check, only check-reject-proof still applies")
+	wants(h, "it is fix's turn on "+b, "not check's", "release it and end your turn", "as check, only check-reject-proof")
 	h = refused("invalid_transition", "state-complete-proof", "--statement-path", b, "--strategy", "direct", "--proof-text", proof, "--actor", "carol")
 	wants(h, "it is fix's turn", "not prove's")
 	guard("state-mark-false", "fix_names_open_issue", "--statement-path", b, "--source", "fix", "--counterexample", "n = 0", "--actor", "fixer")
@@ -135,6 +135,12 @@ func TestRefusalHints(t *testing.T) {
 		{"check-confirm-proof", "no_open_issue"}:     "a proof awaiting verification has no open issue: a patch that leaves one open leaves has_gap",
 	}
 	for _, r := range model.Table {
+		if sk, ok := skills.Find(r.Skill); len(r.Roles) == 0 || ok && sk.Transition != nil {
+			// The engine's own rule (settle-dispute) refuses no caller; a
+			// skill that brings its own row walks its guards in its own
+			// story (TestSkillStoriesWalkTheirGuards).
+			continue
+		}
 		for _, g := range r.Guards {
 			k := [2]string{r.Skill, g.Name}
 			if h := skills.GuardHint(r.Skill, g.Name); h == "" || h == skills.CodeHint(store.CodeGuardFailed) {

@@ -67,8 +67,8 @@ func TestSkillsCommandJSON(t *testing.T) {
 				t.Errorf("%s parameter %d = %+v; want %s (%s) required %v enum %v", sk.Name, j, gp, p.Name, p.Type, p.Required, p.Enum)
 			}
 		}
-		if len(got.ActsOn) != len(r.From) {
-			t.Errorf("%s acts on %v; want %v", sk.Name, got.ActsOn, r.From)
+		if len(got.ActsOn) != len(r.BySource()) {
+			t.Errorf("%s acts on %v; want %v", sk.Name, got.ActsOn, r.BySource())
 		}
 	}
 	// An empty list is [], never null (JSON output is an API). A rule's
