@@ -65,7 +65,7 @@ var Agora = Protocol{
 		AgoraConsensus: "every participant's last signal must be approve or no-change, with at least one approve, all approves of one proposal, and no self-approval",
 		AgoraTimeout:   "the turn limit must be reached",
 	},
-	Doc: Doc{Path: ".claude/agents/agent-agora.md", Name: "agent-agora", Agent: true, Template: "agent-agora.md.tmpl", Example: agoraExample},
+	Doc: agoraDoc,
 }
 
 func startAgora(d *Debate) error {

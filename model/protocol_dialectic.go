@@ -56,7 +56,7 @@ var Dialectic = Protocol{
 	MoreCommands: map[string][]Command{
 		RoleMain: {{"proofloop decide ID --suggestion N --accept|--reject", "a person's consent to suggestion N (ask the user; never decide for them)"}},
 	},
-	Doc: Doc{Path: ".claude/skills/debate/SKILL.md", Name: "debate", Template: "debate.md.tmpl", Example: dialecticExample},
+	Doc: dialecticDoc,
 }
 
 func validateDialectic(_ *Debate, _, _ string, t *DebateTurn, _ []byte) error {

@@ -70,15 +70,19 @@ func ProtocolsOfRole(role string, agora bool) []*Protocol {
 	return out
 }
 
-// Doc is a protocol's generated file for agents (gen-claude): a skill or a
-// participant agent, rendered from Template with the protocol's own values,
-// and the worked example a test runs through the real CLI.
+// Doc is a protocol's generated file for agents (gen-claude), a skill or a
+// participant agent, and its worked example, which `proofloop debate
+// example P` prints and a test runs through the real CLI. The file says
+// what Guide says (the discipline of the protocol's roles, in Markdown),
+// then what the protocol's values say; the turn format and commands are
+// printed by `proofloop prime --role R`, once for every protocol.
 type Doc struct {
-	Path     string // slash-separated, under the output directory
-	Name     string // front matter name: the skill's folder or the agent's file name
-	Agent    bool   // an agent file (front matter with tools), else a skill
-	Template string // the template in skills/templates
-	Example  Example
+	Path        string // slash-separated, under the output directory
+	Name        string // front matter name: the skill's folder or the agent's file name
+	Agent       bool   // an agent file (front matter with tools), else a skill
+	Description string // front matter description
+	Guide       string
+	Example     Example
 }
 
 // Example is a worked example: command lines run in order in an empty

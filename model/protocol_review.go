@@ -53,7 +53,7 @@ var Review = Protocol{
 		ReviewConsensusOutcome: "the reviewer's consensus turn closes the review; every point must be agreed",
 		ReviewPartial:          "the reviewer's consensus turn after the round limit closes the review as partial",
 	},
-	Doc: Doc{Path: ".claude/skills/code-debate/SKILL.md", Name: "code-debate", Template: "code-debate.md.tmpl", Example: reviewExample},
+	Doc: reviewDoc,
 }
 
 // reviewState is what the turns say about the points so far.

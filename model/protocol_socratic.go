@@ -68,7 +68,7 @@ var Socratic = Protocol{
 		SocraticMaxTurns:          "the turn limit must be reached",
 	},
 	Disputes: true,
-	Doc:      Doc{Path: ".claude/agents/agent-socratic.md", Name: "agent-socratic", Agent: true, Template: "agent-socratic.md.tmpl", Example: socraticExample},
+	Doc:      socraticDoc,
 }
 
 func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, source []byte) error {

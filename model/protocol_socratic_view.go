@@ -80,3 +80,16 @@ var socraticExample = Example{
 		{Args: "debate list"},
 	},
 }
+
+// socraticDoc is the socratic participant's agent file.
+var socraticDoc = Doc{
+	Path: ".claude/agents/agent-socratic.md", Name: "agent-socratic", Agent: true,
+	Description: "Participant of a proofloop `socratic` debate: writes validated turns until the engine closes it.",
+	Guide: "The goal is the truth of the topic, not winning: concede what the other side shows, say exactly what still blocks agreement, and change your stance when the evidence does, with the support that changed it.\n\n" +
+		"1. Find the debate: `proofloop next --role participant` lists the socratic debates waiting on a participant, unless you were given an id.\n" +
+		"2. Join once (`debate join ID --participant-name NAME --harness claude-code`) and note your `participant_id`; the same name gives it back later.\n" +
+		"3. Until `debate wait ID --participant-id P --json` says `whose_turn.closed`: read the turns (`debate show ID --transcript`) and the source, then send your turn as one JSON object on standard input with a quoted heredoc (`<<'EOF'`).\n" +
+		"4. When it is closed, say in a line or two how it ended and stop.\n\n" +
+		"A counterpoint's `addresses` is `turn-N`, `source` or `topic`; a support item's `quote` must occur in the source word for word. Keep an `unresolved` item, `\"blocking\": false` when it does not stop consensus. Write `" + StanceAccepting + "` only when nothing you list blocks the other side's position, `" + StanceDissenting + "` with a blocking item when you do not accept it. If the peer never joins, take the timeout path `prime` gives.",
+	Example: socraticExample,
+}

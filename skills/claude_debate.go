@@ -2,6 +2,7 @@ package skills
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -96,31 +97,15 @@ type debateData struct {
 	DebateDoc
 	P           *model.Protocol
 	Description string
+	Guide       string
 	Tools       string
 	Outcomes    []model.OutcomeDoc
 	Limit       string
 	Script      string // the example's command lines
 	ListLine    string
-	// C names the model constants the prose refers to.
-	C map[string]any
-}
-
-// debateConsts are the model constants the debate templates mention.
-var debateConsts = map[string]any{
-	"accepting": model.StanceAccepting, "dissenting": model.StanceDissenting,
-	"mediatorAfter": model.MediatorAfter, "user": model.ParticipantUser,
 }
 
 var debateFuncs = template.FuncMap{
-	"commands": func(p *model.Protocol, role string) []DebateCommand { return DebateCommands(p, role) },
-	"fieldsOf": func(p *model.Protocol, role string) []model.Field { return p.FieldsOf(role) },
-	"names": func(fs []model.Field) string {
-		var out []string
-		for _, f := range fs {
-			out = append(out, "`"+f.Name+"`")
-		}
-		return strings.Join(out, ", ")
-	},
 	"codes": func(ss []string) string {
 		out := make([]string, len(ss))
 		for i, s := range ss {
@@ -128,43 +113,41 @@ var debateFuncs = template.FuncMap{
 		}
 		return strings.Join(out, ", ")
 	},
-	"start": startLine,
-	"field": func(p *model.Protocol, name string) (model.Field, error) {
-		for _, f := range p.Fields {
-			if f.Name == name {
-				return f, nil
-			}
+	"uniq": func(ss []string) []string { return slices.Compact(slices.Clone(ss)) },
+	"article": func(word string) string {
+		if strings.ContainsRune("aeiou", rune(word[0])) {
+			return "an"
 		}
-		return model.Field{}, fmt.Errorf("protocol %s has no field %s", p.Name, name)
+		return "a"
 	},
-	// role pairs a protocol with a role for the "debate-commands" block.
-	"role": func(p *model.Protocol, role string) roleView { return roleView{p, role} },
 }
 
-type roleView struct {
-	P    *model.Protocol
-	Role string
-}
-
-// debateFile renders doc for protocol p (doc.Protocol in the committed
-// files; a test passes a changed copy).
-func debateFile(doc DebateDoc, p *model.Protocol) ([]byte, error) {
-	d := debateData{DebateDoc: doc, P: p, Outcomes: p.OutcomeDocs(), Limit: p.LimitText(),
-		Script: exampleScript(doc.Example), ListLine: ListLine(doc.Example, p), C: debateConsts}
+// debateTemplate runs the named block of the debate templates for doc and
+// protocol p (doc.Protocol in the committed files; a test passes a changed
+// copy).
+func debateTemplate(name string, doc DebateDoc, p *model.Protocol) ([]byte, error) {
+	d := debateData{DebateDoc: doc, P: p, Description: doc.Description, Guide: strings.TrimSpace(doc.Guide),
+		Outcomes: p.OutcomeDocs(), Limit: p.LimitText(), Script: exampleScript(doc.Example), ListLine: ListLine(doc.Example, p)}
 	if doc.Agent {
 		d.Tools = AgentTools(nil)
 	}
-	t := template.New("").Funcs(funcs).Funcs(debateFuncs)
-	run := execute(t.ParseFS(templateFS, "templates/debate-common.tmpl", "templates/"+doc.Template))
-	desc, err := run("description", d)
-	if err != nil {
-		return nil, fmt.Errorf("no template %s with a description: %w", doc.Template, err)
-	}
-	d.Description = strings.TrimSpace(string(desc))
 	if err := CheckFrontMatter(doc.Name, d.Description); err != nil {
 		return nil, err
 	}
-	return run(doc.Template, d)
+	t := template.New("").Funcs(funcs).Funcs(debateFuncs)
+	return execute(t.ParseFS(templateFS, "templates/debate-common.tmpl"))(name, d)
+}
+
+// debateFile renders doc's generated file for protocol p.
+func debateFile(doc DebateDoc, p *model.Protocol) ([]byte, error) {
+	return debateTemplate("debate-file", doc, p)
+}
+
+// DebateExampleText is the worked example of protocol p as `proofloop
+// debate example P` prints it: Markdown with one sh block to run on a
+// scratch root and the text the last command prints.
+func DebateExampleText(p *model.Protocol) ([]byte, error) {
+	return debateTemplate("debate-example", DebateDoc{p.Doc, p}, p)
 }
 
 // exampleScript renders the example's steps as shell lines.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,47 +30,61 @@ func readDebateDoc(t *testing.T, d skills.DebateDoc) string {
 	return string(data)
 }
 
-// TestClaudeDebateFields checks that every field of each protocol has a
-// row in its file's turn format table, marked required exactly when the
-// protocol requires it, with every allowed value: a field added to a
-// protocol without regenerating the files fails here.
+// TestClaudeDebateFields checks that `prime --role R` gives every field of
+// each protocol to a role that writes it, marked required exactly when the
+// protocol requires it, with every allowed value; and that each generated
+// file gives every outcome and the limit.
 func TestClaudeDebateFields(t *testing.T) {
 	if len(skills.DebateDocs) != len(model.Protocols) {
 		t.Fatalf("%d debate files for %d protocols; want one each", len(skills.DebateDocs), len(model.Protocols))
 	}
 	for _, p := range model.Protocols {
-		d := skills.DebateDocOf(p.Name)
-		if d == nil {
-			t.Errorf("protocol %s has no generated file", p.Name)
-			continue
+		c := emptyFolder(t)
+		c.must("", "", "init")
+		roles := slices.Compact(slices.Clone(p.Roles))
+		if len(roles) == 0 { // agora: a position's role exists once a debate names it
+			for _, st := range p.Doc.Example.Steps {
+				if strings.HasPrefix(st.Args, "debate start ") {
+					c.must("", "", shellWords(t, st.Args)...)
+					for _, m := range regexp.MustCompile(`--position '([^=]+)=`).FindAllStringSubmatch(st.Args, -1) {
+						roles = append(roles, m[1])
+					}
+				}
+			}
+			roles = append(roles, model.RoleMediator)
 		}
-		text := readDebateDoc(t, *d)
-		table := section(text, "## Turn format")
-		for _, f := range p.Fields {
-			name := "`" + f.Name + "`"
-			if f.In != "" {
-				name += " (inside " + f.In + ", not a key of the turn)"
-			}
-			row := regexp.MustCompile("(?m)^\\| " + regexp.QuoteMeta(name) + " \\|.*$").FindString(table)
-			if row == "" {
-				t.Errorf("%s: field %s of %s has no row in ## Turn format", d.Path, f.Name, p.Name)
+		seen := map[string]bool{}
+		for _, r := range roles {
+			out := c.must("", "", "prime", "--role", r)
+			_, format, ok := strings.Cut(out, "\nProtocol "+p.Name+": ")
+			if !ok {
+				t.Errorf("prime --role %s says nothing of %s:\n%s", r, p.Name, out)
 				continue
 			}
-			cells := strings.Split(row, " | ")
-			if len(cells) != 6 {
-				t.Errorf("%s: row %q has %d cells; want 6", d.Path, row, len(cells))
-				continue
-			}
-			if got, want := cells[3] == "yes", f.Required; got != want {
-				t.Errorf("%s: field %s required cell %q; want required=%v", d.Path, f.Name, cells[3], want)
-			}
-			for _, v := range f.Enum {
-				if !strings.Contains(cells[4], "`"+v+"`") {
-					t.Errorf("%s: field %s values %q lack %s", d.Path, f.Name, cells[4], v)
+			for _, f := range p.FieldsOf(r) {
+				seen[f.Name+"/"+f.In] = true
+				line := regexp.MustCompile("(?m)^  " + regexp.QuoteMeta(f.Name) + "[: (].*$").FindString(format)
+				if line == "" {
+					t.Errorf("prime --role %s: field %s of %s has no line", r, f.Name, p.Name)
+					continue
+				}
+				if got := strings.Contains(line, "(required)"); got != f.Required {
+					t.Errorf("prime --role %s: %q; want required=%v", r, line, f.Required)
+				}
+				for _, v := range f.Enum {
+					if !strings.Contains(line, v) {
+						t.Errorf("prime --role %s: field %s line %q lacks value %s", r, f.Name, line, v)
+					}
 				}
 			}
 		}
-		outcomes := section(text, "## How it ends")
+		for _, f := range p.Fields {
+			if !seen[f.Name+"/"+f.In] {
+				t.Errorf("%s: no role's prime gives field %s", p.Name, f.Name)
+			}
+		}
+		d := skills.DebateDocOf(p.Name)
+		outcomes := section(readDebateDoc(t, *d), "## How it ends")
 		for _, o := range p.Outcomes {
 			if !strings.Contains(outcomes, "| `"+o+"` |") {
 				t.Errorf("%s: outcome %s of %s is not in ## How it ends", d.Path, o, p.Name)
@@ -188,14 +203,22 @@ func parseDebateExample(text string) ([]exampleStep, string, error) {
 	return steps, outs[0], nil
 }
 
-// TestClaudeDebateExamples runs each debate file's example, as printed, in
-// an empty folder: every command must succeed, and the last one must print
-// what the file shows, the debate closed with the stated outcome.
+// TestClaudeDebateExamples runs each protocol's example, as `debate example
+// P` prints it, in an empty folder: every command must succeed, and the
+// last one must print what the example shows, the debate closed with the
+// stated outcome.
 func TestClaudeDebateExamples(t *testing.T) {
 	for _, d := range skills.DebateDocs {
 		t.Run(d.Name, func(t *testing.T) {
 			t.Parallel()
-			steps, want, err := parseDebateExample(readDebateDoc(t, d))
+			code, text, errOut := runCLI(t, "", "debate", "example", d.Protocol.Name)
+			if code != 0 {
+				t.Fatalf("debate example %s: exit %d: %s", d.Protocol.Name, code, errOut)
+			}
+			if !strings.Contains(readDebateDoc(t, d), "`proofloop debate example "+d.Protocol.Name+"`") {
+				t.Errorf("%s does not point at `proofloop debate example %s`", d.Path, d.Protocol.Name)
+			}
+			steps, want, err := parseDebateExample("\n" + text)
 			if err != nil {
 				t.Fatalf("%s: %v", d.Path, err)
 			}

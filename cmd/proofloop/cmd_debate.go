@@ -33,7 +33,8 @@ func (a *app) debateCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	c.AddCommand(a.debateStartCommand(), a.debateJoinCommand(), a.debateTurnCommand(), a.debateWaitCommand(),
-		a.debateCloseCommand(), a.debateShowCommand(), a.debateListCommand(), a.debateTranscriptCommand())
+		a.debateCloseCommand(), a.debateShowCommand(), a.debateListCommand(), a.debateTranscriptCommand(),
+		a.debateExampleCommand())
 	return c
 }
 

@@ -128,6 +128,10 @@ type primeProtocol struct {
 	File     string                 `json:"file"`
 	Writes   []string               `json:"writes"`
 	Commands []skills.DebateCommand `json:"commands"`
+	// Shape and Fields are the turn format: what a turn is, and every
+	// field the role writes with its values and rule.
+	Shape string   `json:"shape"`
+	Lines []string `json:"fields"`
 }
 
 // primeProtocols returns the debate protocols role takes part in, none for
@@ -141,8 +145,10 @@ func primeProtocols(r model.Role) []primeProtocol {
 	for _, p := range model.ProtocolsOfRole(string(r), true) {
 		pp := primeProtocol{Name: p.Name, Summary: p.Summary, File: p.Doc.Path, Writes: []string{},
 			Commands: skills.DebateCommands(p, string(r))}
+		pp.Shape = p.TurnShape(string(r))
 		for _, f := range p.FieldsOf(string(r)) {
 			pp.Writes = append(pp.Writes, f.Name)
+			pp.Lines = append(pp.Lines, fieldLine(f, false))
 		}
 		out = append(out, pp)
 	}
@@ -171,7 +177,11 @@ func primeDebate(w io.Writer, root string, r model.Role, state []string, next []
 	}
 	for _, p := range protos {
 		fmt.Fprintf(w, "\nProtocol %s: %s\n", p.Name, p.Summary)
-		fmt.Fprintf(w, "You write: %s. %s has the turn format, the outcomes and a worked example.\n", strings.Join(p.Writes, ", "), p.File)
+		fmt.Fprintf(w, "You write: %s. %s has your guide and the outcomes; `proofloop debate example %s` prints a worked debate.\n", strings.Join(p.Writes, ", "), p.File, p.Name)
+		fmt.Fprintf(w, "\nTurn format: %s. The engine stamps turn_number, participant_id, role and at; any other key is refused.\n", p.Shape)
+		for _, l := range p.Lines {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
 		fmt.Fprintf(w, "\nCommands (ID is the debate, P your participant_id from join):\n")
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, c := range p.Commands {

@@ -64,24 +64,37 @@ func (a *app) printProtocols(width int) {
 		}
 		a.hang(width, "", "  ", fmt.Sprintf("%s — seed %s: %s", p.Name, p.Seed, p.Summary))
 		a.hang(width, "  ", "    ", fmt.Sprintf("roles: %s; limit: %d %s%s; outcomes: %s", strings.Join(p.Roles, ", "), p.Limit.N, p.Limit.Unit, soft, strings.Join(p.Outcomes, ", ")))
-		for _, f := range p.Fields {
-			who := "any role"
-			if len(f.Roles) > 0 {
-				who = strings.Join(f.Roles, ", ")
-			}
-			req := ""
-			if f.Required {
-				req = ", required"
-			}
-			enum := ""
-			if len(f.Enum) > 0 {
-				enum = "; one of " + strings.Join(f.Enum, ", ")
-			}
-			name := f.Name
-			if f.In != "" {
-				name += " (inside " + f.In + ", not a key of the turn)"
-			}
-			a.hang(width, "  ", "      ", fmt.Sprintf("%s: %s (%s%s)%s; %s", name, f.Type, who, req, enum, f.Rule))
+		for _, f := range model.Protocols[i].Fields {
+			a.hang(width, "  ", "      ", fieldLine(f, true))
+		}
+
+	}
+}
+
+// fieldLine says what a turn field holds, for `transitions --protocols`
+// and `prime --role` (who writes it only when who is set): "stance: string
+// (any role, required); one of A, B; rule".
+func fieldLine(f model.Field, who bool) string {
+	var tags []string
+	if who {
+		tags = append(tags, "any role")
+		if len(f.Roles) > 0 {
+			tags[0] = strings.Join(f.Roles, ", ")
 		}
 	}
+	if f.Required {
+		tags = append(tags, "required")
+	}
+	s := f.Name
+	if f.In != "" {
+		s += " (inside " + f.In + ", not a key of the turn)"
+	}
+	s += ": " + f.Type
+	if len(tags) > 0 {
+		s += " (" + strings.Join(tags, ", ") + ")"
+	}
+	if len(f.Enum) > 0 {
+		s += "; one of " + strings.Join(f.Enum, ", ")
+	}
+	return s + "; " + f.Rule
 }

@@ -54,7 +54,7 @@ var mcpExposure = struct {
 		"status": true, "show": true, "list": true, "events": true,
 		"skills": true, "transitions": true, "prime": true,
 		"history": true, "graph": true,
-		"debate show": true, "debate list": true, "debate transcript": true, "debate wait": true,
+		"debate show": true, "debate list": true, "debate transcript": true, "debate wait": true, "debate example": true,
 	},
 	// release: a second release of the same lease changes nothing more.
 	// refresh is not idempotent: each call moves the expiry from now.
