@@ -39,8 +39,8 @@ func TestProtocolsAreWhole(t *testing.T) {
 			t.Errorf("%s CloseRules cover %v; want exactly the outcomes with a rule, %v", p.Name, got, ruled)
 		}
 		d := p.Doc
-		if d.Path == "" || d.Name == "" || d.Template == "" || paths[d.Path] {
-			t.Errorf("%s Doc = %+v; want a unique path, a name and a template", p.Name, d)
+		if d.Path == "" || d.Name == "" || d.Description == "" || d.Guide == "" || paths[d.Path] {
+			t.Errorf("%s Doc = %+v; want a unique path, a name, a description and a guide", p.Name, d)
 		}
 		paths[d.Path] = true
 		e := d.Example
