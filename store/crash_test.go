@@ -3,6 +3,7 @@ package store_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -142,7 +143,9 @@ func startCrashChild(t *testing.T, dir, prefix string) *crashChild {
 		t.Fatal(err)
 	}
 	c := &crashChild{prefix: prefix, pr: pr, done: make(chan struct{})}
-	c.cmd = childCmd("crashloop", envRoot+"="+dir, envProc+"="+prefix)
+	// A small write-ahead log: checkpoints come every few transactions,
+	// so the kills land in them too.
+	c.cmd = childCmd("crashloop", envRoot+"="+dir, envProc+"="+prefix, "PROOFLOOP_TEST_WAL_LIMIT=30000")
 	c.cmd.Stdout, c.cmd.Stderr = pw, &c.stderr
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -238,14 +241,22 @@ func childCrashOnce() error {
 }
 
 // crashPoints are the steps of the commit where PROOFLOOP_TEST_CRASH can
-// kill the process, in order. Only before-journal precedes the commit point.
-var crashPoints = []string{"before-journal", "after-journal", "after-first-write", "after-writes", "after-event"}
+// kill the process, in order. Only before-journal precedes the commit point
+// (after-marker comes before the write-ahead log's sync: a kill there
+// leaves a whole journal, which recovery applies; the caller never heard
+// back, so either outcome is allowed, and this one is what happens). The
+// checkpoint points come after the journal is gone; the child checkpoints
+// on every commit for them (PROOFLOOP_TEST_WAL_LIMIT=1).
+var crashPoints = []string{"before-journal", "after-marker", "after-journal", "after-first-write", "after-writes", "after-event", "checkpoint", "checkpoint-synced"}
+
+// journalPoints are the crash points that leave a journal to finish.
+var journalPoints = crashPoints[1:6]
 
 // crashOnce runs a crashonce child with the tag and the crash point and
 // checks that the store killed it.
 func crashOnce(t *testing.T, dir, point, tag string) {
 	t.Helper()
-	cmd := childCmd("crashonce", envRoot+"="+dir, envProc+"="+tag, envCrash+"="+point)
+	cmd := childCmd("crashonce", envRoot+"="+dir, envProc+"="+tag, envCrash+"="+point, "PROOFLOOP_TEST_WAL_LIMIT=1")
 	out, err := cmd.CombinedOutput()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		t.Fatalf("with %s=%s the child was not killed (%v):\n%s", envCrash, point, err, out)
@@ -292,10 +303,13 @@ func TestCrashPoints(t *testing.T) {
 	// land in the middle of the commit.
 	torn := map[string]struct{ docs, events int }{
 		"before-journal":    {0, 2},
+		"after-marker":      {0, 2},
 		"after-journal":     {0, 2},
 		"after-first-write": {1, 2},
 		"after-writes":      {2, 2},
 		"after-event":       {2, 3},
+		"checkpoint":        {2, 3},
+		"checkpoint-synced": {2, 3},
 	}
 	const tag = "crash/sub"
 	sub := model.SubproblemID(docA, 1)
@@ -312,8 +326,9 @@ func TestCrashPoints(t *testing.T) {
 				crashOnce(t, dir, point, tag)
 
 				committed := point != "before-journal"
-				if got := journalExists(t, dir); got != committed {
-					t.Fatalf("journal present after the crash: %v; want %v", got, committed)
+				pending := slices.Contains(journalPoints, point)
+				if got := journalExists(t, dir); got != pending {
+					t.Fatalf("journal present after the crash: %v; want %v", got, pending)
 				}
 				if docs, events := onDisk(t, dir, tag); docs != torn[point].docs || events != torn[point].events {
 					t.Fatalf("on disk after the crash: %d documents with the tag, %d events; want %d and %d",
@@ -326,8 +341,8 @@ func TestCrashPoints(t *testing.T) {
 				switch how {
 				case "doctor":
 					rep := doctorClean(t, s)
-					if committed && !strings.HasPrefix(rep.Journal, "finished transaction 3") || !committed && rep.Journal != "none" {
-						t.Errorf("Doctor journal: %q; want it finished (transaction 3) iff the crash came after the journal", rep.Journal)
+					if pending && !strings.HasPrefix(rep.Journal, "finished transaction 3") || !pending && rep.Journal != "none" {
+						t.Errorf("Doctor journal: %q; want it finished (transaction 3) iff the crash left a journal", rep.Journal)
 					}
 				case "read":
 					// prob_b is written second: after-first-write left it stale.
@@ -374,7 +389,7 @@ func TestCrashPoints(t *testing.T) {
 // journal (the crash hook fires in recovery too), and checks that a third
 // recovery still yields the transaction exactly once.
 func TestCrashDuringRecovery(t *testing.T) {
-	for _, point := range crashPoints[2:] {
+	for _, point := range journalPoints[2:] {
 		t.Run(point, func(t *testing.T) {
 			dir := newRoot(t)
 			crashOnce(t, dir, point, "c1/sub")
@@ -403,3 +418,73 @@ func hypothesis(t *testing.T, d *store.Doc) []string {
 }
 
 func tail(s []string, n int) []string { return s[max(0, len(s)-n):] }
+
+// TestWALReplayAfterMachineCrash simulates a machine crash after three
+// commits that no checkpoint synced: the write-ahead log's header names
+// another boot, the documents they wrote are empty, the events they
+// appended are gone and so is the index. The next command replays the log,
+// and the store is whole again, each transaction once.
+func TestWALReplayAfterMachineCrash(t *testing.T) {
+	if _, err := os.Stat("/proc/sys/kernel/random/boot_id"); err != nil {
+		t.Skip("no boot id here: every commit checkpoints")
+	}
+	dir := newRoot(t)
+	s := openStore(t, dir)
+	tags := []string{"m0", "m1", "m2"}
+	for _, tag := range tags {
+		if _, err := s.Update(store.TxOptions{Command: "test-append"}, func(tx *store.Tx) error {
+			return appendTag(tx, docA, docB, tag)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	walPath := filepath.Join(dir, store.WALFile)
+	raw, err := os.ReadFile(walPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(raw), "\n")
+	if len(lines) < 4 {
+		t.Fatalf("the write-ahead log has %d lines after three commits; want a header and three", len(lines)-1)
+	}
+	// The first logged append to events.jsonl: everything after it is lost.
+	var first struct {
+		Writes []struct {
+			Path string `json:"path"`
+			At   *int64 `json:"at"`
+		} `json:"writes"`
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &first); err != nil {
+		t.Fatal(err)
+	}
+	cut := int64(-1)
+	for _, w := range first.Writes {
+		if w.Path == store.EventsFile && w.At != nil {
+			cut = *w.At
+		}
+	}
+	if cut < 0 {
+		t.Fatal("the first logged transaction appends no event")
+	}
+	lines[0] = `{"wal_boot":"a-boot-before-the-crash"}` + "\n"
+	must(t, os.WriteFile(walPath, []byte(strings.Join(lines, "")), 0o644))
+	must(t, os.Truncate(filepath.Join(dir, store.EventsFile), cut))
+	for _, id := range []string{docA, docB} {
+		must(t, os.Truncate(filepath.Join(dir, store.DocPath(model.KindProblem, id)), 0))
+	}
+	must(t, os.Remove(filepath.Join(dir, store.IndexFile)))
+
+	s = openStore(t, dir)
+	doctorClean(t, s)
+	checkStore(t, dir, tags)
+	if raw, err := os.ReadFile(walPath); err != nil || strings.Count(string(raw), "\n") != 1 {
+		t.Errorf("after the replay the write-ahead log holds %q (%v); want its header alone, checkpointed", raw, err)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -139,8 +139,9 @@ func (s *Store) openIndex(write bool) (*bolt.DB, error) {
 	return db, nil
 }
 
-// applyIndex applies a journal's index changes in one bbolt transaction and
-// makes them durable before the journal may go.
+// applyIndex applies a journal's index changes in one bbolt transaction,
+// not synced: the write-ahead log holds them until a checkpoint, and a
+// machine crash before it drops the index to be rebuilt (see WALFile).
 func (s *Store) applyIndex(ops []kvOp) error {
 	db, err := s.openIndex(true)
 	if err != nil {
@@ -151,7 +152,7 @@ func (s *Store) applyIndex(ops []kvOp) error {
 	if err != nil {
 		return damaged(IndexFile, err)
 	}
-	return db.Sync()
+	return nil
 }
 
 func putOps(btx *bolt.Tx, ops []kvOp) error {

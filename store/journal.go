@@ -68,21 +68,26 @@ func crashPoint(name string) {
 	}
 }
 
-// commit is the protocol of shared/DESIGN.md, for one or many files:
+// commit is the protocol of docs/store.md, for one or many files:
 //  1. the journal, holding every write of the transaction (the event line
-//     last), is written to a temp file, fsynced, renamed into place and its
-//     folder fsynced: the commit point;
-//  2. each write is applied: a document is replaced through a renameio temp
-//     file beside it (written, fsynced, renamed), an append is written at
-//     its offset and fsynced, the index's changes are made in one bbolt
-//     transaction and fsynced; the folders are fsynced;
-//  3. the event line, the last write, is appended to events.jsonl;
-//  4. the journal is removed.
+//     last), is put in place as .journal (a temp file renamed, not synced):
+//     the mark that a transaction is being applied, which readers and the
+//     next command finish;
+//  2. the same journal is appended to the write-ahead log (.wal) and
+//     fdatasynced: the commit point, and the call's one sync;
+//  3. each write is applied without syncing: a document is replaced through
+//     a temp file beside it and a rename, an append is written at its
+//     offset, the index's changes are made in one bbolt transaction; the
+//     event line, the last write, is appended to events.jsonl;
+//  4. .journal is removed, and once the log has grown past walLimit a
+//     checkpoint syncs what the logged transactions wrote and empties it.
 //
-// A crash before 1 leaves the store as it was (and perhaps a stale temp
-// file); a crash after it is finished by recover, which redoes 2 and 3.
-// The caller (Tx.commit) has sealed the event against the log's tail, which
-// it read under the lock.
+// A kill before 1 leaves the store as it was (and perhaps a stale temp
+// file); a kill after it is finished by recover, which redoes 3, from the
+// page cache that a killed process does not lose. A crash of the machine
+// can lose the unsynced writes of 3: walRecover replays the log (see
+// WALFile). The caller (Tx.commit) has sealed the event against the log's
+// tail, which it read under the lock.
 func (s *Store) commit(seq int, line []byte, at int64, writes []journalWrite) error {
 	writes = append(writes, journalWrite{Path: EventsFile, Content: string(line) + "\n", At: &at})
 	j := journal{Seq: seq, Event: line, Writes: writes}
@@ -95,22 +100,30 @@ func (s *Store) commit(seq int, line []byte, at int64, writes []journalWrite) er
 		return Errorf(CodeInternal, "encode journal").Wrap(err)
 	}
 	crashPoint("before-journal")
-	if err := writeAtomic(s.root, JournalFile, jb); err != nil {
+	if err := writeReplace(s.root, JournalFile, jb); err != nil {
 		return Errorf(CodeInternal, "write journal").Wrap(err)
 	}
-	if err := syncDir(s.root, "."); err != nil {
-		return Errorf(CodeInternal, "sync root").Wrap(err)
+	crashPoint("after-marker")
+	size, err := s.walAppend(jb)
+	if err != nil {
+		// Not durable, so not committed: take the mark back, so that
+		// nothing finishes a transaction that reported failure.
+		_ = s.root.Remove(JournalFile)
+		return Errorf(CodeInternal, "append to %s", WALFile).Wrap(err)
 	}
 	crashPoint("after-journal")
 	// The transaction has committed. If applying it fails (a full disk, say),
 	// the journal stays and the next command or reader finishes it; failing
 	// here would invite a retry that applies the change twice.
-	_ = s.apply(&j)
+	if s.apply(&j) == nil {
+		_ = s.walCheckpoint(size)
+	}
 	return nil
 }
 
-// apply performs steps 2-4 of commit. It is idempotent, so recovery calls it
-// again after a crash.
+// apply performs step 3 of commit and removes .journal. It is idempotent,
+// so recovery calls it again after a crash. Nothing here syncs: the
+// write-ahead log already holds every byte (see WALFile).
 func (s *Store) apply(j *journal) error {
 	dirs := map[string]bool{}
 	logged := false
@@ -124,11 +137,6 @@ func (s *Store) apply(j *journal) error {
 		}
 		if i == 0 {
 			crashPoint("after-first-write")
-		}
-	}
-	for d := range dirs {
-		if err := syncDir(s.root, d); err != nil {
-			return err
 		}
 	}
 	if !logged {
@@ -172,7 +180,7 @@ func (s *Store) applyWrite(w journalWrite, dirs map[string]bool) error {
 			dirs[dir] = true
 		}
 	default:
-		if err := writeAtomic(s.root, w.Path, []byte(w.Content)); err != nil {
+		if err := writeReplace(s.root, w.Path, []byte(w.Content)); err != nil {
 			return err
 		}
 		dirs[dir] = true
@@ -181,7 +189,7 @@ func (s *Store) applyWrite(w journalWrite, dirs map[string]bool) error {
 }
 
 // writeAt writes b at offset at of the root-relative file name, cutting the
-// file there first, and fsyncs it. Redoing it gives the same file. A file
+// file there first (not synced: see WALFile). Redoing it gives the same file. A file
 // shorter than at means bytes the journal relies on are gone: damage.
 func writeAt(root *os.Root, name string, at int64, b []byte) (created bool, err error) {
 	if dir := path.Dir(name); dir != "." {
@@ -213,7 +221,7 @@ func writeAt(root *os.Root, name string, at int64, b []byte) (created bool, err 
 	if _, err := f.WriteAt(b, at); err != nil {
 		return false, err
 	}
-	return created, f.Sync()
+	return created, nil
 }
 
 // Recovery says what recover found.
@@ -228,6 +236,9 @@ type Recovery struct {
 // lock. A journal that does not parse or fails its checksum never reached
 // the commit point intact, so it is discarded: no document was touched yet.
 func (s *Store) recover() (Recovery, error) {
+	if err := s.walRecover(); err != nil {
+		return Recovery{}, err
+	}
 	raw, err := s.root.ReadFile(JournalFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Recovery{}, nil

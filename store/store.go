@@ -45,6 +45,7 @@ type Store struct {
 	cfgAt  time.Time // when a backend's cfg was read
 
 	backend Backend // nil for the file store
+	walOK   bool    // walRecover found nothing to replay
 }
 
 // Open opens the contents root at dir. It fails with not_found when dir is
