@@ -53,6 +53,20 @@ func outcomes() []string {
 	return out
 }
 
+// fieldEnum is the values a turn field takes in any protocol, in protocol
+// order: a protocol that gives the field values of its own adds them.
+func fieldEnum(name string) []string {
+	var out []string
+	for _, p := range model.Protocols {
+		for _, f := range p.Fields {
+			if f.Name == name {
+				out = strs(out, f.Enum)
+			}
+		}
+	}
+	return out
+}
+
 func protocolNames() []string {
 	var out []string
 	for _, p := range model.Protocols {
@@ -86,7 +100,7 @@ func enumSources() []enumSource {
 		{schemas.Debate, "definitions.turn.properties.verdict.enum", model.Verdicts, false},
 		{schemas.Debate, "definitions.turn.properties.replies.items.properties.verdict.enum", model.ReplyVerdicts, false},
 		{schemas.Debate, "definitions.turn.properties.signal.enum", model.Signals, false},
-		{schemas.Debate, "definitions.turn.properties.conclusion.properties.outcome.enum", model.Conclusions, false},
+		{schemas.Debate, "definitions.turn.properties.conclusion.properties.outcome.enum", fieldEnum("conclusion"), false},
 		{schemas.Debate, "definitions.suggestion.properties.state.enum", model.SuggestionStates, false},
 	}
 }

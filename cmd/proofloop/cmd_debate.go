@@ -213,10 +213,10 @@ func (a *app) debateTurnCommand() *cobra.Command {
 		Use:   "turn ID --participant-id P (--input FILE|- | --body TEXT [--suggestion TEXT]... [--conclusion O --conclusion-text TEXT])",
 		Short: "Write a participant's turn; the engine validates it, then decides the outcome",
 		Long: "turn reads the turn as one JSON object (--input FILE, or - for standard input) with the\n" +
-			"protocol's fields (`proofloop transitions` lists them), or, for dialectic, from --body (Markdown),\n" +
-			"--suggestion (partner, repeatable) and --conclusion consensus|partial|disagreement with\n" +
-			"--conclusion-text (main). Unknown keys and trailing data are refused. A dialectic user\n" +
-			"interjects with --participant-id user. The turn is checked before anything is written: a\n" +
+			"protocol's fields (`proofloop transitions` lists them), or, for " + withField("body") + ", from --body\n" +
+			"(Markdown), --suggestion (" + withField("suggestions") + ", repeatable) and --conclusion O with --conclusion-text\n" +
+			"(" + withField("conclusion") + "; O one of " + strings.Join(conclusions(), "|") + "). Unknown keys and trailing data are\n" +
+			"refused. A dialectic user interjects with --participant-id user. The turn is checked before anything is written: a\n" +
 			"broken field exits 2 naming it and the rule; a turn out of order, on a closed debate, or for a\n" +
 			"seat another actor joined exits 4;\n" +
 			"a turn while another holds the debate's lease exits 5 (give yours with --lease). After the turn\n" +
@@ -289,11 +289,38 @@ func (a *app) debateTurnCommand() *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&pid, "participant-id", "", "the writer's participant id (from debate join), or user for a dialectic interjection")
 	f.StringVar(&input, "input", "", "the turn as a JSON object in `FILE` (- reads standard input)")
-	f.StringVar(&body, "body", "", "dialectic: the turn's Markdown body (@FILE or @- reads it)")
-	f.StringArrayVar(&suggestions, "suggestion", nil, "dialectic partner: a `TEXT` suggestion that waits for proofloop decide ID --suggestion N --accept|--reject")
-	f.StringVar(&conclusion, "conclusion", "", "dialectic main: close with consensus, partial or disagreement")
-	f.StringVar(&conclusionText, "conclusion-text", "", "dialectic main: the conclusion's text")
+	f.StringVar(&body, "body", "", withField("body")+": the turn's Markdown body (@FILE or @- reads it)")
+	f.StringArrayVar(&suggestions, "suggestion", nil, withField("suggestions")+": a `TEXT` suggestion that waits for proofloop decide ID --suggestion N --accept|--reject")
+	f.StringVar(&conclusion, "conclusion", "", withField("conclusion")+": close with "+strings.Join(conclusions(), ", "))
+	f.StringVar(&conclusionText, "conclusion-text", "", withField("conclusion")+": the conclusion's text")
 	return c
+}
+
+// withField names the protocols whose turns have field, and who writes it:
+// "dialectic main". The turn flags serve every protocol that has the field.
+func withField(field string) string {
+	var out []string
+	for _, p := range model.Protocols {
+		for _, f := range p.Fields {
+			if f.Name == field && f.In == "" {
+				out = append(out, strings.TrimSpace(p.Name+" "+strings.Join(f.Roles, "/")))
+			}
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// conclusions is every outcome a --conclusion may give, in protocol order.
+func conclusions() []string {
+	var out []string
+	for _, p := range model.Protocols {
+		for _, f := range p.Fields {
+			if f.Name == "conclusion" {
+				out = append(out, f.Enum...)
+			}
+		}
+	}
+	return out
 }
 
 func (a *app) debateWaitCommand() *cobra.Command {
