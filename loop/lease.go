@@ -316,6 +316,14 @@ func requireLease(tx *store.Tx, id string) error {
 	if err != nil || !cfg.RequireLease {
 		return err
 	}
+	// A mistyped id is not_found (with the nearest ids), not a lease to
+	// claim on a document that does not exist.
+	if ok, err := tx.Exists(id); err != nil || !ok {
+		if err == nil {
+			_, err = tx.Get(id)
+		}
+		return err
+	}
 	role := "ROLE"
 	if it, err := itemIn(nil, tx, id, tx.Clock()); err == nil && it.Role != "" {
 		role = string(it.Role)
