@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html/template"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -18,10 +19,14 @@ import (
 // shows raw HTML as text (an auditor should see that an agent wrote a
 // <script>, not an "omitted" comment) and turns links and images into text,
 // so the page has no external href or src at all.
-var md = goldmark.New(
-	goldmark.WithExtensions(extension.Table, extension.Strikethrough),
-	goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(inert{}, 0))),
-)
+// It is built on first use, so that a command that renders no page does not
+// pay for it at start.
+var md = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.Table, extension.Strikethrough),
+		goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(inert{}, 0))),
+	)
+})
 
 // inert rewrites the nodes that could load or link anything.
 type inert struct{}
@@ -89,7 +94,7 @@ func moveChildren(p, n ast.Node) {
 func Markdown(src string) template.HTML {
 	text, spans := extractMath(src)
 	var b bytes.Buffer
-	if err := md.Convert([]byte(text), &b); err != nil {
+	if err := md().Convert([]byte(text), &b); err != nil {
 		// goldmark fails only when the writer does; show the text escaped.
 		return template.HTML("<p>" + restoreMath(template.HTMLEscapeString(text), spans) + "</p>")
 	}

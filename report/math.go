@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // mathSpan is one TeX formula of an agent's text, without its delimiters.
@@ -23,7 +24,7 @@ const (
 	phClose = "\uE001"
 )
 
-var placeholderRe = regexp.MustCompile(phOpen + `([0-9]+)` + phClose)
+var placeholderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(phOpen + `([0-9]+)` + phClose) })
 
 // extractMath replaces each formula of s ($...$, $$...$$, \(...\), \[...\])
 // with a placeholder and returns the formulas. An unclosed delimiter and an
@@ -86,7 +87,7 @@ func findCloser(s string, from int, closer string) int {
 // span that the page's script hands to KaTeX. Without the script (or before
 // it ran) the reader sees the TeX source.
 func restoreMath(h string, spans []mathSpan) string {
-	return placeholderRe.ReplaceAllStringFunc(h, func(m string) string {
+	return placeholderRe().ReplaceAllStringFunc(h, func(m string) string {
 		n, err := strconv.Atoi(m[len(phOpen) : len(m)-len(phClose)])
 		if err != nil || n >= len(spans) {
 			return "" // cannot happen: extractMath removed the agents' own

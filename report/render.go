@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
@@ -29,7 +30,9 @@ var pageCSS string
 //go:embed page.tmpl
 var pageTmpl string
 
-var tmpl = template.Must(template.New("page").Parse(pageTmpl))
+// tmpl is parsed on first use: a command that renders no page (a skill
+// call) does not pay for it at start.
+var tmpl = sync.OnceValue(func() *template.Template { return template.Must(template.New("page").Parse(pageTmpl)) })
 
 // DefaultSplitOver is the number of statements above which a report of
 // several root problems becomes an index page and one page per root: about
@@ -246,7 +249,7 @@ func renderPage(d *Data, o Options, index bool, up string) ([]byte, error) {
 	if o.MainOnly {
 		name = "main"
 	}
-	if err := tmpl.ExecuteTemplate(&b, name, pd); err != nil {
+	if err := tmpl().ExecuteTemplate(&b, name, pd); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

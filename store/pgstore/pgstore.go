@@ -13,7 +13,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"regexp"
 	"strings"
 	"time"
@@ -21,7 +20,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/jackc/tern/v2/migrate"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
@@ -30,7 +28,7 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// VersionTable is the table where tern records the schema version.
+// VersionTable is the table that records the schema version (tern's layout).
 const VersionTable = "proofloop_schema_version"
 
 // channel is the NOTIFY channel every commit signals, with its seq.
@@ -111,7 +109,7 @@ func connect(dsn string) (*Store, error) {
 }
 
 // Migrate connects to dsn and brings its tables up to this binary's schema.
-// tern holds an advisory lock while it runs, so two machines migrating at
+// It holds an advisory lock while it runs, so two machines migrating at
 // once do not both apply a migration.
 func Migrate(dsn string) error {
 	s, err := connect(dsn)
@@ -125,18 +123,7 @@ func Migrate(dsn string) error {
 		return dbErr(err, "connect to %s", s)
 	}
 	defer conn.Release()
-	m, err := migrate.NewMigrator(ctx, conn.Conn(), VersionTable)
-	if err != nil {
-		return dbErr(err, "prepare migrations")
-	}
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return store.Errorf(store.CodeInternal, "migrations").Wrap(err)
-	}
-	if err := m.LoadMigrations(sub); err != nil {
-		return store.Errorf(store.CodeInternal, "load migrations").Wrap(err)
-	}
-	if err := m.Migrate(ctx); err != nil {
+	if err := migrate(ctx, conn.Conn()); err != nil {
 		return dbErr(err, "migrate %s", s)
 	}
 	return nil
