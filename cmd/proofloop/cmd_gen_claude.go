@@ -68,7 +68,11 @@ func (a *app) genClaudeCommand() *cobra.Command {
 					"mcp": map[string]any{"path": filepath.ToSlash(mcpPath), "changed": mcpChanged, "enabled": mcpOn}, "agents": claudeAgents(),
 					"plugin": map[string]any{"written": pluginFiles != nil, "files": slash(pluginFiles)}})
 			}
-			fmt.Fprintf(a.stdout, "Wrote %d files under %s.\n", len(rep.Written), dir)
+			where := dir
+			if filepath.Clean(dir) == "." {
+				where = "the current folder" // not "under .."
+			}
+			fmt.Fprintf(a.stdout, "Wrote %d files under %s.\n", len(rep.Written), where)
 			for _, k := range rep.Kept {
 				fmt.Fprintf(a.stdout, "Kept %s: proofloop did not write it, so it is left as it is.\n", k)
 			}
