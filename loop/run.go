@@ -162,7 +162,7 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 	}
 	if len(r.roles) == 0 {
 		return nil, store.Errorf(store.CodeInvalidInput, "config.json sets no agents").
-			WithHint(`set "agents": {"solve": CMD, "prove": CMD, "check": CMD, "fix": CMD} in config.json`)
+			WithHint("give each role a command: `proofloop config set agents.ROLE CMD` for solve, prove, check and fix (`proofloop gen-claude` prints them for Claude Code; `proofloop init --example DIR` is a project with scripted agents)")
 	}
 	if r.ttl, err = LeaseTTL(s, 0); err != nil {
 		return nil, err
