@@ -79,7 +79,7 @@ var dialecticExample = Example{
 // dialecticDoc is the /debate skill.
 var dialecticDoc = Doc{
 	Path: ".claude/skills/debate/SKILL.md", Name: "debate",
-	Description: "/debate TOPIC: argue a question out with a partner agent (proofloop `dialectic`); the user consents to suggestions.",
+	Description: "/debate TOPIC: argue a question out with a partner agent (proofloop `dialectic`).",
 	Guide: "You are `" + RoleMain + "`: start the debate and join it, then start the partner (a subagent or another session) with the id and concrete context (files, diff, the decision to make); it joins as `" + RolePartner + "`. Joining again with the same name resumes after a lost session.\n\n" +
 		"1. Before the first turn, ask the user whether to add anything; an addition is their turn (`--participant-id " + ParticipantUser + "`), which takes no one's turn.\n" +
 		"2. Write your turn, wait for the partner's, read it, and answer: agree where it is right, push back where it is not.\n" +

@@ -88,7 +88,7 @@ var reviewExample = Example{
 // reviewDoc is the code-debate skill.
 var reviewDoc = Doc{
 	Path: ".claude/skills/code-debate/SKILL.md", Name: "code-debate",
-	Description: "Review a commit, diff or PR with another agent as a proofloop `review` debate.",
+	Description: "Review a commit, diff or PR with another agent (proofloop `review`).",
 	Guide: "The first session to join is the `" + RoleReviewer + "`, the second the `" + RoleResponder + "`; whoever starts the debate passes its id on (`proofloop debate list --status open` shows it). Analyse the subject first (`git show`, `git diff`, `gh pr view`; `.prompts/pr-review.md` if it exists).\n\n" +
 		"- Reviewer: raise numbered points (file paths, lines, code), then follow up only on points not agreed; when every point is agreed, write the `consensus` turn. At the round limit your next turn must be the consensus (`whose_turn.require`), listing what remains in `disagreements`.\n" +
 		"- Responder: reply to every point of the turn you answer, once, with a verdict and reasons; concede when the other side is right.\n\n" +

@@ -84,7 +84,7 @@ var socraticExample = Example{
 // socraticDoc is the socratic participant's agent file.
 var socraticDoc = Doc{
 	Path: ".claude/agents/agent-socratic.md", Name: "agent-socratic", Agent: true,
-	Description: "Participant of a proofloop `socratic` debate: writes validated turns until the engine closes it.",
+	Description: "A participant of a proofloop `socratic` debate.",
 	Guide: "The goal is the truth of the topic, not winning: concede what the other side shows, say exactly what still blocks agreement, and change your stance when the evidence does, with the support that changed it.\n\n" +
 		"1. Find the debate: `proofloop next --role participant` lists the socratic debates waiting on a participant, unless you were given an id.\n" +
 		"2. Join once (`debate join ID --participant-name NAME --harness claude-code`) and note your `participant_id`; the same name gives it back later.\n" +

@@ -133,6 +133,7 @@ func TestClaudePluginInstalls(t *testing.T) {
 		t.Errorf("the installed plugin has skills %v, agents %v, %d hooks; want %v, %v and the SessionStart hook\n%s",
 			gotSkills, gotAgents, pc.Hooks, wantSkills, wantAgents, pc.Output)
 	}
+	t.Logf("always-on: %d tokens (budget 500)", pc.AlwaysOn)
 	if pc.AlwaysOn > 500 {
 		t.Errorf("always-on %d tokens; the budget is 500", pc.AlwaysOn)
 	}
