@@ -42,6 +42,9 @@ type DebateResult struct {
 	Outcome              *model.DebateOutcome `json:"outcome,omitempty"`
 	// Joined is false when join found the name already there (a resume).
 	Joined *bool `json:"joined,omitempty"`
+	// Existing is set when start found the active socratic duel on the same
+	// source and topic and wrote nothing.
+	Existing bool `json:"existing,omitempty"`
 	// Discarded is set when close --discard removed the debate.
 	Discarded bool `json:"discarded,omitempty"`
 	// Withdrawn names the issue a dispute withdrew, as STMT#N.
@@ -170,10 +173,17 @@ func StartDebate(s *store.Store, opts store.TxOptions, in DebateStart) (*DebateR
 		if err != nil {
 			return nil, store.Errorf(store.CodeInvalidInput, "--source %q: %v", in.Source, err)
 		}
+		if ext := strings.ToLower(filepath.Ext(abs)); ext != ".md" && ext != ".markdown" {
+			return nil, store.Errorf(store.CodeInvalidInput, "--source %q is not a Markdown file (.md or .markdown)", in.Source).
+				WithHint("nothing was written; give the path of a readable .md or .markdown file")
+		}
 		b, err := os.ReadFile(abs)
 		if err != nil {
 			return nil, store.Errorf(store.CodeInvalidInput, "cannot read --source file %q: %v", in.Source, err).
 				WithHint("give the path of a readable Markdown file, relative to the current folder or absolute")
+		}
+		if strings.TrimSpace(in.Topic) == "" {
+			in.Topic = SourceTopic(abs, b)
 		}
 		sum := sha256.Sum256(b)
 		src = &model.DebateSource{Path: abs, SHA256: hex.EncodeToString(sum[:])}
@@ -197,7 +207,7 @@ func StartDebate(s *store.Store, opts store.TxOptions, in DebateStart) (*DebateR
 		}
 		about = &model.DisputeLink{Statement: stmt, IssueNumber: num}
 	}
-	var out *model.Debate
+	var out, found *model.Debate
 	_, err = s.Update(opts, func(tx *store.Tx) error {
 		slug := model.TopicSlug(in.Topic)
 		n := 1
@@ -206,6 +216,14 @@ func StartDebate(s *store.Store, opts store.TxOptions, in DebateStart) (*DebateR
 			ok, err := tx.Exists(id)
 			if err != nil {
 				return store.Errorf(store.CodeInternal, "stat debate").Wrap(err)
+			}
+			if ok && p.Name == model.Socratic.Name && src != nil {
+				// One active duel per source and topic (seed 000): a second
+				// start finds the first, and nothing is written.
+				if d, err := activeDuel(tx, id, src.Path, in.Topic); err != nil || d != nil {
+					found = d
+					return err
+				}
 			}
 			if !ok {
 				// A discarded debate's id stays taken: ids are never reused.
@@ -251,7 +269,45 @@ func StartDebate(s *store.Store, opts store.TxOptions, in DebateStart) (*DebateR
 	if err != nil {
 		return nil, err
 	}
+	if found != nil {
+		r := resultOf(found)
+		r.Existing = true
+		return r, nil
+	}
 	return resultOf(out), nil
+}
+
+// activeDuel returns debate id when it is an open socratic duel on the same
+// source and topic, else nil.
+func activeDuel(tx *store.Tx, id, source, topic string) (*model.Debate, error) {
+	doc, err := tx.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	d, err := doc.Debate()
+	if err != nil {
+		return nil, store.Errorf(store.CodeStoreDamaged, "%v", err)
+	}
+	if d.Protocol != model.Socratic.Name || d.Status != model.DebateOpen || d.Source == nil || d.Source.Path != source || d.Topic != topic {
+		return nil, nil
+	}
+	return d, nil
+}
+
+// SourceTopic is the topic of a debate on a Markdown source when none is
+// given (seed 000): the source's first Markdown heading, else its file-name
+// stem.
+func SourceTopic(path string, b []byte) string {
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if h := strings.TrimLeft(line, "#"); len(h) < len(line) && len(line)-len(h) <= 6 && strings.HasPrefix(h, " ") {
+			if t := strings.TrimSpace(strings.TrimRight(h, "# ")); t != "" {
+				return t
+			}
+		}
+	}
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
 // DebateJoin describes a participant joining.

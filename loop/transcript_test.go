@@ -96,7 +96,7 @@ func socraticDebate(t *testing.T) *model.Debate {
 		Position:      "The cache can be stale for up to 60 s.",
 		Counterpoints: []model.Counterpoint{{Addresses: "source", Claim: "Expiry implies staleness.", Support: []model.Support{{Text: "the source says so", Quote: trStr("Entries expire after 60 s.")}}}},
 		Agreements:    []string{"Entries do expire."},
-		NovelArgument: &model.NovelArgument{Text: "A write between two reads is not seen."},
+		NovelArgument: &model.NovelArgument{Text: "A write between two reads is not seen.", Support: []model.Support{{Text: "the source"}}},
 		Unresolved:    []model.UnresolvedItem{{Text: "Is 60 s stale?", Blocking: true}},
 	}, src)
 	trTurn(t, p, d, "p2", model.DebateTurn{
@@ -111,7 +111,7 @@ func socraticDebate(t *testing.T) *model.Debate {
 	trTurn(t, p, d, "p1", model.DebateTurn{
 		Stance:                model.StanceAccepting,
 		Position:              "Agreed: bounded staleness.",
-		Counterpoints:         []model.Counterpoint{{Addresses: "turn-2", Claim: "The wording must name the bound."}},
+		Counterpoints:         []model.Counterpoint{{Addresses: "turn-2", Claim: "The wording must name the bound.", Support: []model.Support{{Text: "turn 2 names 60 s"}}}},
 		Agreements:            []string{"Bounded staleness."},
 		NovelArgument:         &model.NovelArgument{Text: "Name 60 s in the claim.", Support: []model.Support{{Text: "turn 2"}}},
 		Unresolved:            []model.UnresolvedItem{{Text: "none material", Blocking: false}},

@@ -254,13 +254,14 @@ func NewDebate(p *Protocol, id, topic, createdAt string) *Debate {
 const TranscriptDir = ".debates"
 
 // ArtifactPath is the transcript path of a debate created at createdAt (an
-// ISO 8601 timestamp) on a topic slug: .debates/YYYY-MM-DD-<slug>.md.
+// ISO 8601 timestamp) on a topic slug: .debates/YYYY-MM-DD-topic-slug.md,
+// with hyphens, as the three Markdown seeds name their files.
 func ArtifactPath(createdAt, slug string) string {
 	date := createdAt
 	if len(date) > 10 {
 		date = date[:10]
 	}
-	return TranscriptDir + "/" + date + "-" + slug + ".md"
+	return TranscriptDir + "/" + date + "-" + strings.ReplaceAll(slug, "_", "-") + ".md"
 }
 
 // ParticipantByName returns the participant called name, or nil; join uses

@@ -84,14 +84,18 @@ func str(s string) *string { return &s }
 
 func num(f float64) *float64 { return &f }
 
+// novel numbers the helpers' novel arguments: a participant may not repeat one.
+var novel int
+
 // sTurn is a complete socratic turn with the given stance.
 func sTurn(stance string, blocking bool) DebateTurn {
+	novel++
 	return DebateTurn{
 		Stance:        stance,
 		Position:      "The claim holds " + strings.ToLower(stance),
 		Counterpoints: []Counterpoint{{Addresses: "topic", Claim: "the premise is vague", Support: []Support{{Text: "the topic names no bound"}}}},
 		Agreements:    []string{"the question matters"},
-		NovelArgument: &NovelArgument{Text: "consider the edge case"},
+		NovelArgument: &NovelArgument{Text: fmt.Sprintf("consider edge case %d", novel), Support: []Support{{Text: "the topic"}}},
 		Unresolved:    []UnresolvedItem{{Text: "the edge case", Blocking: blocking}},
 	}
 }

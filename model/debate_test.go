@@ -52,7 +52,7 @@ func TestDebateID(t *testing.T) {
 }
 
 func TestArtifactPath(t *testing.T) {
-	if got := ArtifactPath("2026-11-23T09:00:00.5Z", "is_p_np"); got != ".debates/2026-11-23-is_p_np.md" {
+	if got := ArtifactPath("2026-11-23T09:00:00.5Z", "is_p_np"); got != ".debates/2026-11-23-is-p-np.md" {
 		t.Errorf("ArtifactPath = %q", got)
 	}
 }
@@ -60,7 +60,7 @@ func TestArtifactPath(t *testing.T) {
 func TestNewDebate(t *testing.T) {
 	d := NewDebate(&Agora, DebateID("cache_policy", 2), "Cache policy?", "2026-11-23T09:00:00Z")
 	if d.ID != "deb_cache_policy_2" || d.Status != DebateOpen || d.MaxTurns != 20 || d.TopicSlug != "cache_policy" ||
-		d.Artifact != ".debates/2026-11-23-cache_policy.md" || d.Participants == nil || d.Turns == nil {
+		d.Artifact != ".debates/2026-11-23-cache-policy.md" || d.Participants == nil || d.Turns == nil {
 		t.Errorf("NewDebate = %+v", d)
 	}
 }

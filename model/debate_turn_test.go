@@ -44,3 +44,17 @@ func TestStatementTurnWaitsForDispute(t *testing.T) {
 		t.Errorf("withdrawn issue: open issues %v; want none", got)
 	}
 }
+
+func TestParseTurnStripsAJSONFence(t *testing.T) {
+	for _, in := range []string{"```json\n{\"signal\": \"propose\"}\n```", "  ```\n{\"signal\": \"propose\"}\n```\n"} {
+		tt, err := ParseTurn([]byte(in))
+		if err != nil || tt.Signal != "propose" {
+			t.Errorf("ParseTurn(%q) = %+v, %v; want the fenced turn", in, tt, err)
+		}
+	}
+	for _, in := range []string{"I propose tabs.", "```yaml\nsignal: propose\n```", "Here: ```json\n{}\n```"} {
+		if _, err := ParseTurn([]byte(in)); err == nil {
+			t.Errorf("ParseTurn(%q) accepted; want prose and other fences refused", in)
+		}
+	}
+}

@@ -356,6 +356,7 @@ func (p *Protocol) checkFields(role string, t *DebateTurn) error {
 // unknown field is refused; turn_number, participant_id, role and at are
 // ignored, since AppendTurn sets them.
 func ParseTurn(data []byte) (*DebateTurn, error) {
+	data = stripFence(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var t DebateTurn
@@ -370,6 +371,26 @@ func ParseTurn(data []byte) (*DebateTurn, error) {
 	}
 	t.TurnNumber, t.ParticipantID, t.Role, t.At = 0, "", "", ""
 	return &t, nil
+}
+
+// stripFence returns the JSON inside a Markdown code fence (```json ...
+// ``` or ``` ... ```) that wraps the whole input, as agora's upstream parser
+// accepts it; any other input comes back unchanged, so prose is still
+// refused by the decoder.
+func stripFence(data []byte) []byte {
+	s := bytes.TrimSpace(data)
+	if !bytes.HasPrefix(s, []byte("```")) || !bytes.HasSuffix(s, []byte("```")) || len(s) < 6 {
+		return data
+	}
+	body := s[3 : len(s)-3]
+	nl := bytes.IndexByte(body, '\n')
+	if nl < 0 {
+		return data
+	}
+	if lang := strings.TrimSpace(string(body[:nl])); lang != "" && lang != "json" {
+		return data
+	}
+	return body[nl+1:]
 }
 
 // Terminal evaluates the protocol's terminal rules after a turn. The engine

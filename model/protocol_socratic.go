@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Socratic stances (seed 000, rp1 socratic-duel).
@@ -49,13 +50,13 @@ var Socratic = Protocol{
 	Fields: []Field{
 		{Name: "stance", Type: "string", Required: true, Enum: Stances, Rule: "a change from your previous stance needs stance_revision_support"},
 		{Name: "position", Type: "string", Required: true, Rule: "your position, non-empty"},
-		{Name: "counterpoints", Type: "[{addresses, claim, support: [{text, quote?}]}]", Required: true, Rule: `non-empty; addresses is "turn-N" of an earlier turn, "source" (when the debate has one) or "topic"`},
+		{Name: "counterpoints", Type: "[{addresses, claim, support: [{text, quote?}]}]", Required: true, Rule: `non-empty, each with support; addresses is "turn-N" of an earlier turn, "source" (when the debate has one) or "topic"`},
 		{Name: "agreements", Type: "[string]", Required: true, Rule: "non-empty"},
-		{Name: "novel_argument", Type: "{text, support: [{text, quote?}]}", Required: true, Rule: "text non-empty"},
+		{Name: "novel_argument", Type: "{text, support: [{text, quote?}]}", Required: true, Rule: "text and support non-empty; never a repeat of your own earlier one"},
 		{Name: "unresolved", Type: "[{text, blocking}]", Required: true, Rule: "non-empty; a blocking item prevents consensus"},
 		{Name: "stance_revision_support", Type: "[{text, quote?}]", Rule: "support items; required when the stance changes"},
 		{Name: "verdict", Type: "string", Enum: Verdicts, Rule: "only in a dispute debate, where ACCEPTING_CONSENSUS requires it"},
-		{Name: "support", In: "counterpoints[].support, novel_argument.support, stance_revision_support", Type: "{text, quote?}", Rule: "a support item, never a key of the turn; a quote must occur in the source (white-space runs count as one space); ACCEPTING_CONSENSUS needs at least one"},
+		{Name: "support", In: "counterpoints[].support, novel_argument.support, stance_revision_support", Type: "{text, quote?}", Rule: "a support item, never a key of the turn; a quote must occur in the source (white-space runs count as one space)"},
 	},
 	validate:   validateSocratic,
 	terminal:   terminalSocratic,
@@ -81,7 +82,6 @@ func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, sour
 	if len(t.Counterpoints) == 0 {
 		return &TurnError{Field: "counterpoints", Rule: "at least one counterpoint is required"}
 	}
-	supports := 0
 	checkSupport := func(field string, ss []Support) error {
 		for i, s := range ss {
 			f := fmt.Sprintf("%s[%d]", field, i)
@@ -96,7 +96,6 @@ func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, sour
 					return &TurnError{Field: f + ".quote", Rule: fmt.Sprintf("%q does not occur in the source", *s.Quote)}
 				}
 			}
-			supports++
 		}
 		return nil
 	}
@@ -111,6 +110,9 @@ func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, sour
 		}
 		if err := firstErr(need(f+".claim", c.Claim), checkSupport(f+".support", c.Support)); err != nil {
 			return err
+		}
+		if len(c.Support) == 0 {
+			return &TurnError{Field: f + ".support", Rule: "every counterpoint carries support: at least one item {text, quote?}"}
 		}
 	}
 	if len(t.Agreements) == 0 {
@@ -128,6 +130,14 @@ func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, sour
 		checkSupport("novel_argument.support", t.NovelArgument.Support)); err != nil {
 		return err
 	}
+	if len(t.NovelArgument.Support) == 0 {
+		return &TurnError{Field: "novel_argument.support", Rule: "the novel argument carries support: at least one item {text, quote?}"}
+	}
+	for _, old := range d.Turns {
+		if old.ParticipantID == participantID && old.NovelArgument != nil && sameText(old.NovelArgument.Text, t.NovelArgument.Text) {
+			return &TurnError{Field: "novel_argument.text", Rule: fmt.Sprintf("repeats your novel argument of turn-%d; a novel argument is new in every turn", old.TurnNumber)}
+		}
+	}
 	if len(t.Unresolved) == 0 {
 		return &TurnError{Field: "unresolved", Rule: "at least one unresolved item is required (mark it non-blocking when it does not stop consensus)"}
 	}
@@ -142,12 +152,9 @@ func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, sour
 	if prev := d.LastTurnOf(participantID); prev != nil && prev.Stance != t.Stance && len(t.StanceRevisionSupport) == 0 {
 		return &TurnError{Field: "stance_revision_support", Rule: fmt.Sprintf("the stance changes from %s to %s, which needs stance revision support", prev.Stance, t.Stance)}
 	}
-	// ACCEPTING_CONSENSUS must still carry a critique or a non-blocking
-	// item (seed 000): the required counterpoints are that critique, so
-	// what is left to check is its evidence.
-	if t.Stance == StanceAccepting && supports == 0 {
-		return &TurnError{Field: "stance", Rule: "ACCEPTING_CONSENSUS still needs evidence: at least one support item {text, quote?} in counterpoints[].support, novel_argument.support or stance_revision_support"}
-	}
+	// ACCEPTING_CONSENSUS must still carry a critique and evidence (seed
+	// 000): the required counterpoints are the critique, and every one of
+	// them carries support.
 	switch {
 	case d.About == nil && t.Verdict != "":
 		return &TurnError{Field: "verdict", Rule: "only a dispute debate (started with --about) takes a verdict"}
@@ -176,6 +183,12 @@ func latestTurns(d *Debate, need int) ([]*DebateTurn, bool) {
 	return out, true
 }
 
+// sameText says whether a and b are the same text after normalising case
+// and white space.
+func sameText(a, b string) bool {
+	return strings.Join(strings.Fields(strings.ToLower(a)), " ") == strings.Join(strings.Fields(strings.ToLower(b)), " ")
+}
+
 func blocking(t *DebateTurn) bool {
 	return slices.ContainsFunc(t.Unresolved, func(u UnresolvedItem) bool { return u.Blocking })
 }
@@ -198,6 +211,9 @@ func terminalSocratic(d *Debate) Assessment {
 			return a
 		case dissent && blocked:
 			a.Closed, a.Outcome, a.Reason = true, SocraticDissent, "a participant dissents with blocking unresolved items left"
+			return a
+		case blocked && len(d.Turns) >= d.MaxTurns:
+			a.Closed, a.Outcome, a.Reason = true, SocraticDissent, fmt.Sprintf("turn %d landed with blocking unresolved items left after both participants contributed", len(d.Turns))
 			return a
 		}
 	}

@@ -51,7 +51,9 @@ func TestSocraticValidateTurn(t *testing.T) {
 		}), "novel_argument.support[0].quote", "does not occur"},
 		{"quote with no source", []func(*Debate){noSource}, mod(func(t *DebateTurn) { t.Counterpoints[0].Support[0].Quote = str("The bound") }), "counterpoints[0].support[0].quote", "no source"},
 		{"accepting with evidence", nil, sTurn(StanceAccepting, false), "", ""},
-		{"accepting without evidence", nil, mod(func(t *DebateTurn) { t.Stance = StanceAccepting; t.Counterpoints[0].Support = nil }), "stance", "needs evidence"},
+		{"accepting without evidence", nil, mod(func(t *DebateTurn) { t.Stance = StanceAccepting; t.Counterpoints[0].Support = nil }), "counterpoints[0].support", "carries support"},
+		{"counterpoint without support", nil, mod(func(t *DebateTurn) { t.Counterpoints[0].Support = nil }), "counterpoints[0].support", "every counterpoint carries support"},
+		{"novel argument without support", nil, mod(func(t *DebateTurn) { t.NovelArgument.Support = nil }), "novel_argument.support", "carries support"},
 		{"an agora field in socratic", nil, mod(func(t *DebateTurn) { t.Evidence = []Evidence{{"s", "c", 1}} }), "evidence", "is not a field of the socratic protocol"},
 		{"verdict outside a dispute", nil, mod(func(t *DebateTurn) { t.Verdict = VerdictStands }), "verdict", "only a dispute"},
 		{"dispute accepting without verdict", []func(*Debate){dispute}, sTurn(StanceAccepting, false), "verdict", "needs a verdict"},
@@ -122,8 +124,12 @@ func TestSocraticTerminal(t *testing.T) {
 		{"dissent without blocking items", []step{{"p1", sTurn(open, false)}, {"p2", sTurn(dis, false)}}, false, "", false},
 		{"max turns at 6", []step{
 			{"p1", sTurn(open, true)}, {"p2", sTurn(open, true)}, {"p1", sTurn(open, true)},
-			{"p2", sTurn(open, true)}, {"p1", sTurn(open, true)}, {"p2", sTurn(open, true)},
+			{"p2", sTurn(open, true)}, {"p1", sTurn(open, false)}, {"p2", sTurn(open, false)},
 		}, true, SocraticMaxTurns, false},
+		{"blocking items left at the limit: dissent", []step{
+			{"p1", sTurn(open, true)}, {"p2", sTurn(open, true)}, {"p1", sTurn(open, true)},
+			{"p2", sTurn(open, true)}, {"p1", sTurn(open, true)}, {"p2", sTurn(open, true)},
+		}, true, SocraticDissent, false},
 		{"consensus at turn 6 beats max turns", []step{
 			{"p1", sTurn(acc, false)}, {"p2", sTurn(open, true)}, {"p1", sTurn(acc, true)},
 			{"p2", withRevision(sTurn(conv, true))}, {"p1", sTurn(acc, false)}, {"p2", withRevision(sTurn(acc, false))},
@@ -147,11 +153,27 @@ func TestSocraticTerminal(t *testing.T) {
 	}
 }
 
+func TestSocraticNovelArgumentNotRepeated(t *testing.T) {
+	d := newDebate(&Socratic)
+	joinAll(t, &Socratic, d, "alice", "bob")
+	first, second := sTurn(StanceOpen, true), sTurn(StanceOpen, true)
+	first.NovelArgument.Text, second.NovelArgument.Text = "Caches hide writes.", "Leases bound staleness."
+	play(t, &Socratic, d, "p1", first)
+	play(t, &Socratic, d, "p2", second)
+	again := sTurn(StanceOpen, true)
+	again.NovelArgument.Text = "  caches   HIDE\nwrites. "
+	wantTurnError(t, Socratic.ValidateTurn(d, "p1", &again, nil), "novel_argument.text", "repeats your novel argument of turn-1")
+	// The peer's argument is not the writer's own: bob may take it up.
+	if err := Socratic.ValidateTurn(d, "p1", &second, nil); err != nil {
+		t.Errorf("p1 taking up p2's novel argument: %v; want nil", err)
+	}
+}
+
 func TestSocraticMaxTurnsOverride(t *testing.T) {
 	d := newDebate(&Socratic, func(d *Debate) { d.MaxTurns = 2 })
 	joinAll(t, &Socratic, d, "a", "b")
-	play(t, &Socratic, d, "p1", sTurn(StanceOpen, true))
-	if a := play(t, &Socratic, d, "p2", sTurn(StanceOpen, true)); a.Outcome != SocraticMaxTurns {
+	play(t, &Socratic, d, "p1", sTurn(StanceOpen, false))
+	if a := play(t, &Socratic, d, "p2", sTurn(StanceOpen, false)); a.Outcome != SocraticMaxTurns {
 		t.Errorf("outcome at turn 2 of 2 = %q; want MAX_TURNS", a.Outcome)
 	}
 }
@@ -194,7 +216,7 @@ func TestDisputeWithdrawn(t *testing.T) {
 	tt := accept(VerdictWithdrawn)
 	tt.Unresolved[0].Blocking = true
 	play(t, &Socratic, d, "p2", tt)
-	if d.Outcome.Outcome != SocraticMaxTurns || DisputeWithdrawn(d) {
-		t.Errorf("outcome %q, withdrawn %v; want MAX_TURNS and not withdrawn", d.Outcome.Outcome, DisputeWithdrawn(d))
+	if d.Outcome.Outcome != SocraticDissent || DisputeWithdrawn(d) {
+		t.Errorf("outcome %q, withdrawn %v; want DISSENT (a blocking item at the limit) and not withdrawn", d.Outcome.Outcome, DisputeWithdrawn(d))
 	}
 }

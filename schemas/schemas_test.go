@@ -37,7 +37,7 @@ var minimal = map[Kind]string{
 		"id": "deb_is_p_np", "status": "open",
 		"created_at": "2026-11-22T10:04:05Z", "updated_at": "2026-11-22T10:04:05Z", "revision": 1,
 		"protocol": "socratic", "topic": "Is P = NP?", "topic_slug": "is_p_np", "max_turns": 6,
-		"participants": [], "turns": [], "artifact": ".debates/2026-11-22-is_p_np.md"
+		"participants": [], "turns": [], "artifact": ".debates/2026-11-22-is-p-np.md"
 	}`,
 	ProofRevision: `{"revision": 1, "text": "Step 1: Clear.", "strategy": null, "actor": null, "at": "2026-11-22T10:04:05Z", "cause": "complete"}`,
 }
@@ -169,7 +169,7 @@ var full = map[Kind]string{
 		],
 		"outcome": {"outcome": "consensus", "reason": "every participant approves or accepts the proposal of pro",
 			"at": "2026-11-22T10:30:00.25Z", "summary": null, "actor": null},
-		"artifact": ".debates/2026-11-22-cache_policy.md",
+		"artifact": ".debates/2026-11-22-cache-policy.md",
 		"flags": {"mediator_needed_at": "2026-11-22T10:25:00Z"}
 	}`,
 	ProofRevision: `{"revision": 4, "text": "Step 1: Let n > 2. Step 2: Then x(n).", "strategy": "direct", "actor": "fix-1",

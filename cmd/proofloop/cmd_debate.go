@@ -121,17 +121,18 @@ func protocolHelp() string {
 func (a *app) debateStartCommand() *cobra.Command {
 	var in loop.DebateStart
 	c := &cobra.Command{
-		Use:   "start --protocol P --topic TEXT [--source FILE.md] [--subject TEXT] [--methodology M] [--position ROLE=TEXT]... [--max-turns N] [--about STMT#ISSUE]",
+		Use:   "start --protocol P [--topic TEXT] [--source FILE.md] [--subject TEXT] [--methodology M] [--position ROLE=TEXT]... [--max-turns N] [--about STMT#ISSUE]",
 		Short: "Start a debate; prints its id (deb_<topic_slug>, then _2, _3) and transcript path",
 		Long: "start creates debate/<id>.json and its transcript. Protocols:\n" + protocolHelp() +
 			"--max-turns overrides the limit. --source FILE.md is hashed (SHA-256): support quotes must occur\n" +
-			"in it, and a changed source invalidates the debate. --about STMT#ISSUE (socratic only) disputes a\n" +
+			"in it, and a changed source invalidates the debate; without --topic, the source's first heading\n" +
+			"(else its file name) is the topic. --about STMT#ISSUE (socratic only) disputes a\n" +
 			"statement's issue: the statement waits while the dispute is open, and ACCEPTED_CONSENSUS with\n" +
 			"both latest verdicts `withdrawn` withdraws the issue.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if in.Protocol == "" || in.Topic == "" {
-				return store.Errorf(store.CodeUsage, "debate start needs --protocol and --topic").
+			if in.Protocol == "" || in.Topic == "" && in.Source == "" {
+				return store.Errorf(store.CodeUsage, "debate start needs --protocol and --topic (or --source FILE.md, whose first heading is the topic)").
 					WithHint("protocols: " + strings.Join(model.ProtocolNames(), ", "))
 			}
 			s, err := a.open()
@@ -152,6 +153,9 @@ func (a *app) debateStartCommand() *cobra.Command {
 			r, err := loop.StartDebate(s, a.debateOpts(cmd), in)
 			if err != nil {
 				return err
+			}
+			if r.Existing {
+				return a.debateOK(r, "The active duel on this source and topic is "+r.ID+"; nothing was started: join it.")
 			}
 			return a.debateOK(r, "Started "+r.ID+" ("+r.Protocol+").")
 		},
