@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/proofloop/proofloop/model"
@@ -148,171 +146,13 @@ func mapsKeys(m map[string]json.RawMessage) func(func(string) bool) {
 	}
 }
 
-// DebateStart describes a new debate.
-type DebateStart struct {
-	Protocol    string
-	Topic       string
-	Source      string // a Markdown file whose SHA-256 is recorded; quotes are checked against it
-	Subject     string
-	Methodology string
-	Positions   []string // ROLE=TEXT
-	MaxTurns    int      // 0: the protocol's limit
-	About       string   // STMT#ISSUE: a dispute
-}
-
-// StartDebate creates a debate and its transcript in one transaction. Its
-// id is deb_<topic_slug>, then _2, _3, ...
-func StartDebate(s *store.Store, opts store.TxOptions, in DebateStart) (*DebateResult, error) {
-	p, err := model.LookupProtocol(in.Protocol)
-	if err != nil {
-		return nil, turnErr(err)
-	}
-	var src *model.DebateSource
-	if in.Source != "" {
-		abs, err := filepath.Abs(in.Source)
-		if err != nil {
-			return nil, store.Errorf(store.CodeInvalidInput, "--source %q: %v", in.Source, err)
-		}
-		if ext := strings.ToLower(filepath.Ext(abs)); ext != ".md" && ext != ".markdown" {
-			return nil, store.Errorf(store.CodeInvalidInput, "--source %q is not a Markdown file (.md or .markdown)", in.Source).
-				WithHint("nothing was written; give the path of a readable .md or .markdown file")
-		}
-		b, err := os.ReadFile(abs)
-		if err != nil {
-			return nil, store.Errorf(store.CodeInvalidInput, "cannot read --source file %q: %v", in.Source, err).
-				WithHint("give the path of a readable Markdown file, relative to the current folder or absolute")
-		}
-		if strings.TrimSpace(in.Topic) == "" {
-			in.Topic = SourceTopic(abs, b)
-		}
-		sum := sha256.Sum256(b)
-		src = &model.DebateSource{Path: abs, SHA256: hex.EncodeToString(sum[:])}
-	}
-	var positions []model.Position
-	for _, pos := range in.Positions {
-		role, text, ok := strings.Cut(pos, "=")
-		if !ok {
-			return nil, store.Errorf(store.CodeInvalidInput, "--position %q: write ROLE=TEXT", pos).
-				WithHint("name the position's role, then =, then the position: --position 'induction=Prove it by induction on n'")
-		}
-		positions = append(positions, model.Position{Role: strings.TrimSpace(role), Text: text})
-	}
-	var about *model.DisputeLink
-	if in.About != "" {
-		stmt, n, ok := strings.Cut(in.About, "#")
-		num, err := strconv.Atoi(n)
-		if !ok || err != nil || num < 1 {
-			return nil, store.Errorf(store.CodeInvalidInput, "--about %q: write STATEMENT#ISSUE, such as stmt_x#2", in.About).
-				WithHint("the statement's id, #, and the number of the issue you dispute (`proofloop show STATEMENT --field validate.issues` lists them)")
-		}
-		about = &model.DisputeLink{Statement: stmt, IssueNumber: num}
-	}
-	var out, found *model.Debate
-	_, err = s.Update(opts, func(tx *store.Tx) error {
-		slug := model.TopicSlug(in.Topic)
-		n := 1
-		for {
-			id := model.DebateID(slug, n)
-			ok, err := tx.Exists(id)
-			if err != nil {
-				return store.Errorf(store.CodeInternal, "stat debate").Wrap(err)
-			}
-			if ok && p.Name == model.Socratic.Name && src != nil {
-				// One active duel per source and topic (seed 000): a second
-				// start finds the first, and nothing is written.
-				if d, err := activeDuel(tx, id, src.Path, in.Topic); err != nil || d != nil {
-					found = d
-					return err
-				}
-			}
-			if !ok {
-				// A discarded debate's id stays taken: ids are never reused.
-				if ok, err = tx.Existed(id); err != nil {
-					return err
-				}
-			}
-			if !ok {
-				break
-			}
-			n++
-		}
-		id := model.DebateID(slug, n)
-		d := model.NewDebate(p, id, in.Topic, tx.Now())
-		if n > 1 {
-			suffix := "_" + strconv.Itoa(n)
-			d.Artifact = model.ArtifactPath(tx.Now(), slug[:min(len(slug), 40-len(suffix))]+suffix)
-		}
-		if in.Subject != "" {
-			d.Subject = &in.Subject
-		}
-		d.Methodology, d.Source, d.Positions, d.About = in.Methodology, src, positions, about
-		if in.MaxTurns != 0 {
-			d.MaxTurns = in.MaxTurns
-		}
-		if err := p.CheckStart(d); err != nil {
-			return turnErr(err)
-		}
-		if about != nil {
-			if err := openDispute(tx, d); err != nil {
-				return err
-			}
-		}
-		d.Revision = 1
-		if _, err := tx.Create(id, d); err != nil {
-			return err
-		}
-		tx.Detail("protocol", p.Name)
-		tx.Detail("artifact", d.Artifact)
-		out = d
-		return tx.WriteFile(d.Artifact, RenderDebate(d))
-	})
-	if err != nil {
-		return nil, err
-	}
-	if found != nil {
-		r := resultOf(found)
-		r.Existing = true
-		return r, nil
-	}
-	return resultOf(out), nil
-}
-
-// activeDuel returns debate id when it is an open socratic duel on the same
-// source and topic, else nil.
-func activeDuel(tx *store.Tx, id, source, topic string) (*model.Debate, error) {
-	doc, err := tx.Get(id)
-	if err != nil {
-		return nil, err
-	}
-	d, err := doc.Debate()
-	if err != nil {
-		return nil, store.Errorf(store.CodeStoreDamaged, "%v", err)
-	}
-	if d.Protocol != model.Socratic.Name || d.Status != model.DebateOpen || d.Source == nil || d.Source.Path != source || d.Topic != topic {
-		return nil, nil
-	}
-	return d, nil
-}
-
-// SourceTopic is the topic of a debate on a Markdown source when none is
-// given (seed 000): the source's first Markdown heading, else its file-name
-// stem.
-func SourceTopic(path string, b []byte) string {
-	for _, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if h := strings.TrimLeft(line, "#"); len(h) < len(line) && len(line)-len(h) <= 6 && strings.HasPrefix(h, " ") {
-			if t := strings.TrimSpace(strings.TrimRight(h, "# ")); t != "" {
-				return t
-			}
-		}
-	}
-	base := filepath.Base(path)
-	return strings.TrimSuffix(base, filepath.Ext(base))
-}
-
-// DebateJoin describes a participant joining.
+// DebateJoin describes a participant joining. With Start and no ID, the
+// join finds the open debate Start describes (review: the same subject;
+// socratic: the same source and topic) or starts it, in the same
+// transaction: role by arrival, as in seed 003, with no id passed around.
 type DebateJoin struct {
 	ID, Name, Harness, ModelID string
+	Start                      *DebateStart
 }
 
 // JoinDebate adds a participant in the role the protocol gives the next
@@ -324,9 +164,23 @@ func JoinDebate(s *store.Store, opts store.TxOptions, in DebateJoin) (*DebateRes
 		return nil, store.Errorf(store.CodeInvalidInput, "--participant-name must not be empty").
 			WithHint("give the name you take part under, e.g. --participant-name alice")
 	}
+	var plan *startPlan
+	if in.ID == "" && in.Start != nil {
+		var err error
+		if plan, err = planStart(*in.Start); err != nil {
+			return nil, err
+		}
+	}
 	opts.Target = in.ID
 	var out *DebateResult
 	_, err := s.Update(opts, func(tx *store.Tx) error {
+		if plan != nil {
+			d, _, err := plan.create(tx, true)
+			if err != nil {
+				return err
+			}
+			in.ID = d.ID
+		}
 		doc, d, p, err := debateIn(tx, in.ID)
 		if err != nil {
 			return err

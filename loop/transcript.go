@@ -22,7 +22,7 @@ func RenderDebate(d *model.Debate) []byte {
 	} else {
 		p.Layout(&b, d)
 	}
-	renderConclusion(&b, d)
+	renderConclusion(&b, d, err == nil && p.ClosingInLayout(d))
 	return []byte(b.String())
 }
 
@@ -81,12 +81,14 @@ func renderHeader(b *strings.Builder, d *model.Debate, p *model.Protocol) {
 	b.WriteString("\n---\n\n")
 }
 
-func renderConclusion(b *strings.Builder, d *model.Debate) {
+func renderConclusion(b *strings.Builder, d *model.Debate, inLayout bool) {
 	o := d.Outcome
 	if o == nil {
 		return
 	}
-	b.WriteString("---\n\n## Conclusion\n\n")
+	if !inLayout {
+		b.WriteString("---\n\n## Conclusion\n\n")
+	}
 	fmt.Fprintf(b, "- **Outcome:** %s\n- **Reason:** %s\n", o.Outcome, oneLine(o.Reason))
 	if o.Summary != nil {
 		fmt.Fprintf(b, "- **Summary:** %s\n", oneLine(*o.Summary))

@@ -203,7 +203,7 @@ type ReviewPoint struct {
 type ReviewReply struct {
 	Point     int    `json:"point"`
 	Verdict   string `json:"verdict"`
-	Reasoning string `json:"reasoning"`
+	Reasoning string `json:"reasoning,omitempty"`
 }
 
 // ReviewConsensus is the reviewer's closing turn.

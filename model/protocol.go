@@ -66,7 +66,15 @@ type Protocol struct {
 	next func(d *Debate, s TurnState) TurnState
 	// terminal evaluates the terminal rules and the reported flags.
 	terminal func(d *Debate) Assessment
+	// closing says whether the layout's last section already is the
+	// debate's conclusion (review's ## CONSENSUS, where the seed's file
+	// ends): the outcome lines then follow it without a heading of their own.
+	closing func(d *Debate) bool
 }
+
+// ClosingInLayout says whether d's transcript ends with the layout's own
+// closing section, which then carries the outcome lines.
+func (p *Protocol) ClosingInLayout(d *Debate) bool { return p.closing != nil && p.closing(d) }
 
 // Limit is a protocol's bound on a debate: N turns or rounds; a soft limit
 // only changes the advice.

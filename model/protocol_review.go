@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Review verdicts on a point (seed 003: Agreed / Partially agreed / Disagreed).
@@ -36,10 +37,11 @@ var Review = Protocol{
 	Outcomes:    []string{ReviewConsensusOutcome, ReviewPartial, ReviewInvalidated},
 	Invalidated: ReviewInvalidated,
 	Fields: []Field{
-		{Name: "points", Type: "[{point, text}]", Roles: []string{RoleReviewer}, Rule: "the reviewer's first turn only: non-empty, numbered 1, 2, ... in order"},
+		{Name: "body", Type: "string (Markdown)", Roles: []string{RoleReviewer}, Rule: "free-form analysis; a first turn without points is one point, 1, the whole review"},
+		{Name: "points", Type: "[{point, text}]", Roles: []string{RoleReviewer}, Rule: "the reviewer's first turn only (or a free-form body): numbered 1, 2, ... in order"},
 		{Name: "follow_ups", Type: "[{point, text}]", Roles: []string{RoleReviewer}, Rule: "later reviewer turns: non-empty, naming only points that are not agreed; not after the round limit"},
-		{Name: "replies", Type: "[{point, verdict, reasoning}]", Roles: []string{RoleResponder}, Required: true, Enum: ReplyVerdicts, Rule: "exactly one reply per point of the reviewer turn it answers"},
-		{Name: "consensus", Type: "{agreed[], action_items[], disagreements[{point, text}]}", Roles: []string{RoleReviewer}, Rule: "the closing reviewer turn, once every point is agreed or the round limit is reached: agreed lists exactly the agreed points, disagreements every other point"},
+		{Name: "replies", Type: "[{point, verdict, reasoning}]", Roles: []string{RoleResponder}, Required: true, Enum: ReplyVerdicts, Rule: "exactly one reply per point of the reviewer turn it answers; reasoning unless agreed"},
+		{Name: "consensus", Type: "{agreed[], action_items[], disagreements[{point, text}]}", Rule: "the closing turn of the last writer, whichever side, once every point is agreed or the round limit is reached: agreed lists exactly the agreed points, disagreements every other point"},
 	},
 	validate:     validateReview,
 	next:         nextReview,
@@ -53,7 +55,8 @@ var Review = Protocol{
 		ReviewConsensusOutcome: "the reviewer's consensus turn closes the review; every point must be agreed",
 		ReviewPartial:          "the reviewer's consensus turn after the round limit closes the review as partial",
 	},
-	Doc: reviewDoc,
+	Doc:     reviewDoc,
+	closing: func(d *Debate) bool { return len(d.Turns) > 0 && d.Turns[len(d.Turns)-1].Consensus != nil },
 }
 
 // reviewState is what the turns say about the points so far.
@@ -70,6 +73,10 @@ func reviewOf(d *Debate) reviewState {
 		switch t.Role {
 		case RoleReviewer:
 			s.asked = nil
+			if s.points == 0 && len(t.Points) == 0 && t.Body != "" {
+				// A free-form review is one point: the whole review.
+				s.points, s.asked = 1, []int{1}
+			}
 			for _, p := range t.Points {
 				s.points = max(s.points, p.Point)
 				s.asked = append(s.asked, p.Point)
@@ -102,7 +109,19 @@ func validateReview(d *Debate, _, role string, t *DebateTurn, _ []byte) error {
 	// Which role writes which field is checked from Fields before this.
 	s := reviewOf(d)
 	if role == RoleResponder {
-		return checkReplies(t.Replies, s.asked)
+		if err := checkReplies(t.Replies, s.asked); err != nil || t.Consensus == nil {
+			return err
+		}
+		// The last writer at the round limit may be the responder: its
+		// consensus is checked against the verdicts this turn gives.
+		after := *d
+		after.Turns = append(slices.Clone(d.Turns), *t)
+		after.Turns[len(after.Turns)-1].Role = role
+		s = reviewOf(&after)
+		if open := s.unagreed(); len(open) > 0 && s.rounds < d.MaxTurns {
+			return &TurnError{Field: "consensus", Rule: fmt.Sprintf("points %v are not agreed and this reply is not the last round (%d of %d); the reviewer follows up", open, s.rounds, d.MaxTurns)}
+		}
+		return checkConsensus(t.Consensus, s)
 	}
 	if s.points == 0 {
 		if err := firstErr(
@@ -111,8 +130,8 @@ func validateReview(d *Debate, _, role string, t *DebateTurn, _ []byte) error {
 		); err != nil {
 			return err
 		}
-		if len(t.Points) == 0 {
-			return &TurnError{Field: "points", Rule: "the review needs at least one point"}
+		if len(t.Points) == 0 && strings.TrimSpace(t.Body) == "" {
+			return &TurnError{Field: "points", Rule: "the review needs numbered points or a free-form body"}
 		}
 		for i, p := range t.Points {
 			f := fmt.Sprintf("points[%d]", i)
@@ -177,8 +196,13 @@ func checkReplies(replies []ReviewReply, asked []int) error {
 			return &TurnError{Field: f + ".point", Rule: fmt.Sprintf("point %d is answered twice", r.Point)}
 		}
 		seen[r.Point] = true
-		if err := firstErr(enum(f+".verdict", r.Verdict, ReplyVerdicts), need(f+".reasoning", r.Reasoning)); err != nil {
+		if err := enum(f+".verdict", r.Verdict, ReplyVerdicts); err != nil {
 			return err
+		}
+		if r.Verdict != ReplyAgreed {
+			if err := need(f+".reasoning", r.Reasoning); err != nil {
+				return err
+			}
 		}
 	}
 	for _, p := range asked {

@@ -36,7 +36,8 @@ func TestReviewValidateTurn(t *testing.T) {
 		frag  string
 	}{
 		{"first review", fresh, "p1", DebateTurn{Points: []ReviewPoint{{1, "a"}, {2, "b"}}}, "", ""},
-		{"first review without points", fresh, "p1", DebateTurn{}, "points", "at least one point"},
+		{"first review without points or body", fresh, "p1", DebateTurn{}, "points", "numbered points or a free-form body"},
+		{"a free-form first review", fresh, "p1", DebateTurn{Body: "The lock is taken twice on the error path."}, "", ""},
 		{"points out of order", fresh, "p1", DebateTurn{Points: []ReviewPoint{{1, "a"}, {3, "b"}}}, "points[1].point", "want 2, not 3"},
 		{"empty point", fresh, "p1", DebateTurn{Points: []ReviewPoint{{1, ""}}}, "points[0].text", "required"},
 		{"follow-up in the first review", fresh, "p1", DebateTurn{Points: []ReviewPoint{{1, "a"}}, FollowUps: []ReviewPoint{{1, "x"}}}, "follow_ups", "nothing to follow up"},
@@ -54,10 +55,11 @@ func TestReviewValidateTurn(t *testing.T) {
 		{"a point without reply", reviewAt3Responder, "p2", DebateTurn{Replies: []ReviewReply{reply(2, ReplyAgreed)}}, "replies", "point 3 has no reply"},
 		{"a point answered twice", afterFollowUp, "p2", DebateTurn{Replies: []ReviewReply{reply(2, ReplyAgreed), reply(2, ReplyAgreed)}}, "replies[1].point", "answered twice"},
 		{"verdict out of range", afterFollowUp, "p2", DebateTurn{Replies: []ReviewReply{reply(2, "fine")}}, "replies[0].verdict", `"fine" is not accepted`},
-		{"reply without reasoning", afterFollowUp, "p2", DebateTurn{Replies: []ReviewReply{{Point: 2, Verdict: ReplyAgreed}}}, "replies[0].reasoning", "required"},
+		{"agreed reply without reasoning", afterFollowUp, "p2", DebateTurn{Replies: []ReviewReply{{Point: 2, Verdict: ReplyAgreed}}}, "", ""},
+		{"disagreed reply without reasoning", afterFollowUp, "p2", DebateTurn{Replies: []ReviewReply{{Point: 2, Verdict: ReplyDisagreed}}}, "replies[0].reasoning", "required"},
 		{"no replies", afterFollowUp, "p2", DebateTurn{}, "replies", "reply to each of points [2]"},
 		{"responder raises points", afterFollowUp, "p2", DebateTurn{Points: []ReviewPoint{{1, "x"}}}, "points", "only the reviewer role writes it, not responder"},
-		{"responder writes the consensus", afterFollowUp, "p2", DebateTurn{Consensus: &ReviewConsensus{}}, "consensus", "only the reviewer role writes it"},
+		{"responder's consensus before the limit", afterFollowUp, "p2", DebateTurn{Replies: []ReviewReply{reply(2, ReplyDisagreed)}, Consensus: &ReviewConsensus{Agreed: []int{1, 3}, Disagreements: []Disagreement{{2, "x"}}}}, "consensus", "points [2 3] are not agreed and this reply is not the last round (2 of 5)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -95,6 +97,29 @@ func TestReviewConsensus(t *testing.T) {
 	a := play(t, &Review, d, "p1", DebateTurn{Consensus: &ReviewConsensus{Agreed: []int{3, 1, 2}, ActionItems: []string{"rename"}}})
 	if !a.Closed || a.Outcome != ReviewConsensusOutcome || d.Status != DebateCompleted {
 		t.Errorf("Terminal = %+v, status %s; want consensus, completed", a, d.Status)
+	}
+}
+
+func TestReviewFreeFormAndResponderConsensus(t *testing.T) {
+	d := newDebate(&Review)
+	joinAll(t, &Review, d, "rev", "resp")
+	play(t, &Review, d, "p1", DebateTurn{Body: "The retry loop never backs off."})
+	// Every point agreed in the reply: the responder, the last writer, may close it.
+	a := play(t, &Review, d, "p2", DebateTurn{Replies: []ReviewReply{{Point: 1, Verdict: ReplyAgreed}}, Consensus: &ReviewConsensus{Agreed: []int{1}, ActionItems: []string{"add backoff"}}})
+	if !a.Closed || a.Outcome != ReviewConsensusOutcome {
+		t.Errorf("Terminal = %+v; want consensus from the responder's closing turn", a)
+	}
+	if !Review.ClosingInLayout(d) {
+		t.Error("ClosingInLayout = false; want the CONSENSUS section to close the transcript")
+	}
+	// At the round limit the responder's last reply may carry the partial consensus.
+	d = newDebate(&Review, func(d *Debate) { d.MaxTurns = 1 })
+	joinAll(t, &Review, d, "rev", "resp")
+	play(t, &Review, d, "p1", DebateTurn{Points: []ReviewPoint{{1, "naming"}, {2, "a race"}}})
+	a = play(t, &Review, d, "p2", DebateTurn{Replies: []ReviewReply{reply(1, ReplyAgreed), reply(2, ReplyDisagreed)},
+		Consensus: &ReviewConsensus{Agreed: []int{1}, Disagreements: []Disagreement{{2, "the race stays"}}}})
+	if !a.Closed || a.Outcome != ReviewPartial {
+		t.Errorf("Terminal = %+v; want partial from the responder at the limit", a)
 	}
 }
 

@@ -17,8 +17,14 @@ func renderReview(b *strings.Builder, d *Debate) {
 			b.WriteString("---\n\n")
 		}
 		switch {
-		case len(t.Points) > 0:
+		case t.Role == RoleReviewer && (len(t.Points) > 0 || t.Body != ""):
 			fmt.Fprintf(b, "## Review\n\n_%s_\n\n", Writer(d, t))
+			if t.Body != "" {
+				fmt.Fprintf(b, "%s\n", Block(t.Body))
+				if len(t.Points) > 0 {
+					b.WriteString("\n")
+				}
+			}
 			for _, p := range t.Points {
 				fmt.Fprintf(b, "%d. %s\n", p.Point, OneLine(p.Text))
 			}
@@ -26,6 +32,10 @@ func renderReview(b *strings.Builder, d *Debate) {
 			responses++
 			fmt.Fprintf(b, "## Response %d\n\n_%s_\n\n", responses, Writer(d, t))
 			for _, r := range t.Replies {
+				if r.Reasoning == "" {
+					fmt.Fprintf(b, "- Point %d: **%s**\n", r.Point, verdictWord(r.Verdict))
+					continue
+				}
 				fmt.Fprintf(b, "- Point %d: **%s** — %s\n", r.Point, verdictWord(r.Verdict), OneLine(r.Reasoning))
 			}
 		case len(t.FollowUps) > 0:
@@ -34,8 +44,11 @@ func renderReview(b *strings.Builder, d *Debate) {
 			for _, f := range t.FollowUps {
 				fmt.Fprintf(b, "- Point %d: %s\n", f.Point, OneLine(f.Text))
 			}
-		case t.Consensus != nil:
-			c := t.Consensus
+		}
+		if c := t.Consensus; c != nil {
+			if len(t.Replies) > 0 {
+				b.WriteString("\n---\n\n")
+			}
 			fmt.Fprintf(b, "## CONSENSUS\n\n_%s_\n\n", Writer(d, t))
 			fmt.Fprintf(b, "**Agreed:** %s\n\n**Action items:**\n\n", Numbered("point", c.Agreed))
 			if len(c.ActionItems) == 0 {

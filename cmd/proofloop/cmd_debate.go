@@ -174,18 +174,33 @@ func (a *app) debateStartCommand() *cobra.Command {
 
 func (a *app) debateJoinCommand() *cobra.Command {
 	var in loop.DebateJoin
+	var start loop.DebateStart
 	c := &cobra.Command{
-		Use:   "join ID --participant-name NAME [--harness H] [--model-id M]",
+		Use:   "join (ID | --protocol P --subject S | --protocol P --source FILE.md [--topic T]) --participant-name NAME [--harness H] [--model-id M]",
 		Short: "Join a debate in the next role it needs; idempotent per name (resume in a new session)",
 		Long: "join gives the caller the next role the debate needs (socratic: participant, participant;\n" +
 			"review: reviewer, responder; agora: the --position roles in order, and mediator when the\n" +
 			"debate asks for one; dialectic: main, partner) and a participant id (p1, p2, ...). A name that\n" +
 			"already joined gets its participant back and nothing is written (joined: false). A full or\n" +
 			"closed debate refuses (exit 4). The seat is the caller's actor's (--actor, or the lease's):\n" +
-			"only that actor writes its turns, and one actor holds one seat of a debate (else exit 4).",
-		Args: debateID,
+			"only that actor writes its turns, and one actor holds one seat of a debate (else exit 4).\n" +
+			"Without ID, --protocol with --subject (review) or --source [--topic] (socratic) joins the open\n" +
+			"debate on it, or starts it: two sessions run the same command and the first is the reviewer.",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 && start.Protocol != "" {
+				return nil
+			}
+			return debateID(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in.ID = args[0]
+			if len(args) == 1 {
+				in.ID = args[0]
+			} else if start.Subject == "" && start.Source == "" {
+				return store.Errorf(store.CodeUsage, "debate join --protocol %s needs --subject or --source to find its debate", start.Protocol).
+					WithHint("e.g. proofloop debate join --protocol review --subject 'commit abc123' --participant-name alice")
+			} else {
+				in.Start = &start
+			}
 			s, err := a.open()
 			if err != nil {
 				return err
@@ -202,6 +217,10 @@ func (a *app) debateJoinCommand() *cobra.Command {
 			return a.debateOK(r, fmt.Sprintf("%s %s as %s (%s).", verb, r.ID, r.ParticipantID, r.Role))
 		},
 	}
+	c.Flags().StringVar(&start.Protocol, "protocol", "", "without ID: the protocol of the debate to join or start")
+	c.Flags().StringVar(&start.Subject, "subject", "", "without ID: join the open debate on this subject (review), or start it")
+	c.Flags().StringVar(&start.Source, "source", "", "without ID: join the open duel on this Markdown `FILE` (socratic), or start it")
+	c.Flags().StringVar(&start.Topic, "topic", "", "without ID: the topic (default: the subject, or the source's first heading)")
 	c.Flags().StringVar(&in.Name, "participant-name", "", "the participant's name (required; the same name resumes)")
 	// run sets both variables for the agent it starts to join a debate
 	// (loop.DebateAgentEnv), so its transcript says who spoke.
