@@ -28,8 +28,10 @@ func primeBrief(w io.Writer, b *loop.Brief) {
 		fmt.Fprintf(w, "It is nobody's turn (%s): release it and end your turn.\n", it.Reason)
 	}
 	switch l := b.Lease; {
+	case l == nil && b.YourTurn:
+		fmt.Fprintf(w, "Lease: none live; claim it first (`proofloop claim %s --role %s --holder NAME`).\n", it.ID, b.Role)
 	case l == nil:
-		fmt.Fprintln(w, "Lease: none live; claim it first (`proofloop claim ID --role R --holder NAME`).")
+		fmt.Fprintln(w, "Lease: none live, so nothing to release: leave the item to its role.")
 	case l.Yours:
 		fmt.Fprintf(w, "Lease: yours (%s, until %s).\n", l.Holder, l.ExpiresAt)
 	default:
