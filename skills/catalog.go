@@ -109,7 +109,7 @@ func ExitOf(c store.Code) int {
 var CommonRefusals = []Refusal{
 	{Code: store.CodeInvalidInput,
 		When: "a parameter is missing, malformed, or not one of the allowed values",
-		Do:   "Read the message and the hint, correct the call and make it again; nothing was written."},
+		Do:   "Correct what the message names (a value must be one of those it lists) and make the call again; nothing was written."},
 	{Code: store.CodeNotFound,
 		When: "an id names no document, or --root is not a contents root",
 		Do:   "Check the id with `proofloop show ID`. Take ids from `proofloop next`, from the documents you read, or from `created` in an earlier output; never guess them."},
