@@ -149,6 +149,10 @@ func (s *Store) walRecover() error {
 	if s.walOK || bootOnce() == "" {
 		return nil
 	}
+	if same, err := s.walSameBoot(); err != nil || same {
+		s.walOK = err == nil
+		return err
+	}
 	h, js, err := s.walRecords()
 	if err != nil {
 		return err
@@ -228,6 +232,26 @@ func (s *Store) walCheckpoint(size int64) error {
 		return err
 	}
 	return s.checkpoint(js)
+}
+
+// walSameBoot reads only the log's header: whether it was written in this
+// boot (or there is no log). The common case costs one small read.
+func (s *Store) walSameBoot() (bool, error) {
+	f, err := s.root.Open(WALFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil
+	} else if err != nil {
+		return false, damaged(WALFile, err)
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := io.ReadFull(f, buf)
+	line, _, ok := bytes.Cut(buf[:n], []byte("\n"))
+	var h walHeader
+	if !ok || json.Unmarshal(line, &h) != nil {
+		return false, nil
+	}
+	return h.Boot == "" || h.Boot == bootOnce(), nil
 }
 
 func syncFile(root *os.Root, name string) error {
