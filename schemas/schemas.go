@@ -142,7 +142,7 @@ func Validate(kind Kind, doc []byte) error {
 	if !json.Valid(doc) {
 		return &ValidationError{Kind: kind, Failures: []Failure{{Path: "$", Message: parseMessage(doc)}}}
 	}
-	res, err := schema.Validate(gojsonschema.NewBytesLoader(doc))
+	res, err := schema.Validate(newDocLoader(doc))
 	if err != nil {
 		return &ValidationError{Kind: kind, Failures: []Failure{{Path: "$", Message: "the JSON does not parse: " + err.Error()}}}
 	}
