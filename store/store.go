@@ -261,6 +261,13 @@ func ParseRef(rootDir, ref string) (string, model.Kind, error) {
 }
 
 func damaged(path string, err error) *Error {
+	// A backend that lost its connection while reading has said so already
+	// (conflict: retry later, it may or may not have taken effect); the
+	// document is not damaged, and exit 6 would tell an agent to stop.
+	var se *Error
+	if errors.As(err, &se) && (se.Code == CodeConflict || se.Code == CodeLockTimeout) {
+		return se
+	}
 	return (&Error{Code: CodeStoreDamaged, Msg: fmt.Sprintf("%s is damaged", path), Err: err}).
 		WithHint("run `proofloop doctor` to list every damaged file; repair it by hand or restore it from a backup")
 }
