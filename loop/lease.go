@@ -12,6 +12,8 @@ import (
 type Claimed struct {
 	Item  *Item
 	Lease *store.Lease
+	// Acting is who run claimed it for (ActorFor); zero for other claims.
+	Acting Acting
 }
 
 // LeaseTTL is config.json's lease_ttl, or ttl when it is not zero.
@@ -40,8 +42,18 @@ func ClaimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, h
 
 // ActorFor names the actor a claim is made for, once the item is chosen
 // (run: the agent that will take the turn). It runs inside the claim's
-// transaction.
-type ActorFor func(tx *store.Tx, it *Item) (string, error)
+// transaction. ok false passes the item over: none of run's agents may
+// take it (verify_distinct).
+type ActorFor func(tx *store.Tx, it *Item) (a Acting, ok bool, err error)
+
+// Acting is the agent of config.json a claim is made for: its actor, and
+// its place in the role's list, name and model label.
+type Acting struct {
+	Actor string
+	Index int // in the role's agents
+	Agent string
+	Model string
+}
 
 func claimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, holder string, actorFor ActorFor, ttl time.Duration) (*Claimed, *Busy, error) {
 	var out *Claimed
@@ -81,17 +93,20 @@ func claimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, h
 				return false, store.Errorf(store.CodeStoreDamaged, "the index says %s is %s's turn, its document says %q: run `proofloop doctor --reindex`", r.ID, r.Role, it.Role)
 			}
 			it.Depth, it.Root = r.Depth, r.Root
+			var acting Acting
 			if actorFor != nil {
-				a, err := actorFor(tx, it)
-				if err != nil {
-					return false, err
+				a, ok, err := actorFor(tx, it)
+				if err != nil || !ok {
+					return err == nil, err
 				}
-				tx.ActAs(a)
+				tx.ActAsAgent(a.Actor, a.Agent, a.Model)
+				acting = a
 			}
 			l := store.NewLease(it.ID, string(it.Role), holder, claimActor(tx, opts, holder), now, ttl)
+			l.Agent, l.Model = acting.Agent, acting.Model
 			tx.PutLease(l)
 			tx.Detail("claim", claimDetail(l))
-			out = &Claimed{Item: it, Lease: l}
+			out = &Claimed{Item: it, Lease: l, Acting: acting}
 			return false, nil
 		})
 	})
@@ -250,7 +265,14 @@ func claimActor(tx *store.Tx, opts store.TxOptions, holder string) string {
 // claimDetail is a claim event's detail: the lease's role, holder, actor
 // and expiry, from which the lease can be derived again.
 func claimDetail(l *store.Lease) map[string]any {
-	return map[string]any{"role": l.Role, "holder": l.Holder, "actor": l.Actor, "expires_at": l.ExpiresAt}
+	d := map[string]any{"role": l.Role, "holder": l.Holder, "actor": l.Actor, "expires_at": l.ExpiresAt}
+	if l.Agent != "" {
+		d["agent"] = l.Agent
+	}
+	if l.Model != "" {
+		d["model"] = l.Model
+	}
+	return d
 }
 
 // liveLease is the item's live lease, or a conflict when it has none.

@@ -71,8 +71,9 @@ type Leased struct {
 // GivenUp is a role whose agent the run stopped starting, and why.
 type GivenUp struct {
 	Role         model.Role `json:"role"`
-	Agent        string     `json:"agent"`
-	Failures     int        `json:"failures"` // in a row
+	Agent        string     `json:"agent"`          // the command line
+	Name         string     `json:"name,omitempty"` // the agent's name, when its role has several
+	Failures     int        `json:"failures"`       // in a row
 	LastOutcome  string     `json:"last_outcome"`
 	LastExitCode *int       `json:"last_exit_code"`
 	StderrTail   []string   `json:"stderr_tail"`
@@ -100,7 +101,7 @@ type RunSummary struct {
 type runner struct {
 	s        *store.Store
 	opts     RunOptions
-	agents   map[model.Role]string
+	agents   map[model.Role]store.Agents // each role's agents with a command
 	ttl      time.Duration
 	maxFails int
 	dir      string // runs/<run-id>
@@ -115,11 +116,14 @@ type runner struct {
 	debateRoles []model.Role
 	running     int
 	turns       int
-	gen         int    // counts ended turns, so a worker knows whether the store moved while it looked
-	numbered    int    // turns that claimed an item, numbering the log files
-	done        string // why the workers stopped, once decided
-	failures    map[model.Role]int
-	debateTurns map[string]int // the run's turns per debate
+	gen         int            // counts ended turns, so a worker knows whether the store moved while it looked
+	numbered    int            // turns that claimed an item, numbering the log files
+	done        string         // why the workers stopped, once decided
+	failures    map[string]int // failed turns in a row, by agentKey
+	givenUp     map[string]bool
+	rotation    map[model.Role]int // the agent of the role that takes its next turn
+	passed      map[string]string  // items no agent may take (verify_distinct), and why
+	debateTurns map[string]int     // the run's turns per debate
 	sum         RunSummary
 }
 
@@ -151,12 +155,19 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 			return nil, err
 		}
 	}
-	r := &runner{s: s, opts: opts, agents: map[model.Role]string{}, maxFails: cfg.MaxAgentFailures, failures: map[model.Role]int{}}
+	r := &runner{s: s, opts: opts, agents: map[model.Role]store.Agents{}, maxFails: cfg.MaxAgentFailures,
+		failures: map[string]int{}, givenUp: map[string]bool{}, rotation: map[model.Role]int{}, passed: map[string]string{}}
 	r.changed = sync.NewCond(&r.mu)
 	r.debateRoles = DebateAgentRoles(cfg)
 	for _, role := range append([]model.Role{model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide}, r.debateRoles...) {
-		if c := strings.TrimSpace(cfg.Agents[string(role)]); c != "" {
-			r.agents[role] = c
+		var agents store.Agents
+		for _, a := range cfg.Agents[string(role)] {
+			if a.Command = strings.TrimSpace(a.Command); a.Command != "" {
+				agents = append(agents, a)
+			}
+		}
+		if len(agents) > 0 {
+			r.agents[role] = agents
 			r.roles = append(r.roles, role)
 		}
 	}
@@ -279,7 +290,7 @@ func (r *runner) worker(ctx context.Context, w int) error {
 		}
 		var c *Claimed
 		if !solved || len(roles) > 0 {
-			c, _, err = claimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, roles, r.opts.Problem, holder, agentActor(w), r.ttl)
+			c, _, err = claimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, roles, r.opts.Problem, holder, r.actorFor(w), r.ttl)
 			if store.CodeOf(err) == store.CodeLockTimeout {
 				// The store is busy, not empty: look again.
 				r.mu.Lock()
@@ -455,8 +466,10 @@ func (r *runner) left(snap *Snapshot) []Stuck {
 		switch {
 		case it.Role != "" && given[it.Role]:
 			st.Reason += fmt.Sprintf(" (the %s agent was given up after %d failures in a row)", it.Role, r.maxFails)
-		case it.Role != "" && r.agents[it.Role] == "":
+		case it.Role != "" && len(r.agents[it.Role]) == 0:
 			st.Reason += " (no agent for " + string(it.Role) + " in config.json)"
+		case it.Role != "" && r.passed[id] != "":
+			st.Reason += " (" + r.passed[id] + ")"
 		case it.Role != "":
 		case st.exhausted:
 		default:

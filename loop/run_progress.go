@@ -30,9 +30,13 @@ type TurnStarted struct {
 	Kind   model.Kind `json:"kind"`
 	Reason string     `json:"reason"` // why it is this role's turn
 	Agent  string     `json:"agent"`  // the command line, run with sh -c
-	Actor  string     `json:"actor"`
-	Log    string     `json:"log"` // root-relative
-	Time   string     `json:"time"`
+	// AgentName and Model are the agent's name and model label in
+	// config.json, when it has them.
+	AgentName string `json:"agent_name,omitempty"`
+	Model     string `json:"model,omitempty"`
+	Actor     string `json:"actor"`
+	Log       string `json:"log"` // root-relative
+	Time      string `json:"time"`
 }
 
 // TurnEnded is the turn_ended line: how the agent ended and what changed.
@@ -119,9 +123,13 @@ func (p *reporter) turnStarted(t *turnRecord) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.inflight[t.N] = t
-	p.line(fmt.Sprintf("turn %d: %s on %s started: %s", t.N, t.Role, t.ID, t.Agent))
+	as := ""
+	if t.AgentName != "" || t.Model != "" {
+		as = fmt.Sprintf(" as %s (%s)", t.Actor, strings.Trim(t.AgentName+", "+t.Model, ", "))
+	}
+	p.line(fmt.Sprintf("turn %d: %s on %s started%s: %s", t.N, t.Role, t.ID, as, t.Agent))
 	p.event(TurnStarted{Event: "turn_started", RunID: p.runID, Turn: t.N, Role: t.Role, ID: t.ID, Kind: t.Kind,
-		Reason: t.Reason, Agent: t.Agent, Actor: t.Actor, Log: t.Log, Time: eventTime(t.Start)})
+		Reason: t.Reason, Agent: t.Agent, AgentName: t.AgentName, Model: t.Model, Actor: t.Actor, Log: t.Log, Time: eventTime(t.Start)})
 	p.drawLive()
 }
 

@@ -43,10 +43,14 @@ type turnRecord struct {
 	ID     string
 	Kind   model.Kind
 	Reason string
-	Agent  string
-	Actor  string
-	Log    string // root-relative
-	Start  time.Time
+	Agent  string // the command line
+	// AgentName and Model are the agent's name and model label in
+	// config.json ("" when it has none); agentIndex its place in the role.
+	AgentName, Model string
+	agentIndex       int
+	Actor            string
+	Log              string // root-relative
+	Start            time.Time
 
 	// Known once it ended.
 	Outcome       string
@@ -58,25 +62,11 @@ type turnRecord struct {
 	ErrText       string // what went wrong besides the agent, if anything
 }
 
-// agentActor names the agent that worker w runs on an item, and run claims
-// the item in that name (the lease binds it: no agent of a run acts as
-// another): <role>-<w> on a problem or statement; on a debate the actor of
-// the seat that writes next, or of the seat to be joined (<role>-<n>, the
-// name DebateAgentEnv gives the joiner), so that each seat is its own
-// actor whichever worker runs it.
-func agentActor(w int) ActorFor {
-	return func(tx *store.Tx, it *Item) (string, error) {
-		if it.Kind == model.KindDebate {
-			return seatActor(tx, it.ID)
-		}
-		return fmt.Sprintf("%s-%d", it.Role, w), nil
-	}
-}
-
 // newTurn is the record of turn n, which worker w starts on c.
 func (r *runner) newTurn(w, n int, c *Claimed) *turnRecord {
 	t := &turnRecord{N: n, Role: c.Item.Role, ID: c.Item.ID, Kind: c.Item.Kind, Reason: c.Item.Reason,
-		Agent: r.agents[c.Item.Role], Actor: c.Lease.Actor, Start: time.Now(),
+		Agent: r.agentOf(c).Command, AgentName: c.Acting.Agent, Model: r.agentOf(c).Model, agentIndex: c.Acting.Index,
+		Actor: c.Lease.Actor, Start: time.Now(),
 		Outcome: TurnNotStarted} // until the agent ran
 	t.Log = fmt.Sprintf("%s/%04d-%s-%s.log", r.dir, n, t.Role, t.ID)
 	return t
@@ -151,15 +141,26 @@ func (r *runner) count(t *turnRecord) {
 	if t.Idle {
 		r.sum.Idle++
 	}
+	if t.Kind == model.KindDebate {
+		t.agentIndex = 0 // a debate role has one agent
+	}
+	key := agentKey(t.Role, t.agentIndex)
 	switch t.Outcome {
 	case TurnOK:
-		r.failures[t.Role] = 0
+		r.failures[key] = 0
 	case TurnInterrupted:
 	default:
-		r.failures[t.Role]++
-		if r.failures[t.Role] >= r.maxFails && slices.Contains(r.roles, t.Role) {
-			r.roles = slices.DeleteFunc(r.roles, func(x model.Role) bool { return x == t.Role })
-			g := GivenUp{Role: t.Role, Agent: t.Agent, Failures: r.failures[t.Role], LastOutcome: t.Outcome,
+		r.failures[key]++
+		if r.failures[key] >= r.maxFails && !r.givenUp[key] && slices.Contains(r.roles, t.Role) {
+			r.givenUp[key] = true
+			left := false
+			for i := range r.agents[t.Role] {
+				left = left || !r.givenUp[agentKey(t.Role, i)]
+			}
+			if !left {
+				r.roles = slices.DeleteFunc(r.roles, func(x model.Role) bool { return x == t.Role })
+			}
+			g := GivenUp{Role: t.Role, Agent: t.Agent, Name: t.AgentName, Failures: r.failures[key], LastOutcome: t.Outcome,
 				LastExitCode: t.ExitCode, StderrTail: t.StderrTail}
 			if g.StderrTail == nil {
 				g.StderrTail = []string{}
@@ -183,6 +184,18 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 		"PROOFLOOP_RUN_ID="+r.sum.RunID)
 	if t.Kind == model.KindDebate {
 		cmd.Env = append(cmd.Env, DebateAgentEnv(r.s, t.ID, t.Agent)...)
+	}
+	// What run knows of the agent: its harness, its name, and its model
+	// (config.json's label, else what its command's --model names). They
+	// come last, so they win over the debate's.
+	harness, modelID := AgentIdentity(t.Agent)
+	if t.Model != "" {
+		modelID = t.Model
+	}
+	for k, v := range map[string]string{"PROOFLOOP_HARNESS": harness, "PROOFLOOP_MODEL_ID": modelID, "PROOFLOOP_AGENT": t.AgentName} {
+		if v != "" {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
 	}
 	if r.opts.Self != "" {
 		cmd.Env = append(cmd.Env, "PATH="+filepath.Dir(r.opts.Self)+string(os.PathListSeparator)+os.Getenv("PATH"))

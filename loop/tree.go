@@ -35,6 +35,9 @@ type Item struct {
 	// being so, and its open issues by severity.
 	*model.Proved
 	OpenBySeverity map[string]int `json:"open_by_severity,omitempty"`
+	// ConfirmedModels are the models that confirmed the current proof
+	// revision, when the agents had model labels (verify_distinct).
+	ConfirmedModels []string `json:"confirmed_models,omitempty"`
 
 	leased bool
 }
@@ -43,7 +46,7 @@ type Item struct {
 // while it is live.
 func itemOf(r *store.Row, now time.Time) *Item {
 	it := &Item{ID: r.ID, Kind: r.Kind, Status: r.Status, Role: r.Role, Reason: r.Reason, Outcome: r.Outcome,
-		Round: r.Round, OpenIssues: r.OpenIssues, Parent: r.Parent, Children: r.Children, Depth: r.Depth, Root: r.Root}
+		Round: r.Round, OpenIssues: r.OpenIssues, Parent: r.Parent, Children: r.Children, Depth: r.Depth, Root: r.Root, ConfirmedModels: r.ConfirmedModels}
 	if it.OpenIssues == nil {
 		it.OpenIssues = []int{}
 	}

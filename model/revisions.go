@@ -27,8 +27,9 @@ type ProofRevision struct {
 	Text     string  `json:"text"`
 	Strategy *string `json:"strategy"`
 	Actor    *string `json:"actor"`
-	At       string  `json:"at"`
-	Cause    string  `json:"cause"`
+	AgentLabel
+	At    string `json:"at"`
+	Cause string `json:"cause"`
 	// Issues are the issue numbers a patch answered.
 	Issues []int `json:"issues,omitempty"`
 	// ResponseNumber is the response that made the revision (a patch).

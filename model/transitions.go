@@ -79,7 +79,12 @@ type Facts struct {
 	ForbidSelfCheck bool
 	Actor           string // who calls
 	ProofAuthor     string // who wrote or last patched the proof
-	ProofRevision   int
+	// verify_distinct, and the agent and model of the checker and of the
+	// proof's author, for the self-check rule across agents or models.
+	VerifyDistinct   string
+	CheckerLabel     AgentLabel
+	ProofAuthorLabel AgentLabel
+	ProofRevision    int
 	// Statement is the statement the call acts on, whole, so that a new
 	// guard can look at any of it without a new field here (nil for a
 	// problem).
@@ -173,7 +178,7 @@ var notSelfCheck = Guard{Name: "not_self_check", Text: "forbid_self_check: the c
 		if SameActor(f.Actor, f.ProofAuthor) {
 			return fmt.Errorf("%s wrote proof revision %d and may not check it (forbid_self_check)", ActorKey(f.Actor), f.ProofRevision)
 		}
-		return nil
+		return selfCheckParty(f)
 	}}
 
 // The solver's turns on a pending problem: finish it once a wrap-up

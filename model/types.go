@@ -38,6 +38,10 @@ type Statement struct {
 	ProofStrategy *string  `json:"proof_strategy"`
 	ProofRevision int      `json:"proof_revision"`
 	ProofAuthor   *string  `json:"proof_author,omitempty"`
+	// ProofAuthorAgent and ProofAuthorModel name the agent of a run who
+	// last wrote the proof, and its model (verify_distinct).
+	ProofAuthorAgent string `json:"proof_author_agent,omitempty"`
+	ProofAuthorModel string `json:"proof_author_model,omitempty"`
 	// RevisionsKeptFrom is the first proof revision kept in
 	// proofs/<id>.jsonl; 0 (absent) while none is, as for a statement
 	// written before revisions were kept.
@@ -74,11 +78,12 @@ type Issue struct {
 	SuggestedFix *string `json:"suggested_fix,omitempty"`
 	// Severity is critical or gap; absent on issues recorded before it
 	// existed, when it defaults from the error type (see IssueSeverity).
-	Severity      string  `json:"severity,omitempty"`
-	CreatedAt     string  `json:"created_at"`
-	Actor         *string `json:"actor,omitempty"`
-	Round         int     `json:"round"`
-	ProofRevision int     `json:"proof_revision"`
+	Severity  string  `json:"severity,omitempty"`
+	CreatedAt string  `json:"created_at"`
+	Actor     *string `json:"actor,omitempty"`
+	AgentLabel
+	Round         int `json:"round"`
+	ProofRevision int `json:"proof_revision"`
 	// SupersededAt is set when an accepted modification replaced the claim
 	// the issue was about; such an issue is no longer open.
 	SupersededAt *string `json:"superseded_at,omitempty"`
@@ -112,7 +117,8 @@ type Response struct {
 	Type            string  `json:"type"`
 	CreatedAt       string  `json:"created_at"`
 	Actor           *string `json:"actor,omitempty"`
-	SubStatementID  string  `json:"sub_statement_id,omitempty"`
+	AgentLabel
+	SubStatementID string `json:"sub_statement_id,omitempty"`
 	// RejectedAt is set on a modification response whose proposal was
 	// rejected: it no longer answers its issue.
 	RejectedAt *string `json:"rejected_at,omitempty"`
@@ -144,7 +150,8 @@ type ResponseProposal struct {
 
 // Confirmation is one checker's approval of one proof revision.
 type Confirmation struct {
-	Actor               *string `json:"actor,omitempty"`
+	Actor *string `json:"actor,omitempty"`
+	AgentLabel
 	ProofRevision       int     `json:"proof_revision"`
 	VerificationSummary *string `json:"verification_summary,omitempty"`
 	CreatedAt           string  `json:"created_at"`
@@ -211,4 +218,11 @@ func (s *Statement) OpenIssues() []int {
 		}
 	}
 	return open
+}
+
+// AgentLabel names the agent of a run (config.json) that wrote a record,
+// and its model label; both are empty for a record written by hand.
+type AgentLabel struct {
+	Agent string `json:"agent,omitempty"`
+	Model string `json:"model,omitempty"`
 }

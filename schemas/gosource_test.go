@@ -14,6 +14,7 @@ import (
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
+	"github.com/proofloop/proofloop/store"
 )
 
 // The enums and the fields that the schemas and the Go code share have one
@@ -102,6 +103,7 @@ func enumSources() []enumSource {
 		{schemas.Debate, "definitions.turn.properties.signal.enum", model.Signals, false},
 		{schemas.Debate, "definitions.turn.properties.conclusion.properties.outcome.enum", fieldEnum("conclusion"), false},
 		{schemas.Debate, "definitions.suggestion.properties.state.enum", model.SuggestionStates, false},
+		{schemas.Config, "properties.verify_distinct.enum", store.VerifyDistincts, false},
 	}
 }
 
@@ -256,4 +258,3 @@ func TestSchemaFieldsFollowGo(t *testing.T) {
 		}
 	}
 }
-

@@ -270,7 +270,8 @@ func TestInvalidDocuments(t *testing.T) {
 		{"config bad lock_timeout", Config, full, set("lock_timeout", "1.5s"), []string{"$.lock_timeout"}, "must be a duration"},
 		{"config bad agent role name", Config, full, set("agents.Judge", "x"), []string{"$.agents", "$.agents"}, "does not match"},
 		{"config max_rounds above its bound", Config, full, set("max_rounds", 1001), []string{"$.max_rounds"}, ""},
-		{"config agent not a string", Config, full, set("agents.fix", 1), []string{"$.agents.fix"}, "must be a string"},
+		{"config agent neither a command nor a list", Config, full, set("agents.fix", 1), []string{"$.agents.fix", "$.agents.fix"}, "one and only one"},
+		{"config agent of a list without a command", Config, full, set("agents.fix", []any{map[string]any{"name": "a"}}), []string{"$.agents.fix", "$.agents.fix[0].command"}, "one and only one"},
 		{"config unknown setting", Config, minimal, set("max_round", 3), []string{"$.max_round"}, "not allowed"},
 
 		// journal

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
@@ -46,25 +47,18 @@ func runCheckConfirmProof(tx *store.Tx, in *Input) (*Result, error) {
 		return nil, err
 	}
 	summary := in.OptText("verification_summary")
-	if err := d.Set("validate.confirmations.-1", map[string]any{"actor": actor(tx), "proof_revision": st.ProofRevision,
-		"verification_summary": summary, "created_at": tx.Now()}); err != nil {
+	if err := d.Set("validate.confirmations.-1", labelled(tx, map[string]any{"actor": actor(tx), "proof_revision": st.ProofRevision,
+		"verification_summary": summary, "created_at": tx.Now()})); err != nil {
 		return nil, err
 	}
-	// Distinct checkers of this proof revision; the same checker twice
-	// counts once, by the normal form of the actor (a store written before
-	// actors were normalised may hold "Bob" and "bob"). A rejection always
-	// changes the revision before the proof can be confirmed again, so
-	// these are confirmations with no rejection in between.
-	checkers := map[string]bool{model.ActorKey(tx.Actor()): true}
-	for _, c := range st.Validate.Confirmations {
-		if c.ProofRevision == st.ProofRevision {
-			a := ""
-			if c.Actor != nil {
-				a = *c.Actor
-			}
-			checkers[model.ActorKey(a)] = true
-		}
-	}
+	// Distinct checkers of this proof revision (actors, agents or models,
+	// by verify_distinct); the same one twice counts once. A rejection
+	// always changes the revision before the proof can be confirmed again,
+	// so these are confirmations with no rejection in between.
+	after := *st
+	after.Validate.Confirmations = append(slices.Clone(st.Validate.Confirmations), model.Confirmation{
+		Actor: actor(tx), AgentLabel: label(tx), ProofRevision: st.ProofRevision})
+	checkers := after.Confirmers(cfg.VerifyDistinct, st.ProofRevision)
 	res := &Result{ID: id, Status: model.StatementAwaitingVerification, Revision: d.Revision() + 1,
 		Extra: map[string]any{"confirmations": len(checkers), "quorum": cfg.VerifyQuorum, "proof_revision": st.ProofRevision}}
 	if len(checkers) < cfg.VerifyQuorum {

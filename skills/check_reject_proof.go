@@ -92,6 +92,7 @@ func recordIssue(tx *store.Tx, in *Input, skill string, round func(*model.Statem
 		"error_type": in.Text("error_type"), "explanation": in.Text("explanation"),
 		"suggested_fix": in.OptText("suggested_fix"), "severity": r.severity, "created_at": tx.Now(), "actor": actor(tx),
 		"round": r.round, "proof_revision": st.ProofRevision}
+	labelled(tx, issue)
 	if err := set(d, "validate.issues.-1", issue, "round", r.round, "status", model.StatementHasGap); err != nil {
 		return nil, err
 	}

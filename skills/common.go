@@ -156,6 +156,7 @@ func appendResponse(tx *store.Tx, d *store.Doc, st *model.Statement, typ string,
 	n := len(st.Validate.Responses) + 1
 	r := map[string]any{"response_number": n, "issue_addressed": issues[0], "issues_addressed": issues,
 		"type": typ, "created_at": tx.Now(), "actor": actor(tx)}
+	labelled(tx, r)
 	for k, v := range fields {
 		r[k] = v
 	}
@@ -169,6 +170,46 @@ func appendResponse(tx *store.Tx, d *store.Doc, st *model.Statement, typ string,
 func actor(tx *store.Tx) *string {
 	if a := model.ActorKey(tx.Actor()); a != "" {
 		return &a
+	}
+	return nil
+}
+
+// label is the agent of a run the transaction acts for, and its model.
+func label(tx *store.Tx) model.AgentLabel {
+	name, m := tx.Agent()
+	return model.AgentLabel{Agent: name, Model: m}
+}
+
+// labelled adds the agent and model to a record written as a map, when the
+// transaction acts for an agent of a run.
+func labelled(tx *store.Tx, rec map[string]any) map[string]any {
+	l := label(tx)
+	if l.Agent != "" {
+		rec["agent"] = l.Agent
+	}
+	if l.Model != "" {
+		rec["model"] = l.Model
+	}
+	return rec
+}
+
+// setProofAuthor records who wrote the proof text now: actor, agent and
+// model (an author without an agent clears the previous author's).
+func setProofAuthor(tx *store.Tx, d *store.Doc) error {
+	if err := d.Set("proof_author", actor(tx)); err != nil {
+		return err
+	}
+	l := label(tx)
+	for path, v := range map[string]string{"proof_author_agent": l.Agent, "proof_author_model": l.Model} {
+		var err error
+		if v == "" {
+			err = d.Delete(path)
+		} else {
+			err = d.Set(path, v)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -225,6 +266,8 @@ func checkFacts(tx *store.Tx, f *model.Facts, st *model.Statement) (store.Config
 	if st.ProofAuthor != nil {
 		f.ProofAuthor = *st.ProofAuthor
 	}
+	f.VerifyDistinct, f.CheckerLabel = cfg.VerifyDistinct, label(tx)
+	f.ProofAuthorLabel = model.AgentLabel{Agent: st.ProofAuthorAgent, Model: st.ProofAuthorModel}
 	return cfg, nil
 }
 

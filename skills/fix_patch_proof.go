@@ -71,11 +71,17 @@ func runFixPatchProof(tx *store.Tx, in *Input) (*Result, error) {
 	if len(open) > 0 {
 		status = model.StatementHasGap
 	}
-	if err := set(d, "proof", proof, "proof_revision", rev, "proof_author", actor(tx), "status", status); err != nil {
+	if err := set(d, "proof", proof, "proof_revision", rev); err != nil {
+		return nil, err
+	}
+	if err := setProofAuthor(tx, d); err != nil {
+		return nil, err
+	}
+	if err := d.Set("status", status); err != nil {
 		return nil, err
 	}
 	if err := tx.KeepProofRevision(d, model.ProofRevision{Revision: rev, Text: proof, Strategy: st.ProofStrategy,
-		Actor: actor(tx), At: tx.Now(), Cause: model.CausePatch, Issues: f.Named, ResponseNumber: &n}); err != nil {
+		Actor: actor(tx), AgentLabel: label(tx), At: tx.Now(), Cause: model.CausePatch, Issues: f.Named, ResponseNumber: &n}); err != nil {
 		return nil, err
 	}
 	span := fmt.Sprintf("sentences %d-%d", r.Start, r.End)

@@ -48,13 +48,18 @@ func runStateCompleteProof(tx *store.Tx, in *Input) (*Result, error) {
 		return nil, err
 	}
 	rev := st.ProofRevision + 1
-	if err := set(d, "proof", f.NewProof, "proof_strategy", in.Text("strategy"), "proof_revision", rev,
-		"proof_author", actor(tx), "status", model.StatementAwaitingVerification); err != nil {
+	if err := set(d, "proof", f.NewProof, "proof_strategy", in.Text("strategy"), "proof_revision", rev); err != nil {
+		return nil, err
+	}
+	if err := setProofAuthor(tx, d); err != nil {
+		return nil, err
+	}
+	if err := d.Set("status", model.StatementAwaitingVerification); err != nil {
 		return nil, err
 	}
 	strategy := in.Text("strategy")
 	if err := tx.KeepProofRevision(d, model.ProofRevision{Revision: rev, Text: f.NewProof, Strategy: &strategy,
-		Actor: actor(tx), At: tx.Now(), Cause: model.CauseComplete}); err != nil {
+		Actor: actor(tx), AgentLabel: label(tx), At: tx.Now(), Cause: model.CauseComplete}); err != nil {
 		return nil, err
 	}
 	n := len(model.SplitSentences(f.NewProof))

@@ -25,7 +25,8 @@ type Config struct {
 	MaxSubstatements int               `json:"max_substatements"`
 	KeepRuns         int               `json:"keep_runs"`
 	MaxAgentFailures int               `json:"max_agent_failures"`
-	Agents           map[string]string `json:"agents"`
+	VerifyDistinct   string            `json:"verify_distinct,omitempty"` // "" is actor
+	Agents           map[string]Agents `json:"agents"`
 
 	leaseTTL, lockTimeout time.Duration
 }
@@ -34,7 +35,7 @@ type Config struct {
 func DefaultConfig() Config {
 	c := Config{Version: 1, MaxRounds: 5, VerifyQuorum: 1, ForbidSelfCheck: true,
 		LeaseTTL: "15m", LockTimeout: "10s", MaxInputBytes: 4 << 20, MaxSubstatements: 50,
-		KeepRuns: 20, MaxAgentFailures: 3, Agents: map[string]string{}}
+		KeepRuns: 20, MaxAgentFailures: 3, Agents: map[string]Agents{}}
 	c.leaseTTL, c.lockTimeout = 15*time.Minute, 10*time.Second
 	return c
 }
@@ -111,6 +112,9 @@ func ParseConfig(raw []byte) (Config, error) {
 	}
 	if c.lockTimeout, err = dur("lock_timeout", c.LockTimeout, lockTimeoutRange); err != nil {
 		return Config{}, err
+	}
+	if err := checkAgents(c.Agents); err != nil {
+		return Config{}, damaged(ConfigFile, err)
 	}
 	for _, r := range []struct {
 		key      string

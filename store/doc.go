@@ -83,6 +83,22 @@ func (d *Doc) SetRaw(path string, raw []byte) error {
 	return nil
 }
 
+// Delete removes the field at path, if it is there.
+func (d *Doc) Delete(path string) error {
+	if !pathRe.MatchString(path) {
+		return fmt.Errorf("delete %s: refusing JSON path %q", d.ID, path)
+	}
+	if !d.Get(path).Exists() {
+		return nil
+	}
+	out, err := sjson.DeleteBytes(d.Raw, path)
+	if err != nil {
+		return fmt.Errorf("delete %s %s: %w", d.ID, path, err)
+	}
+	d.Raw, d.dirty, d.decoded = out, true, nil
+	return nil
+}
+
 // Problem decodes the document as a problem. The result is shared until
 // the document changes: callers must not modify it.
 func (d *Doc) Problem() (*model.Problem, error) {

@@ -73,6 +73,9 @@ type Row struct {
 	Uncited      []string `json:"uncited,omitempty"`
 	Verified     bool     `json:"verified,omitempty"`
 	OpenCritical int      `json:"open_critical,omitempty"`
+	// ConfirmedModels are the model labels of the agents that confirmed
+	// the current proof revision (verify_distinct), when any had one.
+	ConfirmedModels []string `json:"confirmed_models,omitempty"`
 }
 
 // RowLease is the lease of a row's item as last written; whether it is live
@@ -288,6 +291,11 @@ func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 		t = model.StatementTurn(st, subs, maxRounds)
 		r.ReliesOn, r.Uncited = model.ReliesOn(st)
 		r.Verified, r.OpenCritical = st.VerifiedAt != nil, st.OpenBySeverity()[model.SeverityCritical]
+		for _, m := range st.ConfirmedModels() {
+			if m != "" {
+				r.ConfirmedModels = append(r.ConfirmedModels, m)
+			}
+		}
 	case model.KindDebate:
 		db, err := d.Debate()
 		if err != nil {

@@ -25,7 +25,12 @@ type Lease struct {
 	// Actor is who claimed the lease, in its normal form: whatever is done
 	// under the lease is done by this actor. A lease written before leases
 	// recorded it has none and binds no actor.
-	Actor      string  `json:"actor,omitempty"`
+	Actor string `json:"actor,omitempty"`
+	// Agent and Model name the agent of config.json that run claimed the
+	// lease for, and its model label: every record written under the
+	// lease carries them. Absent on a claim made by hand.
+	Agent      string  `json:"agent,omitempty"`
+	Model      string  `json:"model,omitempty"`
 	Token      string  `json:"token"`
 	ClaimedAt  string  `json:"claimed_at"`
 	ExpiresAt  string  `json:"expires_at"`
@@ -132,6 +137,7 @@ func (tx *Tx) UseLease(l *Lease) error {
 		}
 		tx.opts.Actor = l.Actor
 	}
+	tx.opts.Agent, tx.opts.Model = l.Agent, l.Model
 	tx.opts.LeaseHolder = l.Holder
 	return nil
 }
@@ -151,6 +157,12 @@ func ActorMismatch(opts TxOptions, l *Lease) error {
 // every record it writes): run claims an item in the name of the agent
 // that will take the turn, known only once the item is chosen.
 func (tx *Tx) ActAs(actor string) { tx.opts.Actor = model.ActorKey(actor) }
+
+// ActAsAgent is ActAs for an agent of config.json, with its name and model.
+func (tx *Tx) ActAsAgent(actor, agent, modelLabel string) {
+	tx.ActAs(actor)
+	tx.opts.Agent, tx.opts.Model = agent, modelLabel
+}
 
 // ReadLease reads an item's lease without the lock; nil when none.
 func (s *Store) ReadLease(id string) (*Lease, error) { return readLease(s.src(), id) }

@@ -26,6 +26,9 @@ type TxOptions struct {
 	// is filled in from the lease it matches, for the event.
 	Lease       string
 	LeaseHolder string
+	// Agent and Model are the agent of config.json the transaction acts
+	// for, and its model label, from the lease it uses ("" when none).
+	Agent, Model string
 }
 
 // Tx is one transaction. It holds the store's lock from Update's start to
@@ -100,6 +103,10 @@ func (tx *Tx) Clock() time.Time { return tx.clock }
 
 // Actor is the actor the transaction runs for ("" when none was given).
 func (tx *Tx) Actor() string { return tx.opts.Actor }
+
+// Agent is the agent of config.json the transaction acts for, and its
+// model label ("" when the actor is no agent of a run).
+func (tx *Tx) Agent() (name, modelLabel string) { return tx.opts.Agent, tx.opts.Model }
 
 // Detail adds a free-form fact to the transaction's event.
 func (tx *Tx) Detail(key string, v any) {

@@ -83,6 +83,14 @@ func (tx *Tx) newEvent() Event {
 	if tx.opts.Actor != "" {
 		ev.Actor = &tx.opts.Actor
 	}
+	for k, v := range map[string]string{"agent": tx.opts.Agent, "model": tx.opts.Model} {
+		if v != "" {
+			if ev.Detail == nil {
+				ev.Detail = map[string]any{}
+			}
+			ev.Detail[k] = v
+		}
+	}
 	if tx.opts.LeaseHolder != "" {
 		holder := tx.opts.LeaseHolder
 		ev.LeaseHolder = &holder

@@ -204,6 +204,9 @@ func statusLine(it *loop.Item) string {
 			fmt.Fprintf(&b, " (%d critical, %d gap)", c, it.OpenBySeverity[model.SeverityGap])
 		}
 	}
+	if len(it.ConfirmedModels) > 0 {
+		fmt.Fprintf(&b, "; confirmed by models %s", strings.Join(it.ConfirmedModels, ", "))
+	}
 	if it.Holder != "" {
 		fmt.Fprintf(&b, "; leased to %s until %s", it.Holder, it.Expires)
 	}

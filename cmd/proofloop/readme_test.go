@@ -43,6 +43,7 @@ import (
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
 	"github.com/proofloop/proofloop/skills"
+	"github.com/proofloop/proofloop/store"
 )
 
 // block is one fenced block of a Markdown file.
@@ -327,11 +328,21 @@ func TestReadmeClaudeCommands(t *testing.T) {
 			if len(b.Info) != 2 || b.Info[0] != "json" || b.Info[1] != "config" {
 				continue
 			}
-			var cfg struct {
-				Agents map[string]string `json:"agents"`
+			var list struct {
+				Agents map[string]store.Agents `json:"agents"`
 			}
-			if err := json.Unmarshal([]byte(b.Body), &cfg); err != nil {
+			if err := json.Unmarshal([]byte(b.Body), &list); err != nil {
 				t.Fatalf("%s:%d: %v", docName(file), b.Line, err)
+			}
+			cfg := struct{ Agents map[string]string }{map[string]string{}}
+			for role, agents := range list.Agents {
+				for i, a := range agents {
+					key := role // the first agent of a role stands for the role
+					if i > 0 {
+						key = fmt.Sprintf("%s#%d", role, i)
+					}
+					cfg.Agents[key] = a.Command
+				}
 			}
 			claudeRoles := 0
 			for _, r := range skills.ClaudeRoles {

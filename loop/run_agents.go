@@ -1,0 +1,122 @@
+package loop
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
+)
+
+// A role of config.json may have several agents (a list of {name, model,
+// command}). run spreads the role's turns over them in turn, and each
+// turn's actor is ROLE-AGENT-N (ROLE-N for a role's single unnamed
+// agent), N the worker that runs it. With verify_distinct agent or model,
+// a check turn goes only to an agent whose agent or model can still count
+// toward the quorum: not the proof's author's, not one that confirmed the
+// proof revision already.
+
+// agentKey names one agent of a role, for the give-up count.
+func agentKey(role model.Role, i int) string { return fmt.Sprintf("%s#%d", role, i) }
+
+// actingName is the actor of agent a of role on worker w.
+func actingName(role model.Role, a store.Agent, w int) string {
+	if a.Name == "" {
+		return fmt.Sprintf("%s-%d", role, w)
+	}
+	return fmt.Sprintf("%s-%s-%d", role, a.Name, w)
+}
+
+// actorFor picks the agent that worker w runs on an item, and names its
+// actor; run claims the item in that name (the lease binds it and the
+// agent's name and model: no agent of a run acts as another). On a debate
+// it is the actor of the seat that writes next, or of the seat to be
+// joined (<role>-<n>), so that each seat is its own actor whichever
+// worker runs it.
+func (r *runner) actorFor(w int) ActorFor {
+	return func(tx *store.Tx, it *Item) (Acting, bool, error) {
+		if it.Kind == model.KindDebate {
+			a, err := seatActor(tx, it.ID)
+			return Acting{Actor: a}, err == nil, err
+		}
+		agents := r.agents[it.Role]
+		var exclude func(Acting) string
+		if it.Role == model.RoleCheck && it.Kind == model.KindStatement {
+			var err error
+			if exclude, err = r.cannotCount(tx, it.ID); err != nil {
+				return Acting{}, false, err
+			}
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		start := r.rotation[it.Role]
+		var why []string
+		for k := range agents {
+			i := (start + k) % len(agents)
+			if r.givenUp[agentKey(it.Role, i)] {
+				continue
+			}
+			a := agents[i]
+			acting := Acting{Actor: actingName(it.Role, a, w), Index: i, Agent: a.Name, Model: a.Model}
+			if exclude != nil {
+				if reason := exclude(acting); reason != "" {
+					why = append(why, reason)
+					continue
+				}
+			}
+			r.rotation[it.Role] = i + 1
+			delete(r.passed, it.ID)
+			return acting, true, nil
+		}
+		if len(why) > 0 {
+			r.passed[it.ID] = "no check agent can still count toward verify_quorum: " + strings.Join(why, "; ")
+		}
+		return Acting{}, false, nil
+	}
+}
+
+// cannotCount says, for a check turn on statement id under verify_distinct
+// agent or model, why an agent's check would not count: its party (agent
+// or model) wrote the proof revision, or confirmed it already. Under
+// verify_distinct actor every agent may take the turn (run's actors are
+// distinct by worker), as before.
+func (r *runner) cannotCount(tx *store.Tx, id string) (func(Acting) string, error) {
+	cfg, err := tx.Config()
+	if err != nil || cfg.VerifyDistinct == "" || cfg.VerifyDistinct == model.DistinctActor {
+		return nil, err
+	}
+	d, err := tx.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	st, err := d.Statement()
+	if err != nil {
+		return nil, err
+	}
+	author := ""
+	if st.ProofAuthor != nil {
+		author = *st.ProofAuthor
+	}
+	authorParty := model.Party(cfg.VerifyDistinct, author, model.AgentLabel{Agent: st.ProofAuthorAgent, Model: st.ProofAuthorModel})
+	confirmed := st.Confirmers(cfg.VerifyDistinct, st.ProofRevision)
+	return func(a Acting) string {
+		p := model.Party(cfg.VerifyDistinct, a.Actor, model.AgentLabel{Agent: a.Agent, Model: a.Model})
+		switch {
+		case p == authorParty:
+			return fmt.Sprintf("%s wrote proof revision %d", p, st.ProofRevision)
+		case slices.Contains(confirmed, p):
+			return fmt.Sprintf("%s confirmed it already", p)
+		}
+		return ""
+	}, nil
+}
+
+// agentOf is the agent of a claimed item's role that takes the turn.
+func (r *runner) agentOf(c *Claimed) store.Agent {
+	agents := r.agents[c.Item.Role]
+	if c.Acting.Index < len(agents) {
+		return agents[c.Acting.Index]
+	}
+	return store.Agent{}
+}
