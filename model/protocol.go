@@ -143,7 +143,7 @@ type RefusalError struct{ Action, Why, Next string } // Next: what to do now, th
 func (e *RefusalError) Error() string { return e.Action + " refused: " + e.Why }
 
 // Protocols lists the protocols in a fixed order.
-var Protocols = []*Protocol{&Socratic, &Review, &Agora, &Dialectic}
+var Protocols = []*Protocol{&Socratic, &Review, &Agora, &Dialectic, &Panel}
 
 // ProtocolNames lists the protocol names in order.
 func ProtocolNames() []string {
