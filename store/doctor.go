@@ -317,10 +317,12 @@ func checkDisputeLinks(docs *docSet, bad func(code, p string, seq int, format st
 				// Unreadable: reported where it was read.
 			case !ok && dis.ClosedAt == nil:
 				bad("bad_reference", p, 0, "issue %d is disputed in %s, which does not exist: the statement would wait for it forever", is.IssueNumber, dis.Debate)
-			case !ok && (dis.Outcome != nil || is.WithdrawnAt != nil):
+			case !ok && (dis.Outcome != nil || is.WithdrawnAt != nil && is.WithdrawnBy == nil):
 				// Only an open debate may be discarded (it leaves the dispute
 				// closed with no outcome): one that reached an outcome is the
-				// record of why the issue stands or was withdrawn.
+				// record of why the issue stands or was withdrawn. An issue
+				// its own checker withdrew (withdrawn_by) owes nothing to
+				// the debate.
 				bad("bad_reference", p, 0, "issue %d's dispute %s ended with an outcome, but that debate does not exist: the record of the outcome is gone", is.IssueNumber, dis.Debate)
 			case !ok:
 			case db.About == nil || db.About.Statement != sid || db.About.IssueNumber != is.IssueNumber:
