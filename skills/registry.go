@@ -114,6 +114,7 @@ var Registry = []*Skill{
 	fixPatchProof, fixCreateSubstatement,
 	// Not a seed skill: the check role's late finding against a true statement.
 	reopen,
+	checkWithdrawIssue,
 }
 
 // The rows that skills bring themselves join the transition table.
