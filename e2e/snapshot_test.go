@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/proofloop/proofloop/store"
 )
 
 // The documents as these tests read them: only the fields the invariants
@@ -131,9 +133,10 @@ func readSnapshot(root string) (*snapshot, error) {
 		return nil, err
 	}
 	for _, e := range top {
-		// A dotfile other than the lock is a leftover journal or temp file.
+		// A dotfile other than the lock and the write-ahead log is a
+		// leftover journal or temp file.
 		// Other names (leases/, ...) belong to features these tests do not use.
-		if n := e.Name(); strings.HasPrefix(n, ".") && n != ".lock" {
+		if n := e.Name(); strings.HasPrefix(n, ".") && n != ".lock" && n != store.WALFile {
 			s.strays = append(s.strays, n)
 		}
 		if n := e.Name(); e.IsDir() && n != "problem" && n != "statement" && !strings.HasPrefix(n, ".") {
