@@ -66,6 +66,9 @@ type Protocol struct {
 	next func(d *Debate, s TurnState) TurnState
 	// terminal evaluates the terminal rules and the reported flags.
 	terminal func(d *Debate) Assessment
+	// extraJoin names a role a joiner may take past the join order now
+	// ("" for none): agora's mediator while one is needed.
+	extraJoin func(d *Debate) string
 	// closing says whether the layout's last section already is the
 	// debate's conclusion (review's ## CONSENSUS, where the seed's file
 	// ends): the outcome lines then follow it without a heading of their own.
@@ -209,6 +212,11 @@ func (p *Protocol) JoinRole(d *Debate) (string, error) {
 	if len(d.Participants) < len(order) {
 		return order[len(d.Participants)], nil
 	}
+	if p.extraJoin != nil {
+		if r := p.extraJoin(d); r != "" {
+			return r, nil
+		}
+	}
 	return "", &RefusalError{Action: "join", Why: fmt.Sprintf("the debate already has its %d participants", len(order)),
 		Next: "only its participants write turns: read it with `proofloop debate show ID`, or start another with `proofloop debate start`"}
 }
@@ -301,7 +309,9 @@ func (p *Protocol) TurnShape(role string) string {
 		}
 	}
 	form := "a JSON object (--input FILE|-)"
-	if p.HasField("body") {
+	if f := p.field("body"); f != nil && f.Required {
+		// A protocol whose turns are a body (dialectic) takes --body; review's
+		// optional free-form body does not make its turns prose.
 		form = "--body TEXT (or --input FILE|- with the same keys)"
 	}
 	s := fmt.Sprintf("a %s turn is %s with %s", p.Name, form, strings.Join(req, ", "))
@@ -309,6 +319,16 @@ func (p *Protocol) TurnShape(role string) string {
 		s += "; optional: " + strings.Join(opt, ", ")
 	}
 	return s
+}
+
+// field returns p's turn field called name, or nil.
+func (p *Protocol) field(name string) *Field {
+	for i := range p.Fields {
+		if p.Fields[i].Name == name {
+			return &p.Fields[i]
+		}
+	}
+	return nil
 }
 
 // stamped are the turn fields the engine sets (AppendTurn), not the writer.

@@ -54,9 +54,15 @@ var Agora = Protocol{
 		}
 		return out
 	},
-	start:      startAgora,
-	validate:   validateAgora,
-	next:       nextAgora,
+	start:    startAgora,
+	validate: validateAgora,
+	next:     nextAgora,
+	extraJoin: func(d *Debate) string {
+		if counterRun(d) >= MediatorAfter && !hasMediator(d) {
+			return RoleMediator
+		}
+		return ""
+	},
 	terminal:   terminalAgora,
 	Layout:     eachTurn(renderAgora),
 	Help:       "agora (one participant per --position ROLE=TEXT, 20 turns; --methodology opinion|fact-based|mixed)",
@@ -189,19 +195,33 @@ func counterRun(d *Debate) int {
 	return n
 }
 
+// nextAgora gives a joined mediator the turn after MediatorAfter
+// consecutive counters. Without one the debate does not stall (seed 004
+// has no mediator): the positions go on to the turn limit, and the advice
+// says to recruit one, whose join then takes the mediator role.
 func nextAgora(d *Debate, st TurnState) TurnState {
-	if counterRun(d) < MediatorAfter {
+	n := counterRun(d)
+	if n < MediatorAfter {
 		return st
 	}
-	st.Advice = fmt.Sprintf("%d consecutive counters: the mediator writes next", counterRun(d))
 	for _, p := range d.Participants {
 		if p.Role == RoleMediator {
 			st.ParticipantID, st.Role, st.JoinRole = p.ParticipantID, p.Role, ""
+			st.Advice = fmt.Sprintf("%d consecutive counters: the mediator writes next", n)
 			return st
 		}
 	}
-	st.ParticipantID, st.Role, st.JoinRole = "", "", RoleMediator
+	st.Advice = fmt.Sprintf("%d consecutive counters and no mediator: the debate goes on to its limit of %d turns; recruit one with `proofloop debate join %s --participant-name NAME` (it takes the mediator role)", n, d.MaxTurns, d.ID)
 	return st
+}
+
+func hasMediator(d *Debate) bool {
+	for _, p := range d.Participants {
+		if p.Role == RoleMediator {
+			return true
+		}
+	}
+	return false
 }
 
 func terminalAgora(d *Debate) Assessment {

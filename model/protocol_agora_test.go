@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func agoraDebate(t *testing.T, roles ...string) *Debate {
 	d := newDebate(&Agora, func(d *Debate) {
@@ -152,12 +155,14 @@ func TestAgoraMediator(t *testing.T) {
 	if !a.MediatorNeeded || a.Closed {
 		t.Fatalf("after 4 counters: %+v; want mediator_needed, not closed", a)
 	}
+	// No mediator joined: no stall; the positions go on, and the advice says to recruit one.
 	s := Agora.WhoseTurn(d)
-	if s.JoinRole != RoleMediator || s.ParticipantID != "" {
-		t.Errorf("WhoseTurn = %+v; want a mediator to join", s)
+	if s.ParticipantID != "p2" || s.JoinRole != "" || !strings.Contains(s.Advice, "recruit one") {
+		t.Errorf("WhoseTurn = %+v; want p2 to go on, advised to recruit a mediator", s)
 	}
-	tt := agoraTurn(SignalDefer, "", 0.5)
-	wantRefusal(t, Agora.ValidateTurn(d, "p2", &tt, nil), "waits for a mediator to join")
+	if r, err := Agora.JoinRole(d); r != RoleMediator || err != nil {
+		t.Fatalf("JoinRole = %q, %v; want mediator while one is needed", r, err)
+	}
 	joinAll(t, &Agora, d, "judge")
 	if p := d.Participants[2]; p.Role != RoleMediator || p.ParticipantID != "p3" {
 		t.Fatalf("joiner = %+v; want p3 mediator", p)
