@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/proofloop/proofloop/model"
@@ -44,8 +45,8 @@ type Store struct {
 	cfgKey string    // size and modification time of the config.json cfg was read from
 	cfgAt  time.Time // when a backend's cfg was read
 
-	backend Backend // nil for the file store
-	walOK   bool    // walRecover found nothing to replay
+	backend Backend     // nil for the file store
+	walOK   atomic.Bool // walRecover found nothing to replay
 }
 
 // Open opens the contents root at dir. It fails with not_found when dir is

@@ -146,11 +146,11 @@ func checkJournalPaths(j *journal) error {
 // page cache holds every write the log's transactions made, and nothing is
 // done. The answer is kept for the life of the process.
 func (s *Store) walRecover() error {
-	if s.walOK || bootOnce() == "" {
+	if s.walOK.Load() || bootOnce() == "" {
 		return nil
 	}
 	if same, err := s.walSameBoot(); err != nil || same {
-		s.walOK = err == nil
+		s.walOK.Store(err == nil)
 		return err
 	}
 	h, js, err := s.walRecords()
@@ -172,7 +172,7 @@ func (s *Store) walRecover() error {
 			return err
 		}
 	}
-	s.walOK = true
+	s.walOK.Store(true)
 	return nil
 }
 
