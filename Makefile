@@ -10,7 +10,7 @@ BIN := bin/proofloop
 TEST_PKGS ?= ./...
 TEST_TIMEOUT ?= 40m
 
-.PHONY: FORCE build install test demo demo-pg bench soak deps clean chromium postgresql claude-code
+.PHONY: FORCE build install test demo demo-pg bench soak deps clean chromium postgresql claude-code texlive
 
 # go build always runs: its own cache makes a build with nothing changed take about a
 # second, and it sees what make's file list cannot (the embedded examples, schemas and
@@ -47,6 +47,20 @@ chromium:
 	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
 	fi
 
+# `proofloop export --format tex` is tested by compiling the example's proof
+# with pdflatex and rendering page 1 with pdftoppm: install them with apt-get
+# when missing; if that fails, say so loudly (the test then skips the compile).
+texlive:
+	@command -v pdflatex >/dev/null && command -v pdftoppm >/dev/null && exit 0; \
+	sudo=; if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null; then sudo="sudo -n"; fi; \
+	echo "No pdflatex or pdftoppm found: installing texlive and poppler-utils with apt-get for the export tests."; \
+	if ! { $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y texlive-latex-base texlive-latex-recommended poppler-utils; }; then \
+	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
+	  echo '!!! COULD NOT INSTALL TEXLIVE (apt-get install -y texlive-latex-base failed).'; \
+	  echo '!!! The compile of the exported LaTeX proof will be SKIPPED.'; \
+	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
+	fi
+
 # The PostgreSQL store's tests start a throwaway cluster of their own
 # (internal/pgtest: initdb and pg_ctl in a temp directory, as nobody when
 # run as root, on a free port, removed at the end). When no initdb is
@@ -77,7 +91,7 @@ claude-code:
 # browser tests; the stories and the e2e tests that matter for correctness
 # run on both stores (the PostgreSQL ones on a throwaway cluster).
 # gotestsum prints go test's own lines and a summary, then the ten slowest tests.
-test: build chromium postgresql claude-code
+test: build chromium postgresql claude-code texlive
 	$(GO) vet ./...
 	@mkdir -p bin
 	@$(GO) tool gotestsum --format standard-quiet --jsonfile bin/test.json -- -count=1 -timeout $(TEST_TIMEOUT) $(TEST_PKGS) 2>&1 | tee bin/test.log; \

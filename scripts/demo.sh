@@ -44,6 +44,9 @@ step "the audit trail of stmt_odd_squares_wrap_sub2"
 pl events --id stmt_odd_squares_wrap_sub2
 pl show stmt_odd_squares_wrap_sub2 --sentences
 
+step "the finished proof of prob_odd_squares as one document (export --format md; --format tex -o proof.tex for LaTeX)"
+pl export --format md --problem prob_odd_squares
+
 src=examples/debates/inductive_step.md
 step "one debate of each protocol (source: $src)"
 start() { pl --json debate start "$@" | sed -n 's/^{.*"id":"\([^"]*\)".*/\1/p'; }

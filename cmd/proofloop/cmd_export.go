@@ -2,16 +2,20 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/store"
 )
 
 func (a *app) exportCommand() *cobra.Command {
 	var to string
+	var pf proofFlags
 	c := &cobra.Command{
-		Use:   "export --to DIR",
+		Use:   "export --to DIR | --format tex|md --problem P [-o FILE] [--draft]",
 		Short: "Copy the store to a new file store, as of one commit, while agents keep working; doctor checks the copy",
 		Long: "export copies the store to DIR under the store's lock, so the copy is the store as of one\n" +
 			"commit even while agents write (they wait for the copy, as for a long transaction): the\n" +
@@ -22,9 +26,21 @@ func (a *app) exportCommand() *cobra.Command {
 			"no live export holds that lock). Then doctor checks the copy (exit 6 if it is damaged:\n" +
 			"the store was too). It is the safe backup of a running store; copying the folder by hand\n" +
 			"while agents write can catch a document and its log out of step. --json prints\n" +
-			`{"ok":true,"export":{"dir","files","bytes","last_seq","lock_held_ms","swept"},"report":{...doctor...}}.`,
+			`{"ok":true,"export":{"dir","files","bytes","last_seq","lock_held_ms","swept"},"report":{...doctor...}}.` + "\n\n" +
+			"With --format tex or md it writes a problem's finished proof as one document instead (to\n" +
+			"stdout, or -o FILE): the problem, its resolution, every statement it rests on in dependency\n" +
+			"order with its accepted proof, and an appendix of rounds, issues, answers and confirmers.\n" +
+			"A problem that is not soundly solved is refused (exit 4) unless --draft, which marks every\n" +
+			"unproved step. Claims and proofs are copied as written: their math passes through.",
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
+			if pf.format != "" || pf.problem != "" {
+				if to != "" {
+					return store.Errorf(store.CodeUsage, "export takes --to DIR or --format, not both").
+						WithHint("--to copies the store; --format tex|md --problem P writes a problem's proof")
+				}
+				return a.exportProof(pf)
+			}
 			if to == "" {
 				return store.Errorf(store.CodeUsage, "export needs --to DIR").WithHint("e.g. --to backup/contents-2026-11-23")
 			}
@@ -67,7 +83,57 @@ func (a *app) exportCommand() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&to, "to", "", "the new store's `DIR` (must not exist, or be empty)")
+	c.Flags().StringVar(&pf.format, "format", "", "write a problem's proof as `tex` (LaTeX) or md (Markdown)")
+	c.Flags().StringVar(&pf.problem, "problem", "", "the problem whose proof --format writes")
+	c.Flags().StringVarP(&pf.out, "output", "o", "", "write the proof to `FILE` instead of stdout")
+	c.Flags().BoolVar(&pf.draft, "draft", false, "export a problem that is not soundly solved, marking every unproved step")
 	return c
+}
+
+// proofFlags are export's flags for a problem's proof.
+type proofFlags struct {
+	format, problem, out string
+	draft                bool
+}
+
+// exportProof writes a problem's proof as LaTeX or Markdown.
+func (a *app) exportProof(pf proofFlags) error {
+	switch {
+	case pf.format != "tex" && pf.format != "md":
+		return store.Errorf(store.CodeUsage, "--format must be tex or md, got %q", pf.format).WithHint("e.g. --format tex --problem prob_example")
+	case pf.problem == "":
+		return store.Errorf(store.CodeUsage, "--format needs --problem P").WithHint("`proofloop status` lists the problems")
+	}
+	s, err := a.open()
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	doc, err := loop.ExportProof(s, pf.problem, pf.draft)
+	if err != nil {
+		return err
+	}
+	text := doc.Markdown()
+	if pf.format == "tex" {
+		text = doc.TeX()
+	}
+	if pf.out == "" {
+		if a.json {
+			return a.writeJSON(map[string]any{"ok": true, "command": "export", "problem": pf.problem, "format": pf.format,
+				"draft": pf.draft, "statements": len(doc.Statements), "text": text})
+		}
+		_, err := io.WriteString(a.stdout, text)
+		return err
+	}
+	if err := os.WriteFile(pf.out, []byte(text), 0o644); err != nil {
+		return store.Errorf(store.CodeInvalidInput, "cannot write %s", pf.out).Wrap(err).WithHint("give -o a file in a folder that exists and that you may write")
+	}
+	if a.json {
+		return a.writeJSON(map[string]any{"ok": true, "command": "export", "problem": pf.problem, "format": pf.format,
+			"draft": pf.draft, "statements": len(doc.Statements), "file": pf.out})
+	}
+	fmt.Fprintf(a.stdout, "Wrote the proof of %s (%s) to %s.\n", pf.problem, plural(len(doc.Statements), "statement", "statements"), pf.out)
+	return nil
 }
 
 // byteSize prints n bytes for a reader: 812 B, 4.2 KB, 31.0 MB.

@@ -88,6 +88,10 @@ func TestMakeDemoTwiceInAClone(t *testing.T) {
 			" fix-patch-proof: stmt_odd_squares_wrap_sub2 awaiting_substatements->awaiting_verification",
 			" check-confirm-proof: stmt_odd_squares_wrap_sub2 awaiting_verification->true",
 			"The store is consistent: 2 problems, 6 statements,",
+			"\n== the finished proof of prob_odd_squares as one document",
+			"\n# Proof of `prob_odd_squares`\n",
+			"\n### Statement 4 (`stmt_odd_squares_wrap_sub2`) {#st-stmt_odd_squares_wrap_sub2}\n",
+			"*Uses:* Statement 3 (`stmt_odd_squares_wrap_sub2_fix1`).",
 		} {
 			if !strings.Contains(story, want) {
 				t.Errorf("make demo (run %d) does not show %q; it printed:\n%s", run, want, story)
