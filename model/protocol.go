@@ -189,7 +189,7 @@ func (p *Protocol) CheckStart(d *Debate) error {
 		return &TurnError{Field: "max_turns", Rule: fmt.Sprintf("must be at least 1, not %d", d.MaxTurns), Hint: "nothing was written; give --max-turns N with N >= 1, or leave it out for the protocol's limit"}
 	}
 	if d.About != nil && !p.Disputes {
-		return &TurnError{Field: "about", Rule: "only a socratic debate can dispute an issue", Hint: "nothing was written; start a dispute with --protocol socratic --about STMT#ISSUE"}
+		return &TurnError{Field: "about", Rule: "only a " + strings.Join(disputing(), " or ") + " debate can dispute an issue", Hint: "nothing was written; start a dispute with --protocol " + strings.Join(disputing(), "|") + " --about STMT#ISSUE"}
 	}
 	if p.start != nil {
 		return p.start(d)
@@ -366,7 +366,7 @@ func (p *Protocol) checkFields(role string, t *DebateTurn) error {
 		i := slices.Index(names, k)
 		switch {
 		case i < 0 && k == "body":
-			return &TurnError{Field: k, Rule: fmt.Sprintf("a %s turn is a JSON object, not --body text: send it with --input FILE|- (--body is for dialectic)", p.Name)}
+			return &TurnError{Field: k, Rule: fmt.Sprintf("a %s turn is a JSON object, not --body text: send it with --input FILE|- (--body is for %s)", p.Name, strings.Join(protocolsWith("body"), ", "))}
 		case i < 0 && slices.ContainsFunc(p.Fields, func(f Field) bool { return f.Name == k }):
 			f := p.Fields[slices.IndexFunc(p.Fields, func(f Field) bool { return f.Name == k })]
 			return &TurnError{Field: k, Rule: fmt.Sprintf("is not a key of the turn: it goes inside %s", f.In)}
@@ -378,6 +378,28 @@ func (p *Protocol) checkFields(role string, t *DebateTurn) error {
 		}
 	}
 	return nil
+}
+
+// disputing names the protocols that may dispute a statement's issue.
+func disputing() []string {
+	var out []string
+	for _, p := range Protocols {
+		if p.Disputes {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// protocolsWith names the protocols whose turns have field.
+func protocolsWith(field string) []string {
+	var out []string
+	for _, p := range Protocols {
+		if p.HasField(field) {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }
 
 // ParseTurn decodes a turn as a writer gives it (debate turn --input). An

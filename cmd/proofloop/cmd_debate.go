@@ -19,7 +19,7 @@ import (
 func (a *app) debateCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "debate start|join|turn|wait|close|show|list|transcript",
-		Short: "Run a debate of one of the four protocols (socratic, review, agora, dialectic) on the turn loop",
+		Short: "Run a debate of one of the protocols (" + strings.Join(model.ProtocolNames(), ", ") + ") on the turn loop",
 		Long: "A debate is a document of the store (debate/<id>.json) with a derived Markdown transcript\n" +
 			"(.debates/YYYY-MM-DD-<slug>.md) rewritten in the same transaction as every change. The\n" +
 			"protocols are data (`proofloop transitions` prints their turn fields); the engine validates\n" +
@@ -167,7 +167,7 @@ func (a *app) debateStartCommand() *cobra.Command {
 	f.StringVar(&in.Subject, "subject", "", "review: what is reviewed")
 	f.StringVar(&in.Methodology, "methodology", "", "agora: opinion (default), fact-based (evidence on every turn) or mixed")
 	f.StringArrayVar(&in.Positions, "position", nil, "agora: a starting position `ROLE=TEXT`; one participant joins per position, in order")
-	f.IntVar(&in.MaxTurns, "max-turns", 0, "override the protocol's limit (turns; rounds for review and dialectic)")
+	f.IntVar(&in.MaxTurns, "max-turns", 0, "override the protocol's limit ("+limitUnits()+")")
 	f.StringVar(&in.About, "about", "", "socratic: dispute issue `STMT#ISSUE` of a statement")
 	return c
 }
@@ -178,9 +178,8 @@ func (a *app) debateJoinCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "join (ID | --protocol P --subject S | --protocol P --source FILE.md [--topic T]) --participant-name NAME [--harness H] [--model-id M]",
 		Short: "Join a debate in the next role it needs; idempotent per name (resume in a new session)",
-		Long: "join gives the caller the next role the debate needs (socratic: participant, participant;\n" +
-			"review: reviewer, responder; agora: the --position roles in order, and mediator when the\n" +
-			"debate asks for one; dialectic: main, partner) and a participant id (p1, p2, ...). A name that\n" +
+		Long: "join gives the caller the next role the debate needs (" + joinOrders() + ")\n" +
+			"and a participant id (p1, p2, ...). A name that\n" +
 			"already joined gets its participant back and nothing is written (joined: false). A full or\n" +
 			"closed debate refuses (exit 4). The seat is the caller's actor's (--actor, or the lease's):\n" +
 			"only that actor writes its turns, and one actor holds one seat of a debate (else exit 4).\n" +
@@ -317,6 +316,39 @@ func (a *app) debateTurnCommand() *cobra.Command {
 	f.StringVar(&conclusion, "conclusion", "", withField("conclusion")+": close with "+strings.Join(conclusions(), ", "))
 	f.StringVar(&conclusionText, "conclusion-text", "", withField("conclusion")+": the conclusion's text")
 	return c
+}
+
+// joinOrders says each protocol's roles in join order: "socratic:
+// participant, participant; ...; agora: the --position roles in order, and
+// mediator when the debate asks for one".
+func joinOrders() string {
+	var out []string
+	for _, p := range model.Protocols {
+		roles := strings.Join(p.Roles, ", ")
+		if len(p.Roles) == 0 {
+			roles = "the --position roles in order, and mediator when the debate asks for one"
+		}
+		out = append(out, p.Name+": "+roles)
+	}
+	return strings.Join(out, "; ")
+}
+
+// limitUnits says the unit of each protocol's limit: "turns for socratic,
+// agora; rounds for review, dialectic, panel".
+func limitUnits() string {
+	by := map[string][]string{}
+	var units []string
+	for _, p := range model.Protocols {
+		if by[p.Limit.Unit] == nil {
+			units = append(units, p.Limit.Unit)
+		}
+		by[p.Limit.Unit] = append(by[p.Limit.Unit], p.Name)
+	}
+	var out []string
+	for _, u := range units {
+		out = append(out, u+" for "+strings.Join(by[u], ", "))
+	}
+	return strings.Join(out, "; ")
 }
 
 // withField names the protocols whose turns have field, and who writes it:

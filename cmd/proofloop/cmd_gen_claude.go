@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 )
 
@@ -17,9 +19,8 @@ func (a *app) genClaudeCommand() *cobra.Command {
 		Short: "Write the Claude Code skill and agent files (.claude/), settings and AGENTS.md from the skill registry",
 		Long: "gen-claude writes DIR/.claude/skills/<skill>/SKILL.md for each skill,\n" +
 			"DIR/.claude/agents/agent-<role>.md for each role and DIR/AGENTS.md, from the skill registry and\n" +
-			"the transition table, and one file per debate protocol from its data (the /debate skill for\n" +
-			"dialectic, code-debate for review, agent-socratic and agent-agora), so that they never drift from\n" +
-			"the CLI. It overwrites those files, except an\n" +
+			"the transition table, and one file per debate protocol from its data (" + debateFileNames() + "),\n" +
+			"so that they never drift from the CLI. It overwrites those files, except an\n" +
 			"AGENTS.md that it did not write, and leaves any other file under DIR/.claude alone.\n\n" +
 			"It also merges into DIR/.claude/settings.json the permissions Bash(proofloop:*) and\n" +
 			"Bash(bin/proofloop:*), so that agents call proofloop without asking, and a SessionStart hook that\n" +
@@ -114,4 +115,14 @@ func claudeAgents() map[string]string {
 		out[string(r)] = skills.ClaudeAgentCommand(r)
 	}
 	return out
+}
+
+// debateFileNames names each protocol's generated file: "agent-socratic for
+// socratic, code-debate for review, ...".
+func debateFileNames() string {
+	var out []string
+	for _, p := range model.Protocols {
+		out = append(out, p.Doc.Name+" for "+p.Name)
+	}
+	return strings.Join(out, ", ")
 }
