@@ -70,10 +70,19 @@ func (s *Store) walAppend(jb []byte) (int64, error) {
 		return 0, err
 	}
 	defer f.Close()
+	before, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	// A line that failed to be written or synced is cut off again, so that
+	// a replay after a machine crash never applies a transaction that
+	// reported failure.
 	if _, err := f.Write(append(jb, '\n')); err != nil {
+		_ = f.Truncate(before.Size())
 		return 0, err
 	}
 	if err := fdatasync(f); err != nil {
+		_ = f.Truncate(before.Size())
 		return 0, err
 	}
 	st, err := f.Stat()
