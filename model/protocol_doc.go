@@ -54,7 +54,8 @@ func (p *Protocol) FieldsOf(role string) []Field {
 }
 
 // ProtocolsOfRole returns the protocols in which role takes part: those
-// that list it among their Roles, and agora for its mediator. An agora
+// that list it among their Roles, and those whose roles come from their
+// debates' positions (no Roles: agora), which the mediator joins too. A
 // position's role is named by its debate, not by the protocol, so a name
 // no protocol lists is taken as one when agora is true.
 func ProtocolsOfRole(role string, agora bool) []*Protocol {
@@ -64,8 +65,11 @@ func ProtocolsOfRole(role string, agora bool) []*Protocol {
 			out = append(out, p)
 		}
 	}
-	if role == RoleMediator || (len(out) == 0 && agora) {
-		out = append(out, &Agora)
+	positional := role == RoleMediator || (len(out) == 0 && agora)
+	for _, p := range Protocols {
+		if positional && p.Roles == nil {
+			out = append(out, p)
+		}
 	}
 	return out
 }

@@ -10,12 +10,12 @@ import (
 )
 
 // The debate files of gen-claude: a skill or a participant agent per debate
-// protocol. Every statement they make about a turn (its fields, who writes
-// them, which are required, their values and rules), the roles, the limit
-// and the outcomes comes from the protocol value in model.Protocols that the
-// engine runs, so a change to a protocol changes the files and the sync
-// test fails until they are regenerated. Each file ends with a worked
-// example that a test runs through the real CLI.
+// protocol, rendered from the protocol value in model.Protocols that the
+// engine runs (its Doc, roles, limit and outcomes), so a change to a
+// protocol changes the files and the sync test fails until they are
+// regenerated. The turn format and commands are `prime --role R`'s
+// (DebateCommands), and the worked example `debate example P`'s
+// (DebateExampleText): said once, not in every file an agent loads.
 
 // DebateDoc is one generated debate file: a protocol's Doc, with its
 // protocol.
