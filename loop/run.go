@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -32,6 +33,7 @@ type RunOptions struct {
 	LiveWidth   int           // Progress is a terminal this wide: keep a live status line on it (0: none)
 	Events      io.Writer     // one JSON object per line per turn event, for programs; nil for none
 	Self        string        // the proofloop binary, put first on the agents' PATH
+	MaxCostUSD  float64       // stop once the run's turns cost this much (0: no limit)
 }
 
 // Check refuses option values whose meaning would be a surprise.
@@ -45,6 +47,8 @@ func (o RunOptions) Check() error {
 		// turn without a limit could outlive its lease.
 		return store.Errorf(store.CodeUsage, "--turn-timeout must be positive, got %s", o.TurnTimeout).
 			WithHint("give the longest time an agent may take on one turn, e.g. --turn-timeout 10m")
+	case o.MaxCostUSD < 0 || math.IsNaN(o.MaxCostUSD):
+		return store.Errorf(store.CodeUsage, "--max-cost-usd must be 0 (no limit) or more, got %v", o.MaxCostUSD)
 	case o.MaxTurns < 0:
 		return store.Errorf(store.CodeUsage, "--max-turns must be 0 (no limit) or more, got %d", o.MaxTurns)
 	}
@@ -90,7 +94,8 @@ type RunSummary struct {
 	Failed    int            `json:"failed"`     // agents that exited non-zero or did not start
 	TimedOut  int            `json:"timed_out"`  // agents killed at the turn timeout
 	ElapsedMS int64          `json:"elapsed_ms"`
-	Stuck     []Stuck        `json:"stuck"` // what is left, and why
+	CostUSD   float64        `json:"cost_usd"` // what the turns' agents reported they cost
+	Stuck     []Stuck        `json:"stuck"`    // what is left, and why
 	Leased    []Leased       `json:"leased"`
 	GivenUp   []GivenUp      `json:"given_up"`
 	Debates   []DebateEnd    `json:"debates"` // the debates the run took turns on, as they stand at its end
@@ -123,6 +128,9 @@ type runner struct {
 	givenUp     map[string]bool
 	rotation    map[model.Role]int // the agent of the role that takes its next turn
 	passed      map[string]string  // items no agent may take (verify_distinct), and why
+	maxCost     float64            // config.json max_cost_usd: per root problem, all runs
+	rootCost    map[string]float64 // each root problem's cost so far, all runs
+	costStop    string             // why a budget stopped the run
 	debateTurns map[string]int     // the run's turns per debate
 	sum         RunSummary
 }
@@ -158,6 +166,20 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 	r := &runner{s: s, opts: opts, agents: map[model.Role]store.Agents{}, maxFails: cfg.MaxAgentFailures,
 		failures: map[string]int{}, givenUp: map[string]bool{}, rotation: map[model.Role]int{}, passed: map[string]string{}}
 	r.changed = sync.NewCond(&r.mu)
+	r.maxCost, r.rootCost = cfg.MaxCostUSD, map[string]float64{}
+	if r.maxCost > 0 {
+		costs, err := Costs(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range costs {
+			r.rootCost[c.Root] += c.CostUSD
+		}
+		if opts.Problem != "" && r.rootCost[opts.Problem] >= r.maxCost {
+			return nil, store.Errorf(CodeBudgetSpent, "%s has cost $%.4f of its max_cost_usd $%.4f already", opts.Problem, r.rootCost[opts.Problem], r.maxCost).
+				WithHint("raise it: `proofloop config set max_cost_usd N`; `proofloop status --cost` shows where it went")
+		}
+	}
 	r.debateRoles = DebateAgentRoles(cfg)
 	for _, role := range append([]model.Role{model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide}, r.debateRoles...) {
 		var agents store.Agents
@@ -492,6 +514,10 @@ func (r *runner) outcomeError() error {
 		return store.Errorf(CodeMaxTurns, "out of turns: stopped at --max-turns %d with %s left", r.opts.MaxTurns, plural(len(sum.Stuck), "item")).
 			WithHint("run it again to go on, or raise --max-turns")
 	case CodeBudgetSpent:
+		if r.costStop != "" {
+			return store.Errorf(CodeBudgetSpent, "out of budget after %s: %s", turns, r.costStop).
+				WithHint("`proofloop status --cost` shows where it went; raise --max-cost-usd or `proofloop config set max_cost_usd N`")
+		}
 		ids := make([]string, len(sum.Stuck))
 		for i, st := range sum.Stuck {
 			ids[i] = st.ID

@@ -58,6 +58,8 @@ type turnRecord struct {
 	Duration      time.Duration
 	Before, After *store.Doc // After is nil when the item could not be read back
 	Idle          bool
+	Usage         *Usage // what the agent reported it cost, if it did
+	Root          string // the item's root problem, known with Usage
 	StderrTail    []string
 	ErrText       string // what went wrong besides the agent, if anything
 }
@@ -101,6 +103,7 @@ func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error
 
 	r.runAgent(ctx, t, f, c.Lease.Token)
 	fmt.Fprintf(f, "\n# turn %d ended: %s, %s, %s\n", t.N, t.Outcome, exitText(t), t.Duration.Round(time.Millisecond))
+	r.turnUsage(t, usagePath(r, t))
 
 	released = true
 	if err := release(r.s, t.ID, c.Lease.Token, t.Actor); err != nil {
@@ -132,6 +135,7 @@ func (r *runner) count(t *turnRecord) {
 	r.sum.ByRole[string(t.Role)]++
 	r.sum.ByOutcome[t.Outcome]++
 	r.countDebate(t)
+	r.spend(t)
 	switch t.Outcome {
 	case TurnTimeout:
 		r.sum.TimedOut++
@@ -181,7 +185,7 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Env = append(os.Environ(), "PROOFLOOP_ROOT="+root, "PROOFLOOP_ROLE="+string(t.Role), "PROOFLOOP_ID="+t.ID,
 		"PROOFLOOP_KIND="+string(t.Kind), "PROOFLOOP_LEASE="+token, "PROOFLOOP_ACTOR="+t.Actor,
-		"PROOFLOOP_RUN_ID="+r.sum.RunID)
+		"PROOFLOOP_RUN_ID="+r.sum.RunID, "PROOFLOOP_USAGE="+filepath.Join(root, usagePath(r, t)))
 	if t.Kind == model.KindDebate {
 		cmd.Env = append(cmd.Env, DebateAgentEnv(r.s, t.ID, t.Agent)...)
 	}

@@ -25,6 +25,7 @@ type Config struct {
 	MaxSubstatements int               `json:"max_substatements"`
 	KeepRuns         int               `json:"keep_runs"`
 	MaxAgentFailures int               `json:"max_agent_failures"`
+	MaxCostUSD       float64           `json:"max_cost_usd,omitempty"`    // per root problem, all runs; 0: no limit
 	VerifyDistinct   string            `json:"verify_distinct,omitempty"` // "" is actor
 	Agents           map[string]Agents `json:"agents"`
 

@@ -49,7 +49,13 @@ type Tx struct {
 	ix          *indexState // the index, once the transaction has opened it
 
 	bt BackendTx // the backend's transaction; nil on the file store
+
+	record bool // commit an event even when nothing else changed (Record)
 }
+
+// Record makes the transaction append its event even when it changes no
+// document: a fact for the log alone, such as a run turn's usage.
+func (tx *Tx) Record() { tx.record = true }
 
 // Commit is what a committed transaction changed.
 type Commit struct {

@@ -34,7 +34,7 @@ func (tx *Tx) commit() (*Commit, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(changed) == 0 && len(leaseWrites) == 0 && len(tx.files) == 0 {
+	if len(changed) == 0 && len(leaseWrites) == 0 && len(tx.files) == 0 && !tx.record {
 		return &Commit{}, nil
 	}
 	ev := tx.newEvent()

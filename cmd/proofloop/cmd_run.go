@@ -69,6 +69,7 @@ func (a *app) runCommand() *cobra.Command {
 	c.Flags().StringVar(&o.Problem, "problem", "", "drive only the root problem `ID`")
 	c.Flags().IntVarP(&o.Jobs, "jobs", "j", 1, "turns to run at once (at least 1)")
 	c.Flags().IntVar(&o.MaxTurns, "max-turns", 200, "stop after this many turns (0: no limit)")
+	c.Flags().Float64Var(&o.MaxCostUSD, "max-cost-usd", 0, "stop (exit 8 budget_spent) once the turns' reported usage costs this many US dollars (0: no limit)")
 	c.Flags().DurationVar(&o.TurnTimeout, "turn-timeout", 10*time.Minute, "kill an agent that runs longer (positive)")
 	return c
 }

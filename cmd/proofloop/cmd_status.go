@@ -22,6 +22,7 @@ const bigTree = 500
 
 func (a *app) statusCommand() *cobra.Command {
 	var problem string
+	var cost bool
 	var all bool
 	c := &cobra.Command{
 		Use:   "status [ID] [--problem P] [--all]",
@@ -41,12 +42,15 @@ func (a *app) statusCommand() *cobra.Command {
 			}
 			return nil
 		},
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.open()
 			if err != nil {
 				return err
 			}
 			defer s.Close()
+			if cost {
+				return a.statusCost(cmd, s, problem)
+			}
 			top := problem
 			if len(args) == 1 {
 				if top != "" {
@@ -105,6 +109,7 @@ func (a *app) statusCommand() *cobra.Command {
 	}
 	c.Flags().StringVar(&problem, "problem", "", "only this problem and what lies below it")
 	c.Flags().BoolVar(&all, "all", false, "print every line of a large tree instead of a summary")
+	c.Flags().BoolVar(&cost, "cost", false, "what the agents' turns cost (run-usage events): per problem, role, agent and model")
 	return c
 }
 
