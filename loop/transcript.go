@@ -16,9 +16,10 @@ func RenderDebate(d *model.Debate) []byte {
 	var b strings.Builder
 	p, err := model.LookupProtocol(d.Protocol)
 	renderHeader(&b, d, p)
-	if err != nil {
-		// The schema refuses such a document; say so rather than guess a layout.
-		fmt.Fprintf(&b, "_The protocol %q is unknown: its turns are not rendered._\n\n", oneLine(d.Protocol))
+	if err != nil || p.Layout == nil {
+		// The schema refuses such a document, and TestProtocolsAreWhole a
+		// protocol without a layout; say so rather than guess one.
+		fmt.Fprintf(&b, "_The protocol %q has no transcript layout: its turns are not rendered._\n\n", oneLine(d.Protocol))
 	} else {
 		p.Layout(&b, d)
 	}
