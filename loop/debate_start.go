@@ -22,6 +22,8 @@ type DebateStart struct {
 	Positions   []string // ROLE=TEXT
 	MaxTurns    int      // 0: the protocol's limit
 	About       string   // STMT#ISSUE: a dispute
+	// MessageTokens bounds an agora message (0: the protocol's 100).
+	MessageTokens int
 }
 
 // startPlan is a DebateStart checked and read before the transaction: its
@@ -150,6 +152,7 @@ func (plan *startPlan) create(tx *store.Tx, find bool) (d *model.Debate, existin
 	if in.MaxTurns != 0 {
 		d.MaxTurns = in.MaxTurns
 	}
+	d.MessageTokens = in.MessageTokens
 	if err := p.CheckStart(d); err != nil {
 		return nil, false, turnErr(err)
 	}

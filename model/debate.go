@@ -40,8 +40,11 @@ type Debate struct {
 	// Subject is what a review debate reviews (code-debate's subject line).
 	Subject *string `json:"subject,omitempty"`
 	// Methodology is agora's: opinion (the default), fact-based or mixed.
-	Methodology string        `json:"methodology,omitempty"`
-	Source      *DebateSource `json:"source,omitempty"`
+	Methodology string `json:"methodology,omitempty"`
+	// MessageTokens is agora's bound on a turn's message, in estimated
+	// tokens (seed 004: about 100, 2-4 sentences); 0 outside agora.
+	MessageTokens int           `json:"message_tokens,omitempty"`
+	Source        *DebateSource `json:"source,omitempty"`
 	// Positions are agora's starting positions; their roles are the
 	// participants' roles, in join order.
 	Positions []Position `json:"positions,omitempty"`

@@ -188,6 +188,9 @@ func (p *Protocol) CheckStart(d *Debate) error {
 	if d.MaxTurns < 1 {
 		return &TurnError{Field: "max_turns", Rule: fmt.Sprintf("must be at least 1, not %d", d.MaxTurns), Hint: "nothing was written; give --max-turns N with N >= 1, or leave it out for the protocol's limit"}
 	}
+	if d.MessageTokens != 0 && p.field("message") == nil {
+		return &TurnError{Field: "message_tokens", Rule: "only a protocol whose turns have a message (agora) takes a message limit", Hint: "nothing was written; leave --message-tokens out"}
+	}
 	if d.About != nil && !p.Disputes {
 		return &TurnError{Field: "about", Rule: "only a " + strings.Join(disputing(), " or ") + " debate can dispute an issue", Hint: "nothing was written; start a dispute with --protocol " + strings.Join(disputing(), "|") + " --about STMT#ISSUE"}
 	}
@@ -406,7 +409,7 @@ func protocolsWith(field string) []string {
 // unknown field is refused; turn_number, participant_id, role and at are
 // ignored, since AppendTurn sets them.
 func ParseTurn(data []byte) (*DebateTurn, error) {
-	data = stripFence(data)
+	data = StripFence(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var t DebateTurn
@@ -423,11 +426,11 @@ func ParseTurn(data []byte) (*DebateTurn, error) {
 	return &t, nil
 }
 
-// stripFence returns the JSON inside a Markdown code fence (```json ...
+// StripFence returns the JSON inside a Markdown code fence (```json ...
 // ``` or ``` ... ```) that wraps the whole input, as agora's upstream parser
 // accepts it; any other input comes back unchanged, so prose is still
 // refused by the decoder.
-func stripFence(data []byte) []byte {
+func StripFence(data []byte) []byte {
 	s := bytes.TrimSpace(data)
 	if !bytes.HasPrefix(s, []byte("```")) || !bytes.HasSuffix(s, []byte("```")) || len(s) < 6 {
 		return data

@@ -42,7 +42,7 @@ var Agora = Protocol{
 	Invalidated: AgoraInvalidated,
 	Fields: []Field{
 		{Name: "signal", Type: "string", Required: true, Enum: Signals, Rule: "propose and counter reset the equilibrium; approve needs a target naming a proposal"},
-		{Name: "message", Type: "string", Required: true, Rule: "non-empty"},
+		{Name: "message", Type: "string", Required: true, Rule: "non-empty; 2-4 sentences, at most the debate's message_tokens (about 100 tokens)"},
 		{Name: "confidence", Type: "number", Required: true, Rule: "0..1"},
 		{Name: "target", Type: "string or null", Rule: `"turn-N" of an earlier turn, "proposal-<role>" of a role that has proposed or countered, or null`},
 		{Name: "evidence", Type: "[{source, content, confidence}]", Rule: "counter needs evidence; methodology fact-based needs evidence on every turn; confidence 0..1"},
@@ -74,9 +74,22 @@ var Agora = Protocol{
 	Doc: agoraDoc,
 }
 
+// AgoraMessageTokens and AgoraMessageSentences are seed 004's message
+// limit: "2-4 sentences max", about 100 tokens.
+const (
+	AgoraMessageTokens    = 100
+	AgoraMessageSentences = 4
+)
+
 func startAgora(d *Debate) error {
 	if d.Methodology == "" {
 		d.Methodology = "opinion"
+	}
+	if d.MessageTokens == 0 {
+		d.MessageTokens = AgoraMessageTokens
+	}
+	if d.MessageTokens < 1 {
+		return &TurnError{Field: "message_tokens", Rule: fmt.Sprintf("must be at least 1, not %d", d.MessageTokens)}
 	}
 	if err := enum("methodology", d.Methodology, Methodologies); err != nil {
 		return err
@@ -131,6 +144,9 @@ func validateAgora(d *Debate, participantID, role string, t *DebateTurn, _ []byt
 	); err != nil {
 		return err
 	}
+	if err := messageLimit(d, t.Message); err != nil {
+		return err
+	}
 	if t.Confidence == nil {
 		return &TurnError{Field: "confidence", Rule: "is required (0..1)"}
 	}
@@ -180,6 +196,38 @@ func sameActorAs(d *Debate, role, actor string) bool {
 		}
 	}
 	return false
+}
+
+// messageLimit holds an agora message to the debate's token bound (words
+// count 4/3 of a token each, rounded up) and to AgoraMessageSentences.
+func messageLimit(d *Debate, msg string) error {
+	limit := d.MessageTokens
+	if limit == 0 {
+		limit = AgoraMessageTokens
+	}
+	if tokens := (len(strings.Fields(msg))*4 + 2) / 3; tokens > limit {
+		return &TurnError{Field: "message", Rule: fmt.Sprintf("is about %d tokens; this debate's limit is %d (2-4 sentences): move detail into evidence", tokens, limit)}
+	}
+	if n := sentences(msg); n > AgoraMessageSentences {
+		return &TurnError{Field: "message", Rule: fmt.Sprintf("has %d sentences; at most %d", n, AgoraMessageSentences)}
+	}
+	return nil
+}
+
+// sentences counts the sentence ends in s: a run of . ! or ? followed by
+// white space or the end.
+func sentences(s string) int {
+	n := 0
+	r := []rune(strings.TrimSpace(s))
+	for i, c := range r {
+		if (c == '.' || c == '!' || c == '?') && (i+1 == len(r) || r[i+1] == ' ' || r[i+1] == '\n' || r[i+1] == '\t') {
+			n++
+		}
+	}
+	if n == 0 && len(r) > 0 {
+		n = 1
+	}
+	return n
 }
 
 // counterRun is the number of consecutive counters at the end of the

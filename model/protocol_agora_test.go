@@ -224,3 +224,27 @@ func TestAgoraSelfApprovalByActor(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestAgoraMessageLimit(t *testing.T) {
+	d := agoraDebate(t, "pro", "con")
+	if d.MessageTokens != AgoraMessageTokens {
+		t.Fatalf("message_tokens = %d; want the seed's %d by default", d.MessageTokens, AgoraMessageTokens)
+	}
+	long := agoraTurn(SignalPropose, "", 0.5)
+	long.Message = strings.Repeat("word ", 76) // 76 words: about 102 tokens
+	wantTurnError(t, Agora.ValidateTurn(d, "p1", &long, nil), "message", "about 102 tokens; this debate's limit is 100")
+	five := agoraTurn(SignalPropose, "", 0.5)
+	five.Message = "One. Two. Three. Four. Five."
+	wantTurnError(t, Agora.ValidateTurn(d, "p1", &five, nil), "message", "has 5 sentences; at most 4")
+	ok := agoraTurn(SignalPropose, "", 0.5)
+	ok.Message = "Tabs align. Spaces render the same everywhere. v1.2 is out."
+	if err := Agora.ValidateTurn(d, "p1", &ok, nil); err != nil {
+		t.Errorf("a three-sentence message: %v; want nil", err)
+	}
+	d.MessageTokens = 5
+	wantTurnError(t, Agora.ValidateTurn(d, "p1", &ok, nil), "message", "limit is 5")
+	s := newDebate(&Socratic, func(d *Debate) { d.MessageTokens = 50 })
+	if err := Socratic.CheckStart(s); err == nil || !strings.Contains(err.Error(), "only a protocol whose turns have a message") {
+		t.Errorf("socratic with a message limit: %v; want refused", err)
+	}
+}

@@ -167,6 +167,7 @@ func (a *app) debateStartCommand() *cobra.Command {
 	f.StringVar(&in.Subject, "subject", "", "review: what is reviewed")
 	f.StringVar(&in.Methodology, "methodology", "", "agora: opinion (default), fact-based (evidence on every turn) or mixed")
 	f.StringArrayVar(&in.Positions, "position", nil, "agora: a starting position `ROLE=TEXT`; one participant joins per position, in order")
+	f.IntVar(&in.MessageTokens, "message-tokens", 0, "agora: a turn's message limit in estimated tokens (default 100, seed 004's; at most 4 sentences too)")
 	f.IntVar(&in.MaxTurns, "max-turns", 0, "override the protocol's limit ("+limitUnits()+")")
 	f.StringVar(&in.About, "about", "", "socratic: dispute issue `STMT#ISSUE` of a statement")
 	return c
@@ -268,6 +269,8 @@ func (a *app) debateTurnCommand() *cobra.Command {
 				if raw, err = src.File(input, "--input"); err != nil {
 					return err
 				}
+				// A turn in a ```json fence, as agora's drones write it.
+				raw = model.StripFence(raw)
 				// Strict JSON first: a key in another case or given twice,
 				// which encoding/json would take, is refused by name.
 				var t model.DebateTurn
