@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"context"
 	"slices"
 
 	"github.com/proofloop/proofloop/model"
@@ -42,6 +43,11 @@ type Brief struct {
 	Hypothesis    []string   `json:"hypothesis,omitempty"`
 	Preliminaries []BriefRef `json:"preliminaries,omitempty"`
 	Progresses    []BriefRef `json:"progresses,omitempty"`
+
+	// Guidance is a person's guidance in force for the role on the item
+	// (proofloop guide): hints for provers and fixers, extra rules for
+	// checkers.
+	Guidance []Guidance `json:"guidance,omitempty"`
 
 	// Allowed are the role's skills that the item's status allows now, in
 	// the transition table's order (none when it is not the role's turn).
@@ -108,6 +114,9 @@ func ReadBrief(s *store.Store, role model.Role, id, token string) (*Brief, error
 	now := s.Now()
 	b := &Brief{Item: itemOf(row, now), Role: role, Revision: doc.Revision(), Allowed: []Allowed{}}
 	b.YourTurn = b.Item.Role == role
+	if b.Guidance, err = GuidanceFor(context.Background(), s, role, id, row.Round); err != nil {
+		return nil, err
+	}
 	if b.Item.leased {
 		l, err := s.ReadLease(id)
 		if err != nil {

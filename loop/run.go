@@ -48,7 +48,8 @@ func (o RunOptions) Check() error {
 		return store.Errorf(store.CodeUsage, "--turn-timeout must be positive, got %s", o.TurnTimeout).
 			WithHint("give the longest time an agent may take on one turn, e.g. --turn-timeout 10m")
 	case o.MaxCostUSD < 0 || math.IsNaN(o.MaxCostUSD):
-		return store.Errorf(store.CodeUsage, "--max-cost-usd must be 0 (no limit) or more, got %v", o.MaxCostUSD)
+		return store.Errorf(store.CodeUsage, "--max-cost-usd must be 0 (no limit) or more, got %v", o.MaxCostUSD).
+			WithHint("give the most this run may cost in US dollars, e.g. --max-cost-usd 5")
 	case o.MaxTurns < 0:
 		return store.Errorf(store.CodeUsage, "--max-turns must be 0 (no limit) or more, got %d", o.MaxTurns)
 	}

@@ -126,7 +126,7 @@ func (a *app) rootCommand() *cobra.Command {
 		return &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: flagHint(cmd, err)}
 	})
 	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.exportCommand(), a.decideCommand(),
-		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.historyCommand(), a.graphCommand(), a.reportCommand(), a.serveCommand(), a.runCommand(), a.primeCommand(), a.listCommand(), a.debateCommand())
+		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.historyCommand(), a.graphCommand(), a.reportCommand(), a.serveCommand(), a.runCommand(), a.guideCommand(), a.primeCommand(), a.listCommand(), a.debateCommand())
 	c.AddCommand(a.skillsCommand(), a.genClaudeCommand(), a.versionCommand(), a.configCommand(), a.mcpCommand(), a.dbCommand(), a.importCommand(), a.exampleAgentCommand())
 	for _, s := range skills.Registry {
 		c.AddCommand(a.skillCommand(s))

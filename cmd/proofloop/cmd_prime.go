@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"maps"
@@ -67,9 +68,13 @@ func (a *app) primeCommand() *cobra.Command {
 			if roots == nil {
 				roots = []string{}
 			}
+			guidance, err := loop.GuidanceFor(context.Background(), s, r, "", 0)
+			if err != nil {
+				return err
+			}
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "prime", "role": r, "roots": roots,
-					"state": counts, "next": nonNilItems(next), "skills": mine, "protocols": protos})
+					"state": counts, "next": nonNilItems(next), "skills": mine, "protocols": protos, "guidance": guidance})
 			}
 			w := a.stdout
 			if len(protos) > 0 {
@@ -108,6 +113,10 @@ func (a *app) primeCommand() *cobra.Command {
 			fmt.Fprintf(w, "  proofloop <skill> ... --json                             act; one skill that changes the status ends your turn\n")
 			fmt.Fprintf(w, "  proofloop release ID                                     give the item back if you cannot act\n")
 			fmt.Fprintf(w, "  proofloop status                                         the whole tree and whose turn it is\n")
+			if len(guidance) > 0 {
+				fmt.Fprintln(w)
+				primeGuidance(w, guidance)
+			}
 			primeShared(w)
 			return nil
 		},

@@ -15,7 +15,7 @@ var commandGroups = []struct {
 	ID, Title string
 	Commands  []string
 }{
-	{"loop", "The turn loop:", []string{"status", "next", "list", "claim", "refresh", "release", "run", "decide"}},
+	{"loop", "The turn loop:", []string{"status", "next", "list", "claim", "refresh", "release", "run", "guide", "decide"}},
 	{"debates", "Debates:", []string{"debate"}},
 	{"audit", "Audit:", []string{"show", "events", "history", "graph", "report", "serve"}},
 	{"setup", "Setup and agents:", []string{"init", "new-problem", "doctor", "export", "import", "db", "config", "gen-claude", "example-agent", "mcp", "skills", "prime", "transitions", "version", "completion", "help"}},

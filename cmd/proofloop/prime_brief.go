@@ -37,6 +37,7 @@ func primeBrief(w io.Writer, b *loop.Brief) {
 	default:
 		fmt.Fprintf(w, "Lease: held by %s until %s; the token you gave (--lease, $PROOFLOOP_LEASE) is not its token.\n", l.Holder, l.ExpiresAt)
 	}
+	primeGuidance(w, b.Guidance)
 	fmt.Fprintln(w)
 	if it.Kind == model.KindProblem {
 		fmt.Fprintf(w, "Objective: %s\n", b.Objective)
@@ -147,4 +148,16 @@ func primeShared(w io.Writer) {
 		groups = append(groups, fmt.Sprintf("%d %s", exit, strings.Join(codes, ", ")))
 	}
 	fmt.Fprintf(w, "Exit codes: 0 done; %s; any other: a failure, stop.\n", strings.Join(groups, "; "))
+}
+
+// primeGuidance prints a person's guidance in force for the role (and the
+// item), which binds the agent beside its role's discipline.
+func primeGuidance(w io.Writer, gs []loop.Guidance) {
+	if len(gs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Guidance from a person, in force (follow it):\n")
+	for _, g := range gs {
+		fmt.Fprintf(w, "  %s\n", g.Line())
+	}
 }
