@@ -184,7 +184,11 @@ func statementView(sd *StatementData, it *loop.Item) *stmtView {
 		v.Thread = append(v.Thread, entry{At: r.CreatedAt, Actor: deref(r.Actor), What: what})
 	}
 	for _, c := range st.Validate.Confirmations {
-		v.Thread = append(v.Thread, entry{At: c.CreatedAt, Actor: deref(c.Actor), What: fmt.Sprintf("confirmed proof revision %d", c.ProofRevision)})
+		what := fmt.Sprintf("confirmed proof revision %d", c.ProofRevision)
+		if c.Model != "" {
+			what += " (model " + c.Model + ")" // verify_distinct: which models confirmed
+		}
+		v.Thread = append(v.Thread, entry{At: c.CreatedAt, Actor: deref(c.Actor), What: what})
 	}
 	if m := st.ProposedModification; m != nil {
 		v.Thread = append(v.Thread, entry{At: m.ProposedAt, Actor: deref(m.Actor), What: "proposed modification (" + m.Type + "), waiting for a decision",
