@@ -104,7 +104,7 @@ func Load(ctx context.Context, s *store.Store, problem string) (*Data, error) {
 		if err := json.Unmarshal(line, &ev); err != nil {
 			return store.Errorf(store.CodeStoreDamaged, "%s: seq %d does not parse", store.EventsFile, seq).Wrap(err)
 		}
-		if problem != "" && !slices.ContainsFunc(ev.IDs, func(id string) bool { return d.Items[id] != nil }) {
+		if problem != "" && !slices.ContainsFunc(ev.IDs, func(id string) bool { return d.Items[id] != nil }) && !usageOf(&ev, problem) {
 			return nil
 		}
 		for i := range ev.Changes {
@@ -264,4 +264,10 @@ func deref(p *string) string {
 func instant(ts string) time.Time {
 	t, _ := time.Parse(time.RFC3339Nano, ts)
 	return t
+}
+
+// usageOf reports whether ev is a run turn's usage on problem's tree.
+func usageOf(ev *store.Event, problem string) bool {
+	u, ok := ev.Detail["usage"].(map[string]any)
+	return ev.Command == loop.UsageCommand && ok && u["root"] == problem
 }

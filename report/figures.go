@@ -2,12 +2,15 @@ package report
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
+	"github.com/proofloop/proofloop/store"
 )
 
 // Figures are the summary counts of a report.
@@ -23,6 +26,7 @@ type Figures struct {
 	IssuesTotal    int
 	StatementCount int
 	ByStatus       []Count
+	Cost           []Value // what the agents' turns cost (run-usage events), by problem, role, agent and model
 }
 
 // Count is one row of a frequency table.
@@ -63,6 +67,7 @@ func figures(d *Data) Figures {
 	}
 	f.TurnsPerRole = append(f.TurnsPerRole, Count{"decide", roles["decide"]})
 	f.OtherCommands = counts(other)
+	f.Cost = costFigures(d.Events)
 
 	rounds, types, sevs, status := map[int]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 	var most []*StatementData
@@ -117,5 +122,43 @@ func counts(m map[string]int) []Count {
 		out = append(out, Count{k, n})
 	}
 	slices.SortFunc(out, func(a, b Count) int { return cmp.Or(cmp.Compare(b.N, a.N), cmp.Compare(a.Label, b.Label)) })
+	return out
+}
+
+// costFigures sums the run-usage events: in all, then per problem, role,
+// agent and model, each row "$cost (turns)".
+func costFigures(events []store.Event) []Value {
+	type sum struct {
+		cost  float64
+		turns int
+	}
+	sums := map[string]*sum{}
+	var keys []string
+	add := func(k string, c float64) {
+		if sums[k] == nil {
+			sums[k] = &sum{}
+			keys = append(keys, k)
+		}
+		sums[k].cost += c
+		sums[k].turns++
+	}
+	for _, ev := range events {
+		u, ok := ev.Detail["usage"].(map[string]any)
+		if ev.Command != loop.UsageCommand || !ok {
+			continue
+		}
+		c, _ := u["cost_usd"].(float64)
+		add("total", c)
+		for _, by := range []struct{ name, v any }{{"problem", u["root"]}, {"role", u["role"]}, {"agent", ev.Detail["agent"]}, {"model", ev.Detail["model"]}} {
+			if v, _ := by.v.(string); v != "" {
+				add(fmt.Sprintf("%s %s", by.name, v), c)
+			}
+		}
+	}
+	slices.Sort(keys[min(1, len(keys)):])
+	var out []Value
+	for _, k := range keys {
+		out = append(out, Value{ID: k, Text: fmt.Sprintf("$%.4f (%s)", sums[k].cost, model.Count(sums[k].turns, "turn"))})
+	}
 	return out
 }
