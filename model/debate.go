@@ -238,6 +238,9 @@ type SuggestionInput struct {
 type Conclusion struct {
 	Outcome string `json:"outcome"`
 	Text    string `json:"text"`
+	// LeftOpen names the pending suggestions the conclusion leaves
+	// undecided; every other pending one must be decided first.
+	LeftOpen []int `json:"left_open,omitempty"`
 }
 
 // NewDebate is a new open debate of protocol p with the protocol's limit,

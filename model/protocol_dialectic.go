@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -59,7 +60,7 @@ var Dialectic = Protocol{
 	Doc: dialecticDoc,
 }
 
-func validateDialectic(_ *Debate, _, _ string, t *DebateTurn, _ []byte) error {
+func validateDialectic(d *Debate, _, _ string, t *DebateTurn, _ []byte) error {
 	// Which role writes which field is checked from Fields before this.
 	if err := need("body", t.Body); err != nil {
 		return err
@@ -70,7 +71,34 @@ func validateDialectic(_ *Debate, _, _ string, t *DebateTurn, _ []byte) error {
 		}
 	}
 	if c := t.Conclusion; c != nil {
-		return firstErr(enum("conclusion.outcome", c.Outcome, Conclusions), need("conclusion.text", c.Text))
+		if err := firstErr(enum("conclusion.outcome", c.Outcome, Conclusions), need("conclusion.text", c.Text)); err != nil {
+			return err
+		}
+		return checkLeftOpen(d, c)
+	}
+	return nil
+}
+
+// checkLeftOpen refuses a conclusion while a suggestion is pending, unless
+// the conclusion names it as left open (issue 25 item 11): main may not
+// close over the user's consent.
+func checkLeftOpen(d *Debate, c *Conclusion) error {
+	pending := map[int]bool{}
+	for _, s := range d.Suggestions {
+		if s.State == SuggestionPending {
+			pending[s.Number] = true
+		}
+	}
+	for i, n := range c.LeftOpen {
+		if !pending[n] {
+			return &TurnError{Field: fmt.Sprintf("conclusion.left_open[%d]", i), Rule: fmt.Sprintf("suggestion %d is not pending", n)}
+		}
+	}
+	for _, s := range d.Suggestions {
+		if pending[s.Number] && !slices.Contains(c.LeftOpen, s.Number) {
+			return &TurnError{Field: "conclusion", Rule: fmt.Sprintf("suggestion %d is pending", s.Number),
+				Hint: fmt.Sprintf("nothing was written; decide it first (`proofloop decide %s --suggestion %d --accept|--reject`), or name it in conclusion.left_open", d.ID, s.Number)}
+		}
 	}
 	return nil
 }

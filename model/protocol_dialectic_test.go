@@ -28,14 +28,14 @@ func TestDialecticValidateTurn(t *testing.T) {
 		{"partner with suggestions", atPartner, "p2", DebateTurn{Body: "b", Suggestions: []SuggestionInput{{"add a test"}}}, "", ""},
 		{"empty body", atPartner, "p2", DebateTurn{Body: "\n"}, "body", "must not be empty"},
 		{"empty suggestion", atPartner, "p2", DebateTurn{Body: "b", Suggestions: []SuggestionInput{{""}}}, "suggestions[0].text", "required"},
-		{"partner concludes", atPartner, "p2", DebateTurn{Body: "b", Conclusion: &Conclusion{DialecticConsensus, "x"}}, "conclusion", "only the main role writes it"},
+		{"partner concludes", atPartner, "p2", DebateTurn{Body: "b", Conclusion: &Conclusion{Outcome: DialecticConsensus, Text: "x"}}, "conclusion", "only the main role writes it"},
 		{"main suggests", atMain, "p1", DebateTurn{Body: "b", Suggestions: []SuggestionInput{{"x"}}}, "suggestions", "only the partner role writes it"},
 		{"user suggests", atMain, ParticipantUser, DebateTurn{Body: "b", Suggestions: []SuggestionInput{{"x"}}}, "suggestions", "only the partner role writes it"},
-		{"user concludes", atMain, ParticipantUser, DebateTurn{Body: "b", Conclusion: &Conclusion{DialecticConsensus, "x"}}, "conclusion", "only the main role writes it"},
+		{"user concludes", atMain, ParticipantUser, DebateTurn{Body: "b", Conclusion: &Conclusion{Outcome: DialecticConsensus, Text: "x"}}, "conclusion", "only the main role writes it"},
 		{"user interjects", atMain, ParticipantUser, DebateTurn{Body: "please consider cost"}, "", ""},
-		{"main concludes", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{DialecticPartial, "we agree on half"}}, "", ""},
-		{"conclusion out of range", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{"win", "x"}}, "conclusion.outcome", `"win" is not accepted`},
-		{"conclusion without text", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{DialecticConsensus, ""}}, "conclusion.text", "required"},
+		{"main concludes", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{Outcome: DialecticPartial, Text: "we agree on half"}}, "", ""},
+		{"conclusion out of range", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{Outcome: "win", Text: "x"}}, "conclusion.outcome", `"win" is not accepted`},
+		{"conclusion without text", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{Outcome: DialecticConsensus, Text: ""}}, "conclusion.text", "required"},
 		{"a signal in a dialectic", atMain, "p1", DebateTurn{Body: "b", Signal: SignalApprove}, "signal", "is not a field of the dialectic protocol"},
 	}
 	for _, c := range cases {
@@ -91,7 +91,7 @@ func TestDialecticSoftLimitAndClose(t *testing.T) {
 	// Nothing stops the debate: an 11th round is accepted.
 	play(t, &Dialectic, d, "p1", DebateTurn{Body: "view 11"})
 	play(t, &Dialectic, d, "p2", DebateTurn{Body: "challenge 11"})
-	a = play(t, &Dialectic, d, "p1", DebateTurn{Body: "summary", Conclusion: &Conclusion{DialecticDisagreement, "we differ"}})
+	a = play(t, &Dialectic, d, "p1", DebateTurn{Body: "summary", Conclusion: &Conclusion{Outcome: DialecticDisagreement, Text: "we differ"}})
 	if !a.Closed || a.Outcome != DialecticDisagreement || d.Status != DebateCompleted {
 		t.Errorf("conclusion: %+v, status %s; want disagreement, completed", a, d.Status)
 	}
@@ -166,5 +166,24 @@ func TestWhoseTurn(t *testing.T) {
 				t.Errorf("WhoseTurn on a closed debate = %+v; want closed, nobody", s)
 			}
 		})
+	}
+}
+
+func TestDialecticConclusionWaitsForPendingSuggestions(t *testing.T) {
+	d := newDebate(&Dialectic)
+	joinAll(t, &Dialectic, d, "a", "b")
+	play(t, &Dialectic, d, "p1", DebateTurn{Body: "v"})
+	play(t, &Dialectic, d, "p2", DebateTurn{Body: "c", Suggestions: []SuggestionInput{{"s"}, {"t"}}})
+	end := DebateTurn{Body: "end", Conclusion: &Conclusion{Outcome: DialecticConsensus, Text: "done"}}
+	wantTurnError(t, Dialectic.ValidateTurn(d, "p1", &end, nil), "conclusion", "suggestion 1 is pending")
+	if err := d.DecideSuggestion(1, false, "ann", at0); err != nil {
+		t.Fatal(err)
+	}
+	wantTurnError(t, Dialectic.ValidateTurn(d, "p1", &end, nil), "conclusion", "suggestion 2 is pending")
+	end.Conclusion.LeftOpen = []int{1}
+	wantTurnError(t, Dialectic.ValidateTurn(d, "p1", &end, nil), "conclusion.left_open[0]", "suggestion 1 is not pending")
+	end.Conclusion.LeftOpen = []int{2}
+	if err := Dialectic.ValidateTurn(d, "p1", &end, nil); err != nil {
+		t.Errorf("conclusion naming the pending suggestion as left open: %v; want nil", err)
 	}
 }

@@ -28,7 +28,7 @@ func TestPanelOrderAndRefusals(t *testing.T) {
 	if _, err := Panel.JoinRole(d); err == nil {
 		t.Error("a fourth joiner was given a seat; want a refusal")
 	}
-	verdict := &Conclusion{PanelUpheld, "the claim holds"}
+	verdict := &Conclusion{Outcome: PanelUpheld, Text: "the claim holds"}
 	cases := []struct {
 		name   string
 		before []string
@@ -42,8 +42,8 @@ func TestPanelOrderAndRefusals(t *testing.T) {
 		{"opponent gives a verdict", []string{"for"}, DebateTurn{Body: "against", Conclusion: verdict}, "conclusion", "only the judge role writes it"},
 		{"judge asks in round 1", []string{"for", "against"}, DebateTurn{Body: "why?"}, "", ""},
 		{"judge rules in round 1", []string{"for", "against"}, DebateTurn{Body: "enough", Conclusion: verdict}, "", ""},
-		{"verdict out of range", []string{"for", "against"}, DebateTurn{Body: "b", Conclusion: &Conclusion{"win", "x"}}, "conclusion.outcome", `"win" is not accepted`},
-		{"verdict without reasons", []string{"for", "against"}, DebateTurn{Body: "b", Conclusion: &Conclusion{PanelSplit, ""}}, "conclusion.text", "required"},
+		{"verdict out of range", []string{"for", "against"}, DebateTurn{Body: "b", Conclusion: &Conclusion{Outcome: "win", Text: "x"}}, "conclusion.outcome", `"win" is not accepted`},
+		{"verdict without reasons", []string{"for", "against"}, DebateTurn{Body: "b", Conclusion: &Conclusion{Outcome: PanelSplit, Text: ""}}, "conclusion.text", "required"},
 		{"judge only asks in the last round", []string{"f", "a", "q", "f", "a", "q", "f", "a"}, DebateTurn{Body: "more?"}, "conclusion", "must give the verdict now"},
 		{"a JSON field of another protocol", nil, DebateTurn{Body: "b", Signal: SignalApprove}, "signal", "is not a field of the panel protocol"},
 	}
@@ -74,7 +74,7 @@ func TestPanelVerdictCloses(t *testing.T) {
 	}
 	for _, v := range PanelVerdicts {
 		d := panelAt(t, "for", "against")
-		a := play(t, &Panel, d, "p3", DebateTurn{Body: "weighed", Conclusion: &Conclusion{v, "reasons"}})
+		a := play(t, &Panel, d, "p3", DebateTurn{Body: "weighed", Conclusion: &Conclusion{Outcome: v, Text: "reasons"}})
 		if !a.Closed || a.Outcome != v || d.Status != DebateCompleted {
 			t.Errorf("verdict %s: %+v, status %s; want closed with %s, completed", v, a, d.Status, v)
 		}
@@ -95,7 +95,7 @@ func TestPanelVerdictCloses(t *testing.T) {
 func TestPanelLayout(t *testing.T) {
 	d := panelAt(t, "for", "against", "why?", "because")
 	play(t, &Panel, d, "p2", DebateTurn{Body: "granted"})
-	play(t, &Panel, d, "p3", DebateTurn{Body: "weighed", Conclusion: &Conclusion{PanelOverturned, "the cost wins"}})
+	play(t, &Panel, d, "p3", DebateTurn{Body: "weighed", Conclusion: &Conclusion{Outcome: PanelOverturned, Text: "the cost wins"}})
 	var b strings.Builder
 	Panel.Layout(&b, d)
 	got := b.String()

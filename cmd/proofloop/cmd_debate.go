@@ -231,6 +231,7 @@ func (a *app) debateJoinCommand() *cobra.Command {
 
 func (a *app) debateTurnCommand() *cobra.Command {
 	var pid, input, body, conclusion, conclusionText string
+	var leftOpen []int
 	var suggestions []string
 	c := &cobra.Command{
 		Use:   "turn ID --participant-id P (--input FILE|- | --body TEXT [--suggestion TEXT]... [--conclusion O --conclusion-text TEXT])",
@@ -298,7 +299,7 @@ func (a *app) debateTurnCommand() *cobra.Command {
 					if err != nil {
 						return err
 					}
-					t.Conclusion = &model.Conclusion{Outcome: conclusion, Text: ct}
+					t.Conclusion = &model.Conclusion{Outcome: conclusion, Text: ct, LeftOpen: leftOpen}
 				}
 				if raw, err = json.Marshal(t); err != nil {
 					return err
@@ -318,6 +319,7 @@ func (a *app) debateTurnCommand() *cobra.Command {
 	f.StringArrayVar(&suggestions, "suggestion", nil, withField("suggestions")+": a `TEXT` suggestion that waits for proofloop decide ID --suggestion N --accept|--reject")
 	f.StringVar(&conclusion, "conclusion", "", withField("conclusion")+": close with "+strings.Join(conclusions(), ", "))
 	f.StringVar(&conclusionText, "conclusion-text", "", withField("conclusion")+": the conclusion's text")
+	f.IntSliceVar(&leftOpen, "left-open", nil, "dialectic: a pending suggestion `N` the conclusion leaves undecided (repeatable); every other pending one is decided first")
 	return c
 }
 
