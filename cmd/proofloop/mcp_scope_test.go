@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -226,5 +227,24 @@ func TestGenClaudeMCPOptIn(t *testing.T) {
 	}
 	if m := gen(); m["enabled"] != true || m["changed"] != false {
 		t.Errorf("gen-claude after --mcp: mcp = %v; want the server left as it is", m)
+	}
+}
+
+// TestUsagePositionals: the arguments a tool takes come from its Use line;
+// an argument offered as one of several forms, as `debate join`'s
+// "(ID | --protocol P ...)", is optional and keeps its plain name.
+func TestUsagePositionals(t *testing.T) {
+	for _, tc := range []struct {
+		use  string
+		want []positional
+	}{
+		{"claim ID --role R", []positional{{name: "id", required: true}}},
+		{"show ID... [--sentences]", []positional{{name: "ids", many: true, required: true}}},
+		{"release [ID]", []positional{{name: "id"}}},
+		{"join (ID | --protocol P --subject S) --participant-name NAME", []positional{{name: "id"}}},
+	} {
+		if got := usagePositionals(tc.use); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("usagePositionals(%q) = %+v; want %+v", tc.use, got, tc.want)
+		}
 	}
 }

@@ -185,15 +185,19 @@ func snake(flag string) string { return strings.ReplaceAll(flag, "-", "_") }
 
 // usagePositionals reads the arguments from a Use line such as
 // "claim ID --role R" or "show ID... [--sentences]": the upper-case words
-// before the first flag. ID becomes "id", ID... "ids", [ID] optional.
+// before the first flag. ID becomes "id", ID... "ids", [ID] and (ID | ...)
+// optional.
 func usagePositionals(use string) []positional {
 	var out []positional
 	for _, w := range strings.Fields(use)[1:] {
 		if strings.HasPrefix(strings.TrimLeft(w, "["), "-") {
 			break
 		}
-		opt := strings.HasPrefix(w, "[")
-		w = strings.Trim(w, "[]")
+		// "(ID | --protocol P ...)" offers ID as one of several forms of the
+		// call, so it is optional there.
+		alt := strings.HasPrefix(w, "(")
+		opt := strings.HasPrefix(w, "[") || alt
+		w = strings.Trim(w, "[]()")
 		many := strings.HasSuffix(w, "...")
 		w = strings.TrimSuffix(w, "...")
 		if w == "" || strings.ToUpper(w) != w {
@@ -204,6 +208,9 @@ func usagePositionals(use string) []positional {
 			name += "s"
 		}
 		out = append(out, positional{name: name, many: many, required: !opt})
+		if alt {
+			break // the other forms are flags
+		}
 	}
 	return out
 }
