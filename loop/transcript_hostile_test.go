@@ -54,7 +54,7 @@ func hostileDebates(t *testing.T, text string) map[string]*model.Debate {
 	trTurn(t, p, d, model.ParticipantUser, model.DebateTurn{Body: text}, nil)
 	trTurn(t, p, d, "p1", model.DebateTurn{Body: text}, nil)
 	trTurn(t, p, d, "p2", model.DebateTurn{Body: text, Suggestions: []model.SuggestionInput{{Text: text}}}, nil)
-	trTurn(t, p, d, "p1", model.DebateTurn{Body: text, Conclusion: &model.Conclusion{Outcome: model.DialecticPartial, Text: text}}, nil)
+	trTurn(t, p, d, "p1", model.DebateTurn{Body: text, Conclusion: &model.Conclusion{Outcome: model.DialecticPartial, Text: text, LeftOpen: []int{1}}}, nil)
 	out["dialectic"] = d
 	return out
 }

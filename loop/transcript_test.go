@@ -163,7 +163,7 @@ func dialecticDebate(t *testing.T, conclude bool) *model.Debate {
 	trTurn(t, p, d, "p1", model.DebateTurn{Body: "With build caching, CI stays fast."}, nil)
 	trTurn(t, p, d, "p2", model.DebateTurn{Body: "Then I agree, bar the docs.", Suggestions: []model.SuggestionInput{{Text: "Measure CI weekly."}}}, nil)
 	if conclude {
-		trTurn(t, p, d, "p1", model.DebateTurn{Body: "Summary: monorepo with build caching.", Conclusion: &model.Conclusion{Outcome: model.DialecticPartial, Text: "Monorepo; the docs question stays open."}}, nil)
+		trTurn(t, p, d, "p1", model.DebateTurn{Body: "Summary: monorepo with build caching.", Conclusion: &model.Conclusion{Outcome: model.DialecticPartial, Text: "Monorepo; the docs question stays open.", LeftOpen: []int{3}}}, nil)
 	}
 	return d
 }

@@ -169,12 +169,12 @@ func TestCheckClose(t *testing.T) {
 	halfJoined := func() *Debate {
 		d := newDebate(&Socratic)
 		joinAll(t, &Socratic, d, "alice")
-		play(t, &Socratic, d, "p1", sTurn(StanceOpen, true))
 		return d
 	}
 	bothOpen := func() *Debate {
 		d := halfJoined()
 		joinAll(t, &Socratic, d, "bob")
+		play(t, &Socratic, d, "p1", sTurn(StanceOpen, true))
 		play(t, &Socratic, d, "p2", sTurn(StanceOpen, true))
 		return d
 	}

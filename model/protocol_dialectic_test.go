@@ -116,9 +116,10 @@ func TestWhoseTurn(t *testing.T) {
 		steps []step
 	}{
 		{&Socratic, nil, want{join: "participant"}, []step{
-			{join: "a", want: want{"p1", "participant", ""}},
-			{pid: "p1", turn: sTurn(StanceOpen, true), want: want{join: "participant"}},
-			{join: "b", want: want{"p2", "participant", ""}},
+			// No turn before the second participant joins (seed 000).
+			{join: "a", want: want{join: "participant"}},
+			{join: "b", want: want{"p1", "participant", ""}},
+			{pid: "p1", turn: sTurn(StanceOpen, true), want: want{"p2", "participant", ""}},
 			{pid: "p2", turn: sTurn(StanceOpen, true), want: want{"p1", "participant", ""}},
 		}},
 		{&Review, nil, want{join: RoleReviewer}, []step{

@@ -46,6 +46,9 @@ func renderDialectic(b *strings.Builder, d *Debate) {
 		}
 		if c := t.Conclusion; c != nil {
 			fmt.Fprintf(b, "**Conclusion (%s)**\n\n%s\n\n", c.Outcome, Block(c.Text))
+			if len(c.LeftOpen) > 0 {
+				fmt.Fprintf(b, "**Left open:** %s\n\n", Numbered("suggestion", c.LeftOpen))
+			}
 		}
 	}
 }

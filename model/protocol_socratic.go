@@ -60,6 +60,7 @@ var Socratic = Protocol{
 	},
 	validate:   validateSocratic,
 	terminal:   terminalSocratic,
+	next:       nextSocratic,
 	Layout:     eachTurn(renderSocratic),
 	Help:       "socratic (two participants, 6 turns)",
 	StartFlags: "[--source FILE.md]",
@@ -70,6 +71,15 @@ var Socratic = Protocol{
 	},
 	Disputes: true,
 	Doc:      socraticDoc,
+}
+
+// nextSocratic: no turn before the second participant joins (seed 000);
+// the only way on alone is the timeout path, `claim --for-timeout`.
+func nextSocratic(d *Debate, st TurnState) TurnState {
+	if len(d.Participants) < 2 && st.ParticipantID != "" {
+		st.ParticipantID, st.Role, st.JoinRole = "", "", "participant"
+	}
+	return st
 }
 
 func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, source []byte) error {

@@ -220,3 +220,13 @@ func TestDisputeWithdrawn(t *testing.T) {
 		t.Errorf("outcome %q, withdrawn %v; want DISSENT (a blocking item at the limit) and not withdrawn", d.Outcome.Outcome, DisputeWithdrawn(d))
 	}
 }
+
+func TestSocraticNoTurnBeforeThePeerJoins(t *testing.T) {
+	d := newDebate(&Socratic)
+	joinAll(t, &Socratic, d, "alice")
+	tt := sTurn(StanceOpen, true)
+	wantRefusal(t, Socratic.ValidateTurn(d, "p1", &tt, nil), "the debate waits for a participant to join")
+	if s := Socratic.WhoseTurn(d); s.ParticipantID != "" || s.JoinRole != "participant" {
+		t.Errorf("WhoseTurn with one participant = %+v; want a join first", s)
+	}
+}

@@ -177,14 +177,14 @@ func (a *app) debateJoinCommand() *cobra.Command {
 	var in loop.DebateJoin
 	var start loop.DebateStart
 	c := &cobra.Command{
-		Use:   "join (ID | --protocol P --subject S | --protocol P --source FILE.md [--topic T]) --participant-name NAME [--harness H] [--model-id M]",
+		Use:   "join ID --participant-name NAME [--harness H] [--model-id M]",
 		Short: "Join a debate in the next role it needs; idempotent per name (resume in a new session)",
 		Long: "join gives the caller the next role the debate needs (" + joinOrders() + ")\n" +
 			"and a participant id (p1, p2, ...). A name that\n" +
 			"already joined gets its participant back and nothing is written (joined: false). A full or\n" +
 			"closed debate refuses (exit 4). The seat is the caller's actor's (--actor, or the lease's):\n" +
 			"only that actor writes its turns, and one actor holds one seat of a debate (else exit 4).\n" +
-			"Without ID, --protocol with --subject (review) or --source [--topic] (socratic) joins the open\n" +
+			"Without ID, `join --protocol P --subject S` (review) or `--source FILE.md [--topic T]` (socratic) joins the open\n" +
 			"debate on it, or starts it: two sessions run the same command and the first is the reviewer.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 && start.Protocol != "" {
