@@ -177,7 +177,7 @@ func (a *app) debateJoinCommand() *cobra.Command {
 	var in loop.DebateJoin
 	var start loop.DebateStart
 	c := &cobra.Command{
-		Use:   "join ID --participant-name NAME [--harness H] [--model-id M]",
+		Use:   "join (ID | --protocol P --subject S | --protocol P --source FILE.md [--topic T]) --participant-name NAME [--harness H] [--model-id M]",
 		Short: "Join a debate in the next role it needs; idempotent per name (resume in a new session)",
 		Long: "join gives the caller the next role the debate needs (" + joinOrders() + ")\n" +
 			"and a participant id (p1, p2, ...). A name that\n" +
