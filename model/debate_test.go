@@ -1,6 +1,8 @@
 package model
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 )
@@ -9,9 +11,13 @@ func TestTopicSlug(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"Is P = NP?", "is_p_np"},
 		{"  --Tabs\tand\nlines--  ", "tabs_and_lines"},
-		{"Ünïcode café 42", "n_code_caf_42"},
-		{"", "debate"},
-		{"???", "debate"},
+		{"Ünïcode café 42", "unicode_cafe_42"},
+		{"Straße, Æsir, Łódź", "strasse_aesir_lodz"},
+		{"", "t" + slugHash("")},
+		{"???", "t" + slugHash("???")},
+		{"Свобода воли", "t" + slugHash("Свобода воли")},
+		{"自由意志 vs determinism", "vs_determinism_" + slugHash("自由意志 vs determinism")},
+		{strings.Repeat("ab ", 30) + "я", "ab_ab_ab_ab_ab_ab_ab_ab_ab_ab_a_" + slugHash(strings.Repeat("ab ", 30)+"я")},
 		{strings.Repeat("ab ", 30), "ab_ab_ab_ab_ab_ab_ab_ab_ab_ab_ab_ab_ab_a"},
 		{strings.Repeat("x", 39) + " y", strings.Repeat("x", 39)},
 	} {
@@ -22,6 +28,11 @@ func TestTopicSlug(t *testing.T) {
 			t.Errorf("TopicSlug(%q) is %d bytes; want at most %d", c.in, len(got), maxSlugLen)
 		}
 	}
+}
+
+func slugHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:4])
 }
 
 func TestDebateID(t *testing.T) {

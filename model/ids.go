@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // MaxIDLen bounds an id so that "<id>.json" and the store's temp files
@@ -106,31 +109,63 @@ func NextNumber(taken []string, gen func(int) string) int {
 // readable and its transcript name fits any file system.
 const maxSlugLen = 40
 
-// TopicSlug derives a debate's slug from its topic: lowercase ASCII letters
-// and digits are kept, every other run of characters becomes one _, the
-// result is trimmed of _ and cut to 40 bytes; "debate" when nothing is left.
+// TopicSlug derives a debate's slug from its topic. Ids stay a-z, 0-9 and _
+// (model ids, file names, shells), so letters of any script are kept as far
+// as ASCII can: the topic is lower-cased, accents are stripped (NFD without
+// combining marks; ß, æ, œ, ø, ł, đ, þ spelled out), a-z and 0-9 are kept and
+// every other run of characters becomes one _. A topic with letters or
+// digits that have no ASCII spelling (Cyrillic, Greek, CJK, ...) gets a short
+// hash of the topic appended (or alone, t<8 hex>), so that two such topics
+// never share a bare slug. The result is trimmed of _ and cut to 40 bytes.
 func TopicSlug(topic string) string {
 	var b strings.Builder
-	gap := false
-	for _, r := range strings.ToLower(topic) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			if gap && b.Len() > 0 {
-				b.WriteByte('_')
-			}
-			gap = false
-			b.WriteRune(r)
-			continue
+	gap, lost := false, false
+	word := func(w string) {
+		if gap && b.Len() > 0 {
+			b.WriteByte('_')
 		}
-		gap = true
+		gap = false
+		b.WriteString(w)
+	}
+	for _, r := range norm.NFD.String(strings.ToLower(topic)) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			word(string(r))
+		case unicode.Is(unicode.Mn, r):
+			// an accent of the previous letter
+		case slugFold[r] != "":
+			word(slugFold[r])
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			lost, gap = true, true
+		default:
+			gap = true
+		}
 	}
 	s := b.String()
-	if len(s) > maxSlugLen {
-		s = strings.TrimRight(s[:maxSlugLen], "_")
+	h := ""
+	if lost || s == "" {
+		sum := sha256.Sum256([]byte(topic))
+		h = hex.EncodeToString(sum[:4])
 	}
 	if s == "" {
-		return "debate"
+		return "t" + h
+	}
+	limit := maxSlugLen
+	if h != "" {
+		limit -= len(h) + 1
+	}
+	if len(s) > limit {
+		s = strings.TrimRight(s[:limit], "_")
+	}
+	if h != "" {
+		s += "_" + h
 	}
 	return s
+}
+
+// slugFold spells the Latin letters that NFD does not decompose.
+var slugFold = map[rune]string{
+	'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'ł': "l", 'đ': "d", 'ð': "d", 'þ': "th", 'ı': "i",
 }
 
 // DebateID is the id of the n-th debate on a topic slug: deb_<slug>, then
