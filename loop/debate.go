@@ -152,7 +152,10 @@ func mapsKeys(m map[string]json.RawMessage) func(func(string) bool) {
 // transaction: role by arrival, as in seed 003, with no id passed around.
 type DebateJoin struct {
 	ID, Name, Harness, ModelID string
-	Start                      *DebateStart
+	// AgentType, FallbackFrom and FallbackReason record the agent type
+	// and a fallback from another type, with its reason.
+	AgentType, FallbackFrom, FallbackReason string
+	Start                                   *DebateStart
 }
 
 // JoinDebate adds a participant in the role the protocol gives the next
@@ -163,6 +166,9 @@ func JoinDebate(s *store.Store, opts store.TxOptions, in DebateJoin) (*DebateRes
 	if strings.TrimSpace(in.Name) == "" {
 		return nil, store.Errorf(store.CodeInvalidInput, "--participant-name must not be empty").
 			WithHint("give the name you take part under, e.g. --participant-name alice")
+	}
+	if err := checkAgentType(&in); err != nil {
+		return nil, err
 	}
 	var plan *startPlan
 	if in.ID == "" && in.Start != nil {
@@ -201,7 +207,8 @@ func JoinDebate(s *store.Store, opts store.TxOptions, in DebateJoin) (*DebateRes
 					return turnErr(err)
 				}
 				d.Participants = append(d.Participants, model.Participant{ParticipantID: d.NextParticipantID(), Name: in.Name,
-					Role: role, Actor: actor, Harness: in.Harness, ModelID: in.ModelID, JoinedAt: tx.Now()})
+					Role: role, Actor: actor, Harness: in.Harness, ModelID: in.ModelID,
+					AgentType: in.AgentType, FallbackFrom: in.FallbackFrom, FallbackReason: in.FallbackReason, JoinedAt: tx.Now()})
 				me = &d.Participants[len(d.Participants)-1]
 				if err := checkDisputeSeats(tx, d); err != nil {
 					return err
@@ -614,4 +621,26 @@ func OpenPositions(s *store.Store) ([]string, error) {
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
+}
+
+// checkAgentType checks join's agent type and fallback: a fallback names the
+// type used (--agent-type), the type first chosen and a reason.
+func checkAgentType(in *DebateJoin) error {
+	in.AgentType = strings.TrimSpace(in.AgentType)
+	in.FallbackFrom = strings.TrimSpace(in.FallbackFrom)
+	in.FallbackReason = strings.TrimSpace(in.FallbackReason)
+	hint := "e.g. --agent-type general-purpose --fallback-from code-reviewer --fallback-reason 'code-reviewer is not installed'"
+	switch {
+	case len(in.AgentType) > 200 || len(in.FallbackFrom) > 200 || len(in.FallbackReason) > 2000:
+		return store.Errorf(store.CodeInvalidInput, "--agent-type and --fallback-from are at most 200 bytes, --fallback-reason 2000").WithHint(hint)
+	case (in.FallbackFrom != "" || in.FallbackReason != "") && in.AgentType == "":
+		return store.Errorf(store.CodeInvalidInput, "a fallback needs --agent-type, the type used instead").WithHint(hint)
+	case in.FallbackFrom != "" && in.FallbackReason == "":
+		return store.Errorf(store.CodeInvalidInput, "--fallback-from needs --fallback-reason, why that type was not used").WithHint(hint)
+	case in.FallbackReason != "" && in.FallbackFrom == "":
+		return store.Errorf(store.CodeInvalidInput, "--fallback-reason needs --fallback-from, the type first chosen").WithHint(hint)
+	case in.FallbackFrom != "" && in.FallbackFrom == in.AgentType:
+		return store.Errorf(store.CodeInvalidInput, "--fallback-from names the type used itself: %s", in.AgentType).WithHint(hint)
+	}
+	return nil
 }

@@ -74,7 +74,14 @@ func renderHeader(b *strings.Builder, d *model.Debate, p *model.Protocol) {
 	}
 	b.WriteString("\n")
 	for _, p := range d.Participants {
-		fmt.Fprintf(b, "  - %s %s — %s (%s), joined %s\n", p.ParticipantID, oneLine(p.Name), p.Role, model.Harness(p), p.JoinedAt)
+		agent := ""
+		if p.AgentType != "" {
+			agent = ", agent type " + oneLine(p.AgentType)
+			if p.FallbackFrom != "" {
+				agent += " (fallback from " + oneLine(p.FallbackFrom) + ": " + oneLine(p.FallbackReason) + ")"
+			}
+		}
+		fmt.Fprintf(b, "  - %s %s — %s (%s%s), joined %s\n", p.ParticipantID, oneLine(p.Name), p.Role, model.Harness(p), agent, p.JoinedAt)
 	}
 	if o := d.Outcome; o != nil {
 		fmt.Fprintf(b, "- **Outcome:** %s — %s\n", o.Outcome, oneLine(o.Reason))

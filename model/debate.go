@@ -81,10 +81,16 @@ type Participant struct {
 	// Actor is who joined the seat, in its normal form: only this actor
 	// writes the seat's turns. A seat joined before seats recorded it has
 	// none, and is bound to the actor of its next turn.
-	Actor    string `json:"actor,omitempty"`
-	Harness  string `json:"harness,omitempty"`
-	ModelID  string `json:"model_id,omitempty"`
-	JoinedAt string `json:"joined_at"`
+	Actor   string `json:"actor,omitempty"`
+	Harness string `json:"harness,omitempty"`
+	ModelID string `json:"model_id,omitempty"`
+	// AgentType is the host's agent type the participant runs as (seed
+	// 001: the partner's subagent type); FallbackFrom and FallbackReason
+	// record the type first chosen and why it was not used.
+	AgentType      string `json:"agent_type,omitempty"`
+	FallbackFrom   string `json:"fallback_from,omitempty"`
+	FallbackReason string `json:"fallback_reason,omitempty"`
+	JoinedAt       string `json:"joined_at"`
 }
 
 // DisputeLink ties a socratic debate to the statement issue it disputes.

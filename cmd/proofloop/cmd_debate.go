@@ -222,6 +222,9 @@ func (a *app) debateJoinCommand() *cobra.Command {
 	c.Flags().StringVar(&start.Source, "source", "", "without ID: join the open duel on this Markdown `FILE` (socratic), or start it")
 	c.Flags().StringVar(&start.Topic, "topic", "", "without ID: the topic (default: the subject, or the source's first heading)")
 	c.Flags().StringVar(&in.Name, "participant-name", "", "the participant's name (required; the same name resumes)")
+	c.Flags().StringVar(&in.AgentType, "agent-type", "", "the host's agent type the participant runs as, e.g. general-purpose (recorded and shown in the transcript)")
+	c.Flags().StringVar(&in.FallbackFrom, "fallback-from", "", "the agent type first chosen, when --agent-type is a fallback (needs --fallback-reason)")
+	c.Flags().StringVar(&in.FallbackReason, "fallback-reason", "", "why the --fallback-from type was not used")
 	// run sets both variables for the agent it starts to join a debate
 	// (loop.DebateAgentEnv), so its transcript says who spoke.
 	c.Flags().StringVar(&in.Harness, "harness", os.Getenv("PROOFLOOP_HARNESS"), "the agent harness, e.g. claude-code (shown in the transcript; default $PROOFLOOP_HARNESS, which run sets)")
