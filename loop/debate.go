@@ -197,7 +197,14 @@ func JoinDebate(s *store.Store, opts store.TxOptions, in DebateJoin) (*DebateRes
 			// A new participant changes the debate: the lease rule of every
 			// item applies (a resume by name writes nothing and needs none).
 			// The seat is the actor's: one seat per actor per debate.
-			err := GuardLease(s, tx, in.ID, opts.Lease, func() error {
+			guard := GuardLease
+			if pendingTimeout(tx, in.ID, opts.Lease) {
+				// A late joiner wins over a pending timeout (seed 000): the
+				// timeout claim does not keep the peer out; the claimer's
+				// re-check then finds two participants and the duel goes on.
+				guard = func(_ *store.Store, _ *store.Tx, _, _ string, run func() error) error { return run() }
+			}
+			err := guard(s, tx, in.ID, opts.Lease, func() error {
 				actor, err := takeSeat(tx, d)
 				if err != nil {
 					return err
@@ -435,6 +442,42 @@ func CloseDebate(s *store.Store, opts store.TxOptions, in DebateClose) (*DebateR
 		return nil
 	})
 	return out, err
+}
+
+// pendingTimeout reports whether id's live lease is someone else's
+// `claim --for-timeout`: a join may then go ahead without it.
+func pendingTimeout(tx *store.Tx, id, token string) bool {
+	l, err := tx.Lease(id)
+	return err == nil && l.Live(tx.Clock()) && l.Role == TimeoutRole && l.Token != token
+}
+
+// waitsForPeer reports whether d, on a protocol with a timeout outcome,
+// waits for a participant to join while actor already sits in it: such a
+// participant gets no turn and no lease (seed 000), only `claim --for-timeout`.
+func waitsForPeer(d *model.Debate, p *model.Protocol, actor string) bool {
+	if p.Timeout == "" || d.Status != model.DebateOpen || len(d.Participants) == 0 || len(d.Participants) >= p.Needs(d) {
+		return false
+	}
+	for _, m := range d.Participants {
+		if m.Actor != "" && model.SameActor(m.Actor, actor) {
+			return true
+		}
+	}
+	return false
+}
+
+// loneClaim refuses a claim of item id by actor, who sits alone in a duel
+// that waits for its peer (exit 4, nothing written).
+func loneClaim(tx *store.Tx, id, actor string) error {
+	if k, err := model.KindOf(id); err != nil || k != model.KindDebate {
+		return nil
+	}
+	_, d, p, err := debateIn(tx, id)
+	if err != nil || !waitsForPeer(d, p, actor) {
+		return err
+	}
+	return store.Errorf(store.CodeInvalidTransition, "claim refused: %s waits for its second participant; no turn and no lease before it joins", id).
+		WithHint("wait for the peer with `proofloop debate wait " + id + " --participant-id P` (bounded); after the wait, `proofloop claim " + id + " --for-timeout --holder H` re-checks and leases it for a TIMEOUT close")
 }
 
 // TimeoutRole is the lease role of a `claim --for-timeout` on a debate: the

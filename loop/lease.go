@@ -92,6 +92,13 @@ func claimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, h
 			if it.Role != r.Role {
 				return false, store.Errorf(store.CodeStoreDamaged, "the index says %s is %s's turn, its document says %q: run `proofloop doctor --reindex`", r.ID, r.Role, it.Role)
 			}
+			if r.Kind == model.KindDebate && actorFor == nil {
+				if err := loneClaim(tx, r.ID, claimActor(tx, opts, holder)); store.CodeOf(err) == store.CodeInvalidTransition {
+					return true, nil // a lone duellist's own duel is not offered
+				} else if err != nil {
+					return false, err
+				}
+			}
 			it.Depth, it.Root = r.Depth, r.Root
 			var acting Acting
 			if actorFor != nil {
@@ -159,6 +166,9 @@ func Claim(s *store.Store, opts store.TxOptions, id string, role model.Role, hol
 			}
 			return store.Errorf(store.CodeInvalidTransition, "it is not %s's turn on %s: it is %s's (%s)", role, id, who, it.Reason).
 				WithHint("`proofloop next --role " + string(role) + "` lists the items waiting for " + string(role))
+		}
+		if err := loneClaim(tx, id, claimActor(tx, opts, holder)); err != nil {
+			return err
 		}
 		var l *store.Lease
 		if it.leased {

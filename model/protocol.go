@@ -475,7 +475,11 @@ func (p *Protocol) CheckClose(d *Debate, outcome, reason string, forTimeout bool
 		return nil
 	case p.Timeout:
 		if len(d.Participants) >= p.Needs(d) {
-			return refuse(fmt.Sprintf("all %d participants joined; a timeout is only for a peer that never joined", p.Needs(d)))
+			// A late joiner wins over a pending timeout (seed 000): the
+			// re-check after the claim finds the peer, and the duel goes on.
+			return &RefusalError{Action: "close --outcome " + outcome,
+				Why:  fmt.Sprintf("all %d participants joined; a timeout is only for a peer that never joined", p.Needs(d)),
+				Next: "the peer joined, so the duel goes on: write your turn with the lease you hold (`proofloop --lease TOKEN debate turn ID --participant-id P --input FILE`), or wait for it with `proofloop debate wait ID --participant-id P`"}
 		}
 		if !forTimeout {
 			return refuse("claim the debate with --for-timeout after the wait, and re-check, first")
