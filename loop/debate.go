@@ -466,6 +466,17 @@ func waitsForPeer(d *model.Debate, p *model.Protocol, actor string) bool {
 	return false
 }
 
+// LoneInDuel reports whether actor sits alone in debate id, which waits
+// for its second participant: `next` does not offer it to that actor.
+func LoneInDuel(s *store.Store, id, actor string) bool {
+	d, _, err := ShowDebate(s, id)
+	if err != nil {
+		return false
+	}
+	p, err := model.LookupProtocol(d.Protocol)
+	return err == nil && waitsForPeer(d, p, actor)
+}
+
 // loneClaim refuses a claim of item id by actor, who sits alone in a duel
 // that waits for its peer (exit 4, nothing written).
 func loneClaim(tx *store.Tx, id, actor string) error {

@@ -42,6 +42,12 @@ func (a *app) nextCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if a.actor != "" && !a.actorDefaulted {
+					// A lone duellist's own duel waits for its peer: not offered.
+					items = slices.DeleteFunc(items, func(it *loop.Item) bool {
+						return it.Kind == model.KindDebate && loop.LoneInDuel(s, it.ID, a.actor)
+					})
+				}
 				var others map[model.Role]int
 				if len(items) == 0 && r != "" {
 					if others, err = otherRoles(s, problem); err != nil {
