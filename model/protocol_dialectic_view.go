@@ -84,10 +84,12 @@ var dialecticDoc = Doc{
 	Path: ".claude/skills/debate/SKILL.md", Name: "debate",
 	Description: "/debate TOPIC: argue a question out with a partner agent (proofloop `dialectic`).",
 	Guide: "You are `" + RoleMain + "`: start the debate and join it, then start the partner (a subagent or another session) with the id and concrete context (files, diff, the decision to make); it joins as `" + RolePartner + "`. Joining again with the same name resumes after a lost session.\n\n" +
-		"1. Before the first turn, ask the user whether to add anything; an addition is their turn (`--participant-id " + ParticipantUser + "`), which takes no one's turn.\n" +
+		"Ask the user with the host's question tool (AskUserQuestion in Claude Code); record each answer as their turn (`--participant-id " + ParticipantUser + "`), which takes no one's turn.\n\n" +
+		"1. Before starting, confirm topic, focus and your initial leaning.\n" +
 		"2. Write your turn, wait for the partner's, read it, and answer: agree where it is right, push back where it is not.\n" +
-		"3. A partner suggestion stays pending until the user decides it: show it to them and run `proofloop decide` with their answer, never on your own.\n" +
-		"4. Close when you agree, or agree to disagree, with a `--conclusion` turn; past the soft limit `whose_turn.advice` asks for it.\n\n" +
+		"3. After each round, offer: continue, add a view, steer, summarise, or let you decide.\n" +
+		"4. A partner suggestion stays pending until the user decides it (`proofloop decide`), never on your own.\n" +
+		"5. When you agree or agree to disagree, ask whether to keep the record: keep, conclude with a `--conclusion` turn; delete, `proofloop debate close ID --discard` instead.\n\n" +
 		"The partner questions main's reasoning, brings what it missed, proposes changes as suggestions, and does not conclude.",
 	Example: dialecticExample,
 }
