@@ -133,7 +133,18 @@ func putDebate(tx *store.Tx, doc *store.Doc, d *model.Debate) error {
 			return store.Errorf(store.CodeInternal, "%v", err)
 		}
 	}
-	return tx.WriteFile(d.Artifact, RenderDebate(d))
+	return writeTranscripts(tx, d)
+}
+
+// writeTranscripts writes a debate's transcript under .debates/ in the
+// transaction and, with --artifact, its copy in the project folder once the
+// transaction commits (a derived copy doctor rewrites: docs/decisions.md).
+func writeTranscripts(tx *store.Tx, d *model.Debate) error {
+	md := RenderDebate(d)
+	if d.ProjectArtifact != "" {
+		tx.WriteProjectFile(d.ProjectArtifact, md)
+	}
+	return tx.WriteFile(d.Artifact, md)
 }
 
 func mapsKeys(m map[string]json.RawMessage) func(func(string) bool) {

@@ -24,6 +24,9 @@ type DebateStart struct {
 	About       string   // STMT#ISSUE: a dispute
 	// MessageTokens bounds an agora message (0: the protocol's 100).
 	MessageTokens int
+	// Artifact is a path relative to the project folder where the
+	// transcript is copied too (checked by the caller: store.ProjectPath).
+	Artifact string
 }
 
 // startPlan is a DebateStart checked and read before the transaction: its
@@ -153,6 +156,7 @@ func (plan *startPlan) create(tx *store.Tx, find bool) (d *model.Debate, existin
 		d.MaxTurns = in.MaxTurns
 	}
 	d.MessageTokens = in.MessageTokens
+	d.ProjectArtifact = in.Artifact
 	if err := p.CheckStart(d); err != nil {
 		return nil, false, turnErr(err)
 	}
@@ -167,7 +171,10 @@ func (plan *startPlan) create(tx *store.Tx, find bool) (d *model.Debate, existin
 	}
 	tx.Detail("protocol", p.Name)
 	tx.Detail("artifact", d.Artifact)
-	return d, false, tx.WriteFile(d.Artifact, RenderDebate(d))
+	if d.ProjectArtifact != "" {
+		tx.Detail("project_artifact", d.ProjectArtifact)
+	}
+	return d, false, writeTranscripts(tx, d)
 }
 
 // same returns debate id when it is open, of the planned protocol, and on

@@ -57,6 +57,10 @@ type Debate struct {
 	About        *DisputeLink   `json:"about,omitempty"`
 	Outcome      *DebateOutcome `json:"outcome,omitempty"`
 	Artifact     string         `json:"artifact"`
+	// ProjectArtifact is a copy of the transcript in the project folder
+	// (the folder holding the contents root), relative to it: `debate start
+	// --artifact PATH` (seed 003's review file). Derived like Artifact.
+	ProjectArtifact string `json:"project_artifact,omitempty"`
 	Flags        *DebateFlags   `json:"flags,omitempty"`
 }
 

@@ -226,6 +226,11 @@ func (s *Store) doctorBackend() (*Report, error) {
 	}
 	defer c.Close()
 	c.ExpectHead = s.ExpectHead
+	// The copies debate start --artifact writes live in this machine's
+	// project folder, not the snapshot's: doctor rewrites them there.
+	if c.projectDir, err = s.ProjectDir(); err != nil {
+		return nil, Errorf(CodeInternal, "doctor: the project folder").Wrap(err)
+	}
 	r, err := c.Doctor()
 	if err != nil {
 		return nil, err

@@ -287,6 +287,9 @@ func (s *Store) checkDebates(r *Report, docs *docSet, bad func(code, p string, s
 			continue
 		}
 		want := RenderTranscript(db)
+		if db.ProjectArtifact != "" {
+			s.checkProjectArtifact(r, db.ProjectArtifact, want, bad)
+		}
 		if got, err := s.root.ReadFile(db.Artifact); err == nil && bytes.Equal(got, want) {
 			continue
 		}

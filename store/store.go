@@ -39,6 +39,7 @@ type Store struct {
 	// passes through it (doctor --expect-head).
 	ExpectHead string
 	root       *os.Root
+	projectDir string // the project folder, when not the parent of Dir (doctor's snapshot of a backend)
 
 	cfgMu  sync.Mutex
 	cfg    *Config

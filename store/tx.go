@@ -45,6 +45,7 @@ type Tx struct {
 	leases      map[string]*Lease
 	dirtyLeases []string
 	files       []journalWrite // derived files: transcripts, kept proof revisions
+	project     []journalWrite // derived copies in the project folder, written after commit
 	appended    map[string]int64
 	ix          *indexState // the index, once the transaction has opened it
 
@@ -72,6 +73,19 @@ func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z
 // them all at once and append one event. If fn returns an error nothing is
 // written. A transaction reads only the documents fn asks for.
 func (s *Store) Update(opts TxOptions, fn func(tx *Tx) error) (*Commit, error) {
+	var project []journalWrite
+	c, err := s.update(opts, func(tx *Tx) error {
+		err := fn(tx)
+		project = tx.project
+		return err
+	})
+	if err == nil {
+		s.writeProjectFiles(project)
+	}
+	return c, err
+}
+
+func (s *Store) update(opts TxOptions, fn func(tx *Tx) error) (*Commit, error) {
 	if s.backend != nil {
 		return s.updateBackend(opts, fn)
 	}
@@ -265,6 +279,14 @@ func (tx *Tx) WriteFile(name string, content []byte) error {
 	}
 	tx.files = append(tx.files, journalWrite{Path: name, Content: string(content)})
 	return nil
+}
+
+// WriteProjectFile writes a derived copy (a debate's --artifact transcript)
+// to name, relative to the project folder, once the transaction has
+// committed. It is outside the journal: a crash between the commit and the
+// write leaves it stale, and doctor rewrites it (docs/decisions.md).
+func (tx *Tx) WriteProjectFile(name string, content []byte) {
+	tx.project = append(tx.project, journalWrite{Path: name, Content: string(content)})
 }
 
 // RemoveFile removes a derived file when the transaction commits.

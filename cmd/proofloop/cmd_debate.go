@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -150,6 +151,9 @@ func (a *app) debateStartCommand() *cobra.Command {
 			if in.Source, err = src.Path(in.Source, "--source"); err != nil {
 				return err
 			}
+			if in.Artifact, err = a.artifactPath(s, in.Artifact); err != nil {
+				return err
+			}
 			r, err := loop.StartDebate(s, a.debateOpts(cmd), in)
 			if err != nil {
 				return err
@@ -170,7 +174,39 @@ func (a *app) debateStartCommand() *cobra.Command {
 	f.IntVar(&in.MessageTokens, "message-tokens", 0, "agora: a turn's message limit in estimated tokens (default 100, seed 004's; at most 4 sentences too)")
 	f.IntVar(&in.MaxTurns, "max-turns", 0, "override the protocol's limit ("+limitUnits()+")")
 	f.StringVar(&in.About, "about", "", "socratic: dispute issue `STMT#ISSUE` of a statement")
+	f.StringVar(&in.Artifact, "artifact", "", "also render the transcript to `PATH` inside the project folder (the folder holding the contents root)")
 	return c
+}
+
+// artifactPath checks debate start's --artifact: a file inside the project
+// folder (the folder holding the contents root), symlinks resolved; a
+// relative path is read against the working directory, or over MCP against
+// the project folder, and over MCP it must lie inside that folder too.
+func (a *app) artifactPath(s *store.Store, p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	base, err := os.Getwd()
+	if err != nil {
+		return "", store.Errorf(store.CodeInternal, "working directory").Wrap(err)
+	}
+	if a.project != "" {
+		if base, err = filepath.EvalSymlinks(a.project); err != nil {
+			return "", store.Errorf(store.CodeInvalidInput, "the project folder %s: %v", a.project, err)
+		}
+		real := p
+		if !filepath.IsAbs(real) {
+			real = filepath.Join(base, real)
+		}
+		project, perr := s.ProjectDir()
+		if perr != nil || project != base {
+			if rel, err := filepath.Rel(base, filepath.Clean(real)); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return "", store.Errorf(store.CodeUsage, "--artifact %q is outside the project folder %s; over MCP a tool writes only inside it", p, base).
+					WithHint("nothing was written; give a path relative to the project folder")
+			}
+		}
+	}
+	return s.ProjectPath(p, base, "--artifact")
 }
 
 func (a *app) debateJoinCommand() *cobra.Command {
@@ -206,6 +242,15 @@ func (a *app) debateJoinCommand() *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			if start.Artifact != "" {
+				if in.Start == nil {
+					return store.Errorf(store.CodeUsage, "debate join ID takes no --artifact: only a join that starts the debate (--protocol P --subject S) records one").
+						WithHint("nothing was written; give --artifact to debate start, or to join --protocol review --subject S")
+				}
+				if start.Artifact, err = a.artifactPath(s, start.Artifact); err != nil {
+					return err
+				}
+			}
 			r, err := loop.JoinDebate(s, a.debateOpts(cmd), in)
 			if err != nil {
 				return err
@@ -220,6 +265,7 @@ func (a *app) debateJoinCommand() *cobra.Command {
 	c.Flags().StringVar(&start.Protocol, "protocol", "", "without ID: the protocol of the debate to join or start")
 	c.Flags().StringVar(&start.Subject, "subject", "", "without ID: join the open debate on this subject (review), or start it")
 	c.Flags().StringVar(&start.Source, "source", "", "without ID: join the open duel on this Markdown `FILE` (socratic), or start it")
+	c.Flags().StringVar(&start.Artifact, "artifact", "", "without ID, when the join starts the debate: also render its transcript to `PATH` inside the project folder")
 	c.Flags().StringVar(&start.Topic, "topic", "", "without ID: the topic (default: the subject, or the source's first heading)")
 	c.Flags().StringVar(&in.Name, "participant-name", "", "the participant's name (required; the same name resumes)")
 	c.Flags().StringVar(&in.AgentType, "agent-type", "", "the host's agent type the participant runs as, e.g. general-purpose (recorded and shown in the transcript)")

@@ -143,3 +143,37 @@ func TestMCPDuplicateKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPArtifactInsideProject: debate_start's artifact must resolve inside
+// the project folder, symlinks followed; outside, it is refused (usage, exit
+// 2) and nothing is written, there or in the store; inside, the transcript
+// is rendered there too.
+func TestMCPArtifactInsideProject(t *testing.T) {
+	root := newRoot(t)
+	project := filepath.Dir(root)
+	outsideDir := t.TempDir()
+	if err := os.Symlink(outsideDir, filepath.Join(project, "out")); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, root, nil)
+	for _, p := range []string{filepath.Join(outsideDir, "r.md"), "out/r.md", "../r.md", "/tmp/r.md"} {
+		before := snapshot(t, root)
+		res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "review", "topic": "Lock", "subject": "lock.go", "artifact": p})
+		if !res.IsError || errorCode(obj) != "usage" {
+			t.Errorf("debate_start with artifact %s = %v; want usage", p, obj)
+		}
+		if after := snapshot(t, root); !sameFiles(before, after) {
+			t.Errorf("the refusal of artifact %s changed the store", p)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(outsideDir, "*")); len(m) != 0 {
+		t.Errorf("refused artifacts were written outside the project: %v", m)
+	}
+	res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "review", "topic": "Lock", "subject": "lock.go", "artifact": "review.md"})
+	if res.IsError {
+		t.Fatalf("debate_start with an artifact inside the project: %v", obj)
+	}
+	if b, err := os.ReadFile(filepath.Join(project, "review.md")); err != nil || !strings.Contains(string(b), "# Code Debate: lock.go") {
+		t.Errorf("review.md = %q, %v; want the transcript", b, err)
+	}
+}
