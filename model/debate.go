@@ -60,8 +60,8 @@ type Debate struct {
 	// ProjectArtifact is a copy of the transcript in the project folder
 	// (the folder holding the contents root), relative to it: `debate start
 	// --artifact PATH` (seed 003's review file). Derived like Artifact.
-	ProjectArtifact string `json:"project_artifact,omitempty"`
-	Flags        *DebateFlags   `json:"flags,omitempty"`
+	ProjectArtifact string       `json:"project_artifact,omitempty"`
+	Flags           *DebateFlags `json:"flags,omitempty"`
 }
 
 // DebateSource is a Markdown file that support quotes are checked against;
