@@ -1,7 +1,8 @@
-// Package skills holds the eleven skills of the proof workflow, one file
-// each, plus reopen (the check role's late finding, not a seed skill), and
-// the registry that the CLI, its help, the catalog and the
-// generated .claude/ files all read.
+// Package skills holds the skills of the proof workflow, one file each:
+// the seed's eleven, reopen (the check role's late finding) and
+// check-withdraw-issue (a checker takes back its own issue), and the
+// registry that the CLI, its help, the catalog and the generated .claude/
+// files all read.
 package skills
 
 import (
