@@ -19,3 +19,15 @@ func TestDamagedKeepsALostConnection(t *testing.T) {
 		t.Errorf("damaged(config.json, a parse error).Code = %s; want %s", err.Code, CodeStoreDamaged)
 	}
 }
+
+// TestWrapKeepsALostConnection: Tx.Create's "stat ID" wraps its read as
+// internal; TestServerKilledPostgres met a lost connection there as exit 1.
+func TestWrapKeepsALostConnection(t *testing.T) {
+	lost := Errorf(CodeConflict, "read stmt_s_wrap41: the connection to PostgreSQL failed").WithHint("retry")
+	if err := Errorf(CodeInternal, "stat stmt_s_wrap41").Wrap(lost); err.Code != CodeConflict || err.Hint != "retry" {
+		t.Errorf("internal wrapping a lost connection = %s (hint %q); want conflict with its hint", err.Code, err.Hint)
+	}
+	if err := Errorf(CodeInternal, "encode").Wrap(errors.New("bad")); err.Code != CodeInternal {
+		t.Errorf("internal wrapping a plain error = %s; want internal", err.Code)
+	}
+}

@@ -205,8 +205,19 @@ func Init(dir string) (bool, error) {
 }
 
 // Wrap sets the underlying error and returns e.
+//
+// A cause that a backend already classed as retry-later (a lost
+// connection is conflict: it may or may not have taken effect; or
+// lock_timeout) keeps its class and hint when wrapped as internal or as
+// damage: exit 1 or 6 would tell an agent to stop over a network blip.
 func (e *Error) Wrap(err error) *Error {
 	e.Err = err
+	if e.Code == CodeInternal || e.Code == CodeStoreDamaged {
+		var se *Error
+		if errors.As(err, &se) && (se.Code == CodeConflict || se.Code == CodeLockTimeout) {
+			e.Code, e.Hint = se.Code, se.Hint
+		}
+	}
 	return e
 }
 
@@ -263,15 +274,10 @@ func ParseRef(rootDir, ref string) (string, model.Kind, error) {
 }
 
 func damaged(path string, err error) *Error {
-	// A backend that lost its connection while reading has said so already
-	// (conflict: retry later, it may or may not have taken effect); the
-	// document is not damaged, and exit 6 would tell an agent to stop.
-	var se *Error
-	if errors.As(err, &se) && (se.Code == CodeConflict || se.Code == CodeLockTimeout) {
-		return se
-	}
-	return (&Error{Code: CodeStoreDamaged, Msg: fmt.Sprintf("%s is damaged", path), Err: err}).
-		WithHint("run `proofloop doctor` to list every damaged file; repair it by hand or restore it from a backup")
+	// WithHint first: Wrap keeps a lost connection's own class and hint.
+	return Errorf(CodeStoreDamaged, "%s is damaged", path).
+		WithHint("run `proofloop doctor` to list every damaged file; repair it by hand or restore it from a backup").
+		Wrap(err)
 }
 
 // List returns the ids of every document of kind k, sorted. It reads the
