@@ -203,9 +203,20 @@ func TestServeRendersOnce(t *testing.T) {
 		wg.Wait()
 		return nonces
 	}
-	renders := func() int { return strings.Count(sv.stderr.String(), "serve: rendered ") }
+	// serve's stderr reaches the buffer through a pipe and a copying
+	// goroutine, so a render's line can land just after its response:
+	// wait (up to 10 s) for want lines, then let a little more time pass
+	// so that an extra render would show too.
+	renders := func(want int) int {
+		count := func() int { return strings.Count(sv.stderr.String(), "serve: rendered ") }
+		for deadline := time.Now().Add(10 * time.Second); count() < want && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond)
+		return count()
+	}
 	nonces := getAll("/")
-	if got := renders(); got != 1 {
+	if got := renders(1); got != 1 {
 		t.Errorf("%d concurrent GET / rendered the page %d times; want once\n%s", n, got, sv.stderr)
 	}
 	seen := map[string]bool{}
@@ -217,14 +228,14 @@ func TestServeRendersOnce(t *testing.T) {
 	}
 	getAll("/?part=main")
 	getAll("/")
-	if got := renders(); got != 2 {
+	if got := renders(2); got != 2 {
 		t.Errorf("after GET /?part=main and GET / again at the same revision: %d renders; want 2 (the page and its <main>)\n%s", got, sv.stderr)
 	}
 	plEnv(t, env, "new-problem", "--name", "late", "--objective", "Show that $1 + 1 = 2$.")
 	if _, body, _ := sv.get(t, "", "/"); !strings.Contains(body, "prob_late") {
 		t.Errorf("GET / after a commit does not show it; want the new revision rendered")
 	}
-	if got := renders(); got != 3 {
+	if got := renders(3); got != 3 {
 		t.Errorf("GET / after a commit: %d renders in all; want 3\n%s", got, sv.stderr)
 	}
 }
