@@ -49,8 +49,21 @@ func (s *Store) ProjectPath(p, base, what string) (string, error) {
 		return "", Errorf(CodeUsage, "%s %q is outside the project folder %s (symlinks resolved)", what, p, project).
 			WithHint("nothing was written; give a file inside the project folder (the folder holding the contents root), e.g. --artifact review.md")
 	}
-	rootReal, _ := filepath.EvalSymlinks(s.Dir)
-	if in, err := filepath.Rel(rootReal, real); err == nil && in != ".." && !strings.HasPrefix(in, ".."+string(filepath.Separator)) {
+	// The root made absolute first: --root is relative by default
+	// (contents), and Rel of a relative root against the absolute real
+	// path fails, which once skipped this check (--artifact
+	// contents/config.json replaced the config with the transcript). A
+	// check that cannot be made refuses.
+	rootReal, err := filepath.Abs(s.Dir)
+	if err == nil {
+		rootReal, err = filepath.EvalSymlinks(rootReal)
+	}
+	in, rerr := filepath.Rel(rootReal, real)
+	if err != nil || rerr != nil {
+		return "", Errorf(CodeUsage, "%s %q: cannot tell whether it lies inside the contents root %s", what, p, s.Dir).
+			WithHint("nothing was written; give a path outside the contents root, as an absolute path")
+	}
+	if in != ".." && !strings.HasPrefix(in, ".."+string(filepath.Separator)) {
 		return "", Errorf(CodeUsage, "%s %q lies inside the contents root %s, whose files proofloop owns", what, p, s.Dir).
 			WithHint("nothing was written; the transcript is already under .debates/; give a path outside the contents root")
 	}
