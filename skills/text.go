@@ -101,13 +101,34 @@ func (s Source) Texts(vs []string) error {
 }
 
 // Path checks a file path argument (such as a debate's --source). For a
-// call over MCP it must resolve, symlinks followed, inside the project
-// folder (a relative path is taken from there), and Path returns the
-// resolved path; otherwise the path is returned as given.
+// call over MCP it must resolve inside the project folder (Inside) and
+// exist, and Path returns the resolved path; otherwise the path is returned
+// as given.
 func (s Source) Path(p, what string) (string, error) {
 	if !s.Literal || p == "" {
 		return p, nil
 	}
+	p, err := s.Inside(p, what)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", store.Errorf(store.CodeInvalidInput, "cannot read %s file %q: %v", what, p, err).
+			WithHint("give a file inside the project folder " + s.Project + ", as a path relative to it")
+	}
+	return real, nil
+}
+
+// Inside is the check of every path a call over MCP names, read or
+// written: p, taken from the project folder when relative, must resolve
+// inside that folder with every symlink followed (a file not yet there
+// through its nearest existing folder, as a write would follow them). It
+// returns p made absolute; outside, or when it cannot tell, it refuses
+// (invalid_input, exit 2). The MCP server runs it on every flag whose value
+// is a FILE, PATH or DIR before a command runs, so a command that forgets
+// to is still covered.
+func (s Source) Inside(p, what string) (string, error) {
 	project, err := filepath.EvalSymlinks(s.Project)
 	if err != nil {
 		return "", store.Errorf(store.CodeInvalidInput, "the project folder %s: %v", s.Project, err)
@@ -115,17 +136,9 @@ func (s Source) Path(p, what string) (string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(project, p)
 	}
-	real, rerr := filepath.EvalSymlinks(p)
-	if rerr != nil {
-		real = filepath.Clean(p) // a path that does not resolve is judged as written
+	if in, err := store.Inside(project, p); err != nil || !in {
+		return "", store.Errorf(store.CodeInvalidInput, "%s %q is outside the project folder %s (symlinks followed); over MCP a tool reads and writes only inside it", what, p, project).
+			WithHint("nothing was written; give a path inside the project folder, relative to it")
 	}
-	if rel, err := filepath.Rel(project, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", store.Errorf(store.CodeInvalidInput, "%s %q is outside the project folder %s; over MCP a tool reads only files inside it", what, p, project).
-			WithHint("give a file inside the project folder, as a path relative to it")
-	}
-	if rerr != nil {
-		return "", store.Errorf(store.CodeInvalidInput, "cannot read %s file %q: %v", what, p, rerr).
-			WithHint("give a file inside the project folder " + project + ", as a path relative to it")
-	}
-	return real, nil
+	return p, nil
 }

@@ -242,6 +242,17 @@ func (a *app) debateJoinCommand() *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			if in.Start != nil {
+				// The join that starts a duel reads its source as debate
+				// start does: over MCP only inside the project folder.
+				src, err := a.source(s)
+				if err != nil {
+					return err
+				}
+				if start.Source, err = src.Path(start.Source, "--source"); err != nil {
+					return err
+				}
+			}
 			if start.Artifact != "" {
 				if in.Start == nil {
 					return store.Errorf(store.CodeUsage, "debate join ID takes no --artifact: only a join that starts the debate (--protocol P --subject S) records one").

@@ -39,7 +39,7 @@ func (a *app) mcpCommand() *cobra.Command {
 			"its skills and " + strings.Join(skills.MCPLoopTools, ", ") + " (a debate role gets the\n" +
 			"debate tools instead of skills). Admin and host commands (init, doctor, config, db migrate,\n" +
 			"import, export, report, serve, run, release --force) are never tools. Over MCP every text\n" +
-			"argument is literal (no @FILE), and a path (a debate's source) must lie inside the project\n" +
+			"argument is literal (no @FILE), and every path (a debate's source, an artifact) must lie inside the project\n" +
 			"folder, the folder that holds the root. --root and --actor set the store and the default\n" +
 			"actor of every call; a call may name its own actor. Prompts give each role's `prime`;\n" +
 			"resources give the skill catalog, the transition table and every document as\n" +

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,6 +102,23 @@ func TestMCPSourceInsideProject(t *testing.T) {
 			t.Errorf("the refusal of source %s changed the store", src)
 		}
 	}
+	// The join that starts a duel names its source too: it once read any
+	// file (deb_secret, the first heading of /tmp/x/secret.md).
+	os.WriteFile(outside, []byte("# Secret plans\n\nThe cache is never stale.\n"), 0o644)
+	for _, src := range []string{outside, filepath.Join(project, "link.md"), "link.md", "../" + filepath.Base(filepath.Dir(outside)) + "/design.md", "/etc/passwd"} {
+		before := snapshot(t, root)
+		res, obj := call(t, cs, "debate_join", map[string]any{"protocol": "socratic", "source": src, "participant_name": "eve", "actor": "eve"})
+		e, _ := obj["error"].(map[string]any)
+		if msg, _ := e["message"].(string); !res.IsError || errorCode(obj) != "invalid_input" || !strings.Contains(msg, "outside the project folder") {
+			t.Errorf("debate_join with source %s = %v; want invalid_input, outside the project folder", src, obj)
+		}
+		if raw, _ := json.Marshal(obj); strings.Contains(string(raw), "Secret") {
+			t.Errorf("debate_join with source %s tells the file's heading: %s", src, raw)
+		}
+		if after := snapshot(t, root); !sameFiles(before, after) {
+			t.Errorf("the join's refusal of source %s changed the store", src)
+		}
+	}
 	res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "socratic", "topic": "Cache", "source": "notes.md"})
 	if res.IsError {
 		t.Fatalf("debate_start with a source inside the project: %v", obj)
@@ -108,6 +127,12 @@ func TestMCPSourceInsideProject(t *testing.T) {
 	src, _ := shown["debate"].(map[string]any)["source"].(map[string]any)
 	if want, _ := filepath.EvalSymlinks(filepath.Join(project, "notes.md")); src["path"] != want {
 		t.Errorf("source = %v; want the file inside the project, %s", src, want)
+	}
+	// A join by the same source, relative to the project folder, finds
+	// that duel.
+	res, joined := call(t, cs, "debate_join", map[string]any{"protocol": "socratic", "source": "notes.md", "topic": "Cache", "participant_name": "ann", "actor": "ann"})
+	if res.IsError || joined["id"] != obj["id"] {
+		t.Errorf("debate_join with source notes.md = %v; want a seat in %v", joined, obj["id"])
 	}
 	// The CLI is a person's: it reads any file they name.
 	if code, _, stderr := mcpCLI(t, root, "debate", "start", "--protocol", "socratic", "--topic", "Cache 2", "--source", outside); code != 0 {
@@ -145,8 +170,8 @@ func TestMCPDuplicateKeys(t *testing.T) {
 }
 
 // TestMCPArtifactInsideProject: debate_start's artifact must resolve inside
-// the project folder, symlinks followed; outside, it is refused (usage, exit
-// 2) and nothing is written, there or in the store; inside, the transcript
+// the project folder, symlinks followed; outside, it is refused
+// (invalid_input, exit 2) and nothing is written, there or in the store; inside, the transcript
 // is rendered there too.
 func TestMCPArtifactInsideProject(t *testing.T) {
 	root := newRoot(t)
@@ -159,8 +184,9 @@ func TestMCPArtifactInsideProject(t *testing.T) {
 	for _, p := range []string{filepath.Join(outsideDir, "r.md"), "out/r.md", "../r.md", "/tmp/r.md"} {
 		before := snapshot(t, root)
 		res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "review", "topic": "Lock", "subject": "lock.go", "artifact": p})
-		if !res.IsError || errorCode(obj) != "usage" {
-			t.Errorf("debate_start with artifact %s = %v; want usage", p, obj)
+		e, _ := obj["error"].(map[string]any)
+		if msg, _ := e["message"].(string); !res.IsError || errorCode(obj) != "invalid_input" || !strings.Contains(msg, "outside the project folder") {
+			t.Errorf("debate_start with artifact %s = %v; want invalid_input, outside the project folder", p, obj)
 		}
 		if after := snapshot(t, root); !sameFiles(before, after) {
 			t.Errorf("the refusal of artifact %s changed the store", p)
@@ -175,5 +201,40 @@ func TestMCPArtifactInsideProject(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(project, "review.md")); err != nil || !strings.Contains(string(b), "# Code Debate: lock.go") {
 		t.Errorf("review.md = %q, %v; want the transcript", b, err)
+	}
+}
+
+// TestMCPPathFlagsInsideProject: every flag of every tool whose value is a
+// path on the server (FILE, PATH or DIR in its usage) is checked to lie
+// inside the project folder before the command runs, so a tool whose
+// command forgets its own check is still covered. The list is derived:
+// the test fails if it finds none of the paths it knows.
+func TestMCPPathFlagsInsideProject(t *testing.T) {
+	root := newRoot(t)
+	outside := filepath.Join(t.TempDir(), "x.md")
+	os.WriteFile(outside, []byte("# X\n"), 0o644)
+	cs := connect(t, root, nil)
+	var seen []string
+	for _, tool := range mcpTools((&app{}).rootCommand(), "") {
+		for _, name := range slices.Sorted(maps.Keys(tool.flags)) {
+			if !pathFlag(tool.flags[name]) {
+				continue
+			}
+			seen = append(seen, tool.tool.Name+"."+name)
+			before := snapshot(t, root)
+			res, obj := call(t, cs, tool.tool.Name, map[string]any{name: outside})
+			e, _ := obj["error"].(map[string]any)
+			if msg, _ := e["message"].(string); !res.IsError || errorCode(obj) != "invalid_input" || !strings.Contains(msg, "outside the project folder") {
+				t.Errorf("%s with %s outside the project = %v; want invalid_input, outside the project folder", tool.tool.Name, name, obj)
+			}
+			if after := snapshot(t, root); !sameFiles(before, after) {
+				t.Errorf("%s with %s outside the project changed the store", tool.tool.Name, name)
+			}
+		}
+	}
+	for _, want := range []string{"debate_start.source", "debate_start.artifact", "debate_join.source", "debate_join.artifact"} {
+		if !slices.Contains(seen, want) {
+			t.Errorf("path parameters found = %v; want %s among them", seen, want)
+		}
 	}
 }

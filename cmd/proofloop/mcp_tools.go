@@ -181,6 +181,14 @@ func newMCPTool(c *cobra.Command) *mcpTool {
 	return t
 }
 
+// pathFlag reports whether a flag's value is a path on the server's disk:
+// its usage names the value FILE, PATH or DIR (--source FILE, --artifact
+// PATH), as --help shows it.
+func pathFlag(f *pflag.Flag) bool {
+	name, _ := pflag.UnquoteUsage(f)
+	return slices.Contains([]string{"FILE", "PATH", "DIR"}, name)
+}
+
 func snake(flag string) string { return strings.ReplaceAll(flag, "-", "_") }
 
 // usagePositionals reads the arguments from a Use line such as
@@ -403,6 +411,18 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 		vals, err := flagValues(name, t.flags[name], v)
 		if err != nil {
 			return nil, nil, err
+		}
+		if pathFlag(t.flags[name]) {
+			// Every path a tool takes, read or written, lies inside the
+			// project folder: checked here for each flag that names a
+			// file, so a command that forgets its own check (the join
+			// that starts a duel once read any file) is still covered.
+			src := skills.Source{Literal: true, Project: m.project}
+			for _, p := range vals {
+				if _, err := src.Inside(p, name); err != nil {
+					return nil, nil, err
+				}
+			}
 		}
 		for _, s := range vals {
 			args = append(args, "--"+t.flags[name].Name+"="+s)
