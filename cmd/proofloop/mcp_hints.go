@@ -29,12 +29,18 @@ var cliFlag = regexp.MustCompile(`(^|[\s(])--([a-z][a-z0-9-]*)`)
 // flag is rewritten: a tool call has no environment, only its arguments.
 var cliEnvAlt = regexp.MustCompile(`(the argument [a-z_]+)(?: [A-Z]+)? or \$PROOFLOOP_[A-Z_]+`)
 
+// cliInputFile finds "--input FILE|-" (or FILE, or -) in prose: over MCP
+// the argument input is the JSON object itself, so where it comes from on
+// the CLI goes.
+var cliInputFile = regexp.MustCompile(`--` + paramInput + ` (?:FILE\|-|FILE|-)(\W|$)`)
+
 // toolHint rewrites the commands s names for a client of this server, and
 // the flags it names outside a quoted command as the arguments they are
 // ("see --help for the flags" as the tool's input schema).
 func (m *mcpServer) toolHint(s string) string {
 	s = m.toolNames(m.toolCommands(s))
 	s = strings.ReplaceAll(s, "see --help for the flags", "see the tool's input schema for its arguments")
+	s = cliInputFile.ReplaceAllString(s, "--"+paramInput+"$1")
 	parts := strings.Split(s, "`")
 	for i := 0; i < len(parts); i += 2 {
 		parts[i] = cliFlag.ReplaceAllStringFunc(parts[i], func(f string) string {
@@ -169,6 +175,9 @@ func (t *mcpTool) toolArgs(words []string) map[string]any {
 			switch name {
 			case "root", "json", "store":
 				continue
+			}
+			if t.jsonInput != nil && name == t.jsonInput.Name {
+				v = map[string]any{} // the object itself, where the CLI names its file
 			}
 			add(snake(name), v)
 			continue

@@ -74,7 +74,15 @@ type mcpTool struct {
 	flags      map[string]*pflag.Flag // snake_case parameter -> flag
 	positional []positional
 	mutating   bool
+	// jsonInput is the command's --input FILE|-, which reads one JSON
+	// object (a debate turn): over MCP the parameter input is that object
+	// itself, sent to the command as --input - on its stdin. A skill's
+	// --input is not one: its keys are the tool's own parameters.
+	jsonInput *pflag.Flag
 }
+
+// paramInput is the parameter that carries a command's --input object.
+const paramInput = "input"
 
 // positional is an argument of the command's Use line, such as ID or ID...
 type positional struct {
@@ -145,7 +153,14 @@ func newMCPTool(c *cobra.Command) *mcpTool {
 	}
 	skip := mcpExposure.noFlags[name]
 	c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
-		if f.Name == "help" || f.Name == "input" || slices.Contains(skip, f.Name) {
+		if f.Name == "help" || slices.Contains(skip, f.Name) {
+			return
+		}
+		if f.Name == paramInput {
+			if t.skill == nil {
+				t.jsonInput = f
+				props[paramInput] = map[string]any{"type": "object", "description": jsonInputText(f)}
+			}
 			return
 		}
 		if _, isParam := props[snake(f.Name)]; isParam {
@@ -250,6 +265,20 @@ func paramSchema(p skills.Param) map[string]any {
 		s["type"] = "string"
 	}
 	return s
+}
+
+// fromFile is the part of an --input flag's usage that says where the CLI
+// reads the object from: over MCP the argument is the object.
+var fromFile = regexp.MustCompile(`\s+(in|from) FILE\b.*$`)
+
+// jsonInputText describes an --input flag as the tool's object parameter,
+// from the flag's own usage ("the turn as a JSON object in FILE (- reads
+// standard input)" -> "the turn as a JSON object, given as the object
+// itself ...").
+func jsonInputText(f *pflag.Flag) string {
+	_, usage := pflag.UnquoteUsage(f)
+	return fromFile.ReplaceAllString(usage, "") + ", given as the object itself (not a file, not a string); " +
+		"read as the CLI reads --input: unknown keys, keys given twice and deep nesting are refused"
 }
 
 // atFile is the CLI's note that a text flag reads @FILE: over MCP every
@@ -434,6 +463,17 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 		stdin, _ = json.Marshal(in)
 		return append(args, "--input", "-"), stdin, nil
 	}
+	if v, ok := in[paramInput]; ok && t.jsonInput != nil {
+		delete(in, paramInput)
+		if !bytes.HasPrefix(bytes.TrimSpace(v), []byte("{")) {
+			return nil, nil, store.Errorf(store.CodeInvalidInput, "%q must be a JSON object, got %.40s", paramInput, v).
+				WithHint("give the " + paramInput + " argument as the object itself, e.g. {\"stance\": ...}, not a string holding it")
+		}
+		// As it came, byte for byte: the command reads it with the
+		// CLI's strict reader (depth limit, duplicate and unknown keys).
+		stdin = v
+		args = append(args, "--"+t.jsonInput.Name, "-")
+	}
 	var pos []string
 	for _, p := range t.positional {
 		v, ok := in[p.name]
@@ -470,7 +510,7 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 	if len(pos) > 0 {
 		args = append(append(args, "--"), pos...)
 	}
-	return args, nil, nil
+	return args, stdin, nil
 }
 
 func optString(in map[string]json.RawMessage, key string) (string, error) {
