@@ -41,6 +41,24 @@ func TestMCPSocraticTurnsAsJSON(t *testing.T) {
 	root := newRoot(t)
 	os.WriteFile(filepath.Join(filepath.Dir(root), "pnp.md"), []byte("# Is P = NP?\n\nNobody knows.\n"), 0o644)
 	cs := connect(t, root, nil)
+	tools, err := cs.ListTools(testCtx(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		b, _ := json.Marshal(tool.InputSchema)
+		var schema struct {
+			Properties map[string]struct {
+				Type        string `json:"type"`
+				Description string `json:"description"`
+			} `json:"properties"`
+		}
+		json.Unmarshal(b, &schema)
+		in, ok := schema.Properties["input"]
+		if tool.Name == "debate_turn" && (!ok || in.Type != "object" || strings.Contains(in.Description, "FILE")) {
+			t.Errorf("debate_turn's input = %+v; want an object parameter that names no file", in)
+		}
+	}
 	res, obj := call(t, cs, "debate_join", map[string]any{"protocol": "socratic", "source": "pnp.md", "participant_name": "alice", "actor": "alice"})
 	if res.IsError {
 		t.Fatalf("debate_join alice: %v", obj)
