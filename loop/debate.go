@@ -688,6 +688,40 @@ func OpenPositions(s *store.Store) ([]string, error) {
 	return slices.Compact(out), nil
 }
 
+// DebatePool is the evidence pool of one open debate, as prime shows it.
+type DebatePool struct {
+	ID       string           `json:"id"`
+	Research int              `json:"research"`
+	Pool     []model.PoolItem `json:"evidence_pool"`
+}
+
+// EvidencePools returns the evidence pools of the open debates with a
+// research stage in which role takes part (a position, the researcher or
+// the mediator): every participant reads the pool (seed 004's EVIDENCE
+// POOL), so prime shows it.
+func EvidencePools(s *store.Store, role string) ([]DebatePool, error) {
+	ids, err := s.List(model.KindDebate)
+	if err != nil {
+		return nil, err
+	}
+	out := []DebatePool{}
+	for _, id := range ids {
+		d, _, err := ShowDebate(s, id)
+		if err != nil {
+			return nil, err
+		}
+		if d.Status != model.DebateOpen || d.Research == 0 {
+			continue
+		}
+		p, err := model.LookupProtocol(d.Protocol)
+		if err != nil || !slices.Contains(p.JoinOrder(d), role) && role != model.RoleResearcher && role != model.RoleMediator {
+			continue
+		}
+		out = append(out, DebatePool{ID: d.ID, Research: d.Research, Pool: append([]model.PoolItem{}, d.EvidencePool...)})
+	}
+	return out, nil
+}
+
 // checkAgentType checks join's agent type and fallback: a fallback names the
 // type used (--agent-type), the type first chosen and a reason.
 func checkAgentType(in *DebateJoin) error {

@@ -24,6 +24,9 @@ type DebateStart struct {
 	About       string   // STMT#ISSUE: a dispute
 	// MessageTokens bounds an agora message (0: the protocol's 100).
 	MessageTokens int
+	// Research is the number of research turns the debate opens with
+	// (agora's research stage); the protocol's start checks it.
+	Research int
 	// Artifact is a path relative to the project folder where the
 	// transcript is copied too (checked by the caller: store.ProjectPath).
 	Artifact string
@@ -155,7 +158,7 @@ func (plan *startPlan) create(tx *store.Tx, find bool) (d *model.Debate, existin
 	if in.MaxTurns != 0 {
 		d.MaxTurns = in.MaxTurns
 	}
-	d.MessageTokens = in.MessageTokens
+	d.MessageTokens, d.Research = in.MessageTokens, in.Research
 	d.ProjectArtifact = in.Artifact
 	if err := p.CheckStart(d); err != nil {
 		return nil, false, turnErr(err)

@@ -43,8 +43,14 @@ type Debate struct {
 	Methodology string `json:"methodology,omitempty"`
 	// MessageTokens is agora's bound on a turn's message, in estimated
 	// tokens (seed 004: about 100, 2-4 sentences); 0 outside agora.
-	MessageTokens int           `json:"message_tokens,omitempty"`
-	Source        *DebateSource `json:"source,omitempty"`
+	MessageTokens int `json:"message_tokens,omitempty"`
+	// Research is the number of agora research turns the debate opens
+	// with (seed 004's research stage); 0 for none.
+	Research int `json:"research,omitempty"`
+	// EvidencePool is every evidence item of the research turns, numbered
+	// pool-1, pool-2, ... in order; AppendTurn adds a research turn's.
+	EvidencePool []PoolItem    `json:"evidence_pool,omitempty"`
+	Source       *DebateSource `json:"source,omitempty"`
 	// Positions are agora's starting positions; their roles are the
 	// participants' roles, in join order.
 	Positions []Position `json:"positions,omitempty"`
@@ -239,6 +245,16 @@ type Evidence struct {
 	Confidence float64 `json:"confidence"`
 }
 
+// PoolItem is one item of an agora debate's evidence pool: a research
+// turn's evidence item under the id later turns cite it by (pool-N).
+type PoolItem struct {
+	ID         string  `json:"id"`
+	TurnNumber int     `json:"turn_number"`
+	Source     string  `json:"source"`
+	Content    string  `json:"content"`
+	Confidence float64 `json:"confidence"`
+}
+
 // SuggestionInput is a suggestion as a partner writes it in a turn.
 type SuggestionInput struct {
 	Text string `json:"text"`
@@ -341,9 +357,9 @@ func (d *Debate) turnRef(ref string) (int, bool) {
 	return n, true
 }
 
-// AppendTurn numbers t as the next turn, stamps it, appends it, and
-// registers a dialectic partner's suggestions as pending. Call it only after
-// ValidateTurn accepted t.
+// AppendTurn numbers t as the next turn, stamps it, appends it, registers
+// a dialectic partner's suggestions as pending and adds a research turn's
+// evidence to the pool. Call it only after ValidateTurn accepted t.
 func (d *Debate) AppendTurn(t DebateTurn, participantID, role, at string) *DebateTurn {
 	t.TurnNumber = len(d.Turns) + 1
 	t.ParticipantID, t.Role, t.At = participantID, role, at
@@ -352,6 +368,12 @@ func (d *Debate) AppendTurn(t DebateTurn, participantID, role, at string) *Debat
 		d.Suggestions = append(d.Suggestions, Suggestion{
 			Number: len(d.Suggestions) + 1, TurnNumber: t.TurnNumber, Text: s.Text, State: SuggestionPending,
 		})
+	}
+	if role == RoleResearcher {
+		for _, e := range t.Evidence {
+			d.EvidencePool = append(d.EvidencePool, PoolItem{ID: PoolPrefix + strconv.Itoa(len(d.EvidencePool)+1),
+				TurnNumber: t.TurnNumber, Source: e.Source, Content: e.Content, Confidence: e.Confidence})
+		}
 	}
 	return &d.Turns[len(d.Turns)-1]
 }

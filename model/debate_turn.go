@@ -48,7 +48,7 @@ func DebateRoles() []string {
 			}
 		}
 	}
-	return append(out, RoleMediator)
+	return append(out, RoleMediator, RoleResearcher)
 }
 
 // IssueOf returns issue n of a statement, or nil.

@@ -94,9 +94,12 @@ type Field struct {
 	// In says where a nested item lives ("counterpoints[].support, ..."):
 	// such a row describes an item inside other fields, not a key of the
 	// turn. Empty for a key of the turn.
-	In       string
-	Type     string
-	Roles    []string // the roles that write it; empty: every role
+	In    string
+	Type  string
+	Roles []string // the roles that write it; empty: every role
+	// Except names roles that never write it, though Roles is empty
+	// (agora's researcher writes only evidence).
+	Except   []string
 	Required bool
 	Enum     []string
 	Rule     string
@@ -191,6 +194,9 @@ func (p *Protocol) CheckStart(d *Debate) error {
 	if d.MessageTokens != 0 && p.field("message") == nil {
 		return &TurnError{Field: "message_tokens", Rule: "only a protocol whose turns have a message (agora) takes a message limit", Hint: "nothing was written; leave --message-tokens out"}
 	}
+	if d.Research != 0 && p.field("evidence") == nil {
+		return &TurnError{Field: "research", Rule: "only a protocol whose turns carry evidence (" + strings.Join(protocolsWith("evidence"), ", ") + ") has a research stage", Hint: "nothing was written; leave --research out"}
+	}
 	if d.About != nil && !p.Disputes {
 		return &TurnError{Field: "about", Rule: "only a " + strings.Join(disputing(), " or ") + " debate can dispute an issue", Hint: "nothing was written; start a dispute with --protocol " + strings.Join(disputing(), "|") + " --about STMT#ISSUE"}
 	}
@@ -212,8 +218,8 @@ func (p *Protocol) JoinRole(d *Debate) (string, error) {
 		return s.JoinRole, nil
 	}
 	order := p.JoinOrder(d)
-	if len(d.Participants) < len(order) {
-		return order[len(d.Participants)], nil
+	if seats := d.seated(); len(seats) < len(order) {
+		return order[len(seats)], nil
 	}
 	if p.extraJoin != nil {
 		if r := p.extraJoin(d); r != "" {
@@ -243,10 +249,10 @@ func (p *Protocol) WhoseTurn(d *Debate) TurnState {
 		}
 	}
 	i := k % len(order)
-	if i < len(d.Participants) {
-		s.ParticipantID, s.Role = d.Participants[i].ParticipantID, d.Participants[i].Role
+	if seats := d.seated(); i < len(seats) {
+		s.ParticipantID, s.Role = seats[i].ParticipantID, seats[i].Role
 	} else {
-		s.JoinRole = order[len(d.Participants)]
+		s.JoinRole = order[len(seats)]
 	}
 	if p.next != nil {
 		s = p.next(d, s)
@@ -255,8 +261,27 @@ func (p *Protocol) WhoseTurn(d *Debate) TurnState {
 }
 
 // takesTurn reports whether a turn counts in the alternation: a dialectic
-// user's interjection and an agora mediator's turn do not.
-func takesTurn(t DebateTurn) bool { return t.Role != RoleUser && t.Role != RoleMediator }
+// user's interjection, an agora mediator's turn and a research turn do not.
+func takesTurn(t DebateTurn) bool { return !offOrder(t.Role) }
+
+// offOrder reports whether role stands outside the join order: the user,
+// agora's mediator (joins after the positions) and researcher (joins
+// before them, while the research stage lasts).
+func offOrder(role string) bool {
+	return role == RoleUser || role == RoleMediator || role == RoleResearcher
+}
+
+// seated returns d's participants in the join order, those of the roles
+// outside it left out: the i-th seat holds the i-th role of the order.
+func (d *Debate) seated() []Participant {
+	var out []Participant
+	for _, p := range d.Participants {
+		if !offOrder(p.Role) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // ValidateTurn checks that participantID may write t now (a RefusalError
 // otherwise) and that t keeps the protocol's turn format (a TurnError naming
@@ -378,6 +403,9 @@ func (p *Protocol) checkFields(role string, t *DebateTurn) error {
 		}
 		if r := top[i].Roles; len(r) > 0 && !slices.Contains(r, role) {
 			return &TurnError{Field: k, Rule: fmt.Sprintf("only the %s role writes it, not %s", strings.Join(r, " or "), role)}
+		}
+		if slices.Contains(top[i].Except, role) {
+			return &TurnError{Field: k, Rule: fmt.Sprintf("the %s role does not write it: its turns carry only %s", role, strings.Join(p.fieldNamesOf(role), ", "))}
 		}
 	}
 	return nil
@@ -512,6 +540,9 @@ func (p *Protocol) ClosedStatus(outcome string) Status {
 const (
 	RoleUser     = "user"     // dialectic: interjections that take no turn
 	RoleMediator = "mediator" // agora: asked for after 4 consecutive counters
+	// RoleResearcher writes an agora debate's research turns (seed 004's
+	// research drones), before the positions debate.
+	RoleResearcher = "researcher"
 )
 
 // need returns a TurnError for an empty required text field.

@@ -41,11 +41,11 @@ var Agora = Protocol{
 	Outcomes:    []string{AgoraConsensus, AgoraTimeout, AgoraInvalidated},
 	Invalidated: AgoraInvalidated,
 	Fields: []Field{
-		{Name: "signal", Type: "string", Required: true, Enum: Signals, Rule: "propose and counter reset the equilibrium; approve needs a target naming a proposal"},
-		{Name: "message", Type: "string", Required: true, Rule: "non-empty; 2-4 sentences, at most the debate's message_tokens (about 100 tokens)"},
-		{Name: "confidence", Type: "number", Required: true, Rule: "0..1"},
-		{Name: "target", Type: "string or null", Rule: `"turn-N" of an earlier turn, "proposal-<role>" of a role that has proposed or countered, or null`},
-		{Name: "evidence", Type: "[{source, content, confidence}]", Rule: "counter needs evidence; methodology fact-based needs evidence on every turn; confidence 0..1"},
+		{Name: "signal", Type: "string", Except: research, Required: true, Enum: Signals, Rule: "propose and counter reset the equilibrium; approve needs a target naming a proposal"},
+		{Name: "message", Type: "string", Except: research, Required: true, Rule: "non-empty; 2-4 sentences, at most the debate's message_tokens (about 100 tokens)"},
+		{Name: "confidence", Type: "number", Except: research, Required: true, Rule: "0..1"},
+		{Name: "target", Type: "string or null", Except: research, Rule: `"turn-N" of an earlier turn, "proposal-<role>" of a role that has proposed or countered, or null`},
+		{Name: "evidence", Type: "[{source, content, confidence}]", Rule: "a research turn is evidence only, at least one item, each added to the pool as pool-N; counter needs evidence; methodology fact-based needs evidence on every turn, each item's source a pool-N of the pool or " + VerifiableRule + "; a pool-N source must exist; confidence 0..1"},
 	},
 	roles: func(d *Debate) []string {
 		var out []string
@@ -64,15 +64,18 @@ var Agora = Protocol{
 		return ""
 	},
 	terminal:   terminalAgora,
-	Layout:     eachTurn(renderAgora),
-	Help:       "agora (one participant per --position ROLE=TEXT, 20 turns; --methodology opinion|fact-based|mixed)",
-	StartFlags: "--position ROLE=TEXT --position ROLE=TEXT [--methodology " + strings.Join(Methodologies, "|") + "]",
+	Layout:     layoutAgora,
+	Help:       "agora (one participant per --position ROLE=TEXT, 20 turns; --methodology opinion|fact-based|mixed; --research N opens with N research turns)",
+	StartFlags: "--position ROLE=TEXT --position ROLE=TEXT [--methodology " + strings.Join(Methodologies, "|") + "] [--research N]",
 	CloseRules: map[string]string{
 		AgoraConsensus: "every participant's last signal must be approve or no-change, with at least one approve, all approves of one proposal, and no self-approval",
 		AgoraTimeout:   "the turn limit must be reached",
 	},
 	Doc: agoraDoc,
 }
+
+// research lists the role whose turns carry evidence only.
+var research = []string{RoleResearcher}
 
 // AgoraMessageTokens and AgoraMessageSentences are seed 004's message
 // limit: "2-4 sentences max", about 100 tokens.
@@ -94,6 +97,9 @@ func startAgora(d *Debate) error {
 	if err := enum("methodology", d.Methodology, Methodologies); err != nil {
 		return err
 	}
+	if err := checkResearch(d); err != nil {
+		return err
+	}
 	if len(d.Positions) < 2 {
 		return &TurnError{Field: "positions", Rule: fmt.Sprintf("agora needs at least 2 positions (--position ROLE=TEXT), not %d", len(d.Positions))}
 	}
@@ -103,8 +109,8 @@ func startAgora(d *Debate) error {
 		switch {
 		case !roleRe.MatchString(p.Role):
 			return &TurnError{Field: f + ".role", Rule: fmt.Sprintf("%q is not a role name: a-z, 0-9, _ and -", p.Role)}
-		case p.Role == RoleMediator:
-			return &TurnError{Field: f + ".role", Rule: "mediator is the role agora asks for after repeated counters; name the position otherwise"}
+		case p.Role == RoleMediator || p.Role == RoleResearcher:
+			return &TurnError{Field: f + ".role", Rule: p.Role + " is a role of agora's own (the mediator after repeated counters, the researcher of the research stage); name the position otherwise"}
 		case seen[p.Role]:
 			return &TurnError{Field: f + ".role", Rule: fmt.Sprintf("role %q is given twice", p.Role)}
 		}
@@ -138,6 +144,9 @@ func proposalOf(d *Debate, target string) (string, bool) {
 }
 
 func validateAgora(d *Debate, participantID, role string, t *DebateTurn, _ []byte) error {
+	if role == RoleResearcher {
+		return validateResearch(d, t)
+	}
 	if err := firstErr(
 		enum("signal", t.Signal, Signals),
 		need("message", t.Message),
@@ -178,13 +187,7 @@ func validateAgora(d *Debate, participantID, role string, t *DebateTurn, _ []byt
 	case d.Methodology == "fact-based" && len(t.Evidence) == 0:
 		return &TurnError{Field: "evidence", Rule: "methodology fact-based needs evidence on every turn"}
 	}
-	for i, e := range t.Evidence {
-		f := fmt.Sprintf("evidence[%d]", i)
-		if err := firstErr(need(f+".source", e.Source), need(f+".content", e.Content), unit(f+".confidence", e.Confidence)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return checkEvidence(d, t, d.Methodology == "fact-based")
 }
 
 // sameActorAs reports whether the seat of role is held by actor: "no
@@ -248,6 +251,9 @@ func counterRun(d *Debate) int {
 // has no mediator): the positions go on to the turn limit, and the advice
 // says to recruit one, whose join then takes the mediator role.
 func nextAgora(d *Debate, st TurnState) TurnState {
+	if st, ok := nextResearch(d, st); ok {
+		return st
+	}
 	n := counterRun(d)
 	if n < MediatorAfter {
 		return st
@@ -278,8 +284,12 @@ func terminalAgora(d *Debate) Assessment {
 		a.Closed, a.Outcome, a.Reason = true, AgoraConsensus, reason
 		return a
 	}
-	if len(d.Turns) >= d.MaxTurns {
+	if n := debateTurns(d); n >= d.MaxTurns {
+		// Research turns do not count: the limit is the debate's own.
 		a.Closed, a.Outcome, a.Reason = true, AgoraTimeout, fmt.Sprintf("turn %d landed without consensus", len(d.Turns))
+		if n != len(d.Turns) {
+			a.Reason += fmt.Sprintf(" (%d debate turns after %d research turns)", n, len(d.Turns)-n)
+		}
 	}
 	return a
 }
@@ -293,7 +303,7 @@ func agoraConsensus(d *Debate) (bool, string) {
 	positions := len(d.Positions)
 	var parts []Participant
 	for _, p := range d.Participants {
-		if p.Role != RoleMediator {
+		if p.Role != RoleMediator && p.Role != RoleResearcher {
 			parts = append(parts, p)
 		}
 	}

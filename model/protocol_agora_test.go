@@ -62,7 +62,7 @@ func TestAgoraValidateTurn(t *testing.T) {
 		{"counter with evidence", withProposal, agoraTurn(SignalCounter, "turn-1", 0.5), "", ""},
 		{"fact-based without evidence", factBased, agoraTurn(SignalNoChange, "", 0.5), "evidence", "fact-based needs evidence"},
 		{"fact-based with evidence", factBased, mod(agoraTurn(SignalNoChange, "", 0.5), func(t *DebateTurn) {
-			t.Evidence = []Evidence{{"s", "c", 0.3}}
+			t.Evidence = []Evidence{{"https://go.dev/ref/spec", "c", 0.3}}
 		}), "", ""},
 		{"evidence confidence out of range", withProposal, mod(agoraTurn(SignalCounter, "", 0.5), func(t *DebateTurn) { t.Evidence[0].Confidence = 2 }), "evidence[0].confidence", "outside 0..1"},
 		{"a socratic field in agora", withProposal, mod(agoraTurn(SignalDefer, "", 0.5), func(t *DebateTurn) { t.Position = "x" }), "position", "is not a field of the agora protocol"},

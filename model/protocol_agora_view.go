@@ -8,7 +8,46 @@ import (
 // The agora protocol as readers see it: its transcript layout, its generated
 // file and worked example.
 
+// layoutAgora writes the evidence pool in its own section before the turns
+// (the seed's EVIDENCE POOL, which every position reads), when the debate
+// has a research stage.
+func layoutAgora(b *strings.Builder, d *Debate) {
+	if d.Research > 0 {
+		fmt.Fprintf(b, "## Evidence pool\n\n")
+		fmt.Fprintf(b, "%s (%d done); a later turn cites an item by its id.\n\n", Count(d.Research, "research turn"), researchTurns(d))
+		for _, e := range PoolLines(d) {
+			fmt.Fprintf(b, "- %s\n", e)
+		}
+		if len(d.EvidencePool) > 0 {
+			b.WriteString("\n")
+		}
+	}
+	for i := range d.Turns {
+		renderAgora(b, d, &d.Turns[i])
+	}
+}
+
+// PoolLines are d's evidence pool items for a reader, one line each.
+func PoolLines(d *Debate) []string {
+	var out []string
+	for _, e := range d.EvidencePool {
+		out = append(out, e.Line())
+	}
+	return out
+}
+
+// Line is the item for a reader: "pool-1 (turn 1): SOURCE: CONTENT
+// (confidence 0.9)", the way the transcript, show and prime list it.
+func (e PoolItem) Line() string {
+	return fmt.Sprintf("%s (turn %d): %s: %s (confidence %s)", e.ID, e.TurnNumber, OneLine(e.Source), OneLine(e.Content), Num(e.Confidence))
+}
+
 func renderAgora(b *strings.Builder, d *Debate, t *DebateTurn) {
+	if t.Role == RoleResearcher {
+		// Its items are in the pool section, under their pool ids.
+		fmt.Fprintf(b, "## Turn %d — %s — research\n\n- **Role:** %s\n- **Evidence:** %s\n\n", t.TurnNumber, Writer(d, t), t.Role, strings.Join(poolIDsOf(d, t.TurnNumber), ", "))
+		return
+	}
 	fmt.Fprintf(b, "## Turn %d — %s — %s\n\n", t.TurnNumber, Writer(d, t), t.Signal)
 	conf := "-"
 	if t.Confidence != nil {
@@ -23,6 +62,17 @@ func renderAgora(b *strings.Builder, d *Debate, t *DebateTurn) {
 		}
 		b.WriteString("\n")
 	}
+}
+
+// poolIDsOf names the pool items research turn n added.
+func poolIDsOf(d *Debate, n int) []string {
+	var out []string
+	for _, e := range d.EvidencePool {
+		if e.TurnNumber == n {
+			out = append(out, e.ID)
+		}
+	}
+	return out
 }
 
 // agoraExample is the worked example of the agora file; a test runs it.

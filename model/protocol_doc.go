@@ -42,12 +42,23 @@ func (p *Protocol) LimitText() string {
 }
 
 // FieldsOf returns the turn fields role writes in p: those with no Roles
-// (every role writes them) and those that list it.
+// (every role writes them, but those in Except) and those that list it.
 func (p *Protocol) FieldsOf(role string) []Field {
 	var out []Field
 	for _, f := range p.Fields {
-		if len(f.Roles) == 0 || slices.Contains(f.Roles, role) {
+		if (len(f.Roles) == 0 || slices.Contains(f.Roles, role)) && !slices.Contains(f.Except, role) {
 			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// fieldNamesOf names the keys of a turn role writes in p.
+func (p *Protocol) fieldNamesOf(role string) []string {
+	var out []string
+	for _, f := range p.FieldsOf(role) {
+		if f.In == "" {
+			out = append(out, f.Name)
 		}
 	}
 	return out
@@ -65,7 +76,7 @@ func ProtocolsOfRole(role string, agora bool) []*Protocol {
 			out = append(out, p)
 		}
 	}
-	positional := role == RoleMediator || (len(out) == 0 && agora)
+	positional := role == RoleMediator || role == RoleResearcher || (len(out) == 0 && agora)
 	for _, p := range Protocols {
 		if positional && p.Roles == nil {
 			out = append(out, p)

@@ -194,6 +194,7 @@ func fieldSources() []fieldSource {
 		{schemas.Debate, "definitions.participant", model.Participant{}, nil},
 		{schemas.Debate, "definitions.turn", model.DebateTurn{}, nil},
 		{schemas.Debate, "definitions.suggestion", model.Suggestion{}, nil},
+		{schemas.Debate, "definitions.pool_item", model.PoolItem{}, nil},
 		{schemas.Debate, "properties.outcome", model.DebateOutcome{}, nil},
 	}
 }

@@ -122,7 +122,7 @@ func protocolHelp() string {
 func (a *app) debateStartCommand() *cobra.Command {
 	var in loop.DebateStart
 	c := &cobra.Command{
-		Use:   "start --protocol P [--topic TEXT] [--source FILE.md] [--subject TEXT] [--methodology M] [--position ROLE=TEXT]... [--max-turns N] [--about STMT#ISSUE]",
+		Use:   "start --protocol P [--topic TEXT] [--source FILE.md] [--subject TEXT] [--methodology M] [--position ROLE=TEXT]... [--research N] [--max-turns N] [--about STMT#ISSUE]",
 		Short: "Start a debate; prints its id (deb_<topic_slug>, then _2, _3) and transcript path",
 		Long: "start creates debate/<id>.json and its transcript. Protocols:\n" + protocolHelp() +
 			"--max-turns overrides the limit. --source FILE.md is hashed (SHA-256): support quotes must occur\n" +
@@ -172,6 +172,7 @@ func (a *app) debateStartCommand() *cobra.Command {
 	f.StringVar(&in.Methodology, "methodology", "", "agora: opinion (default), fact-based (evidence on every turn) or mixed")
 	f.StringArrayVar(&in.Positions, "position", nil, "agora: a starting position `ROLE=TEXT`; one participant joins per position, in order")
 	f.IntVar(&in.MessageTokens, "message-tokens", 0, "agora: a turn's message limit in estimated tokens (default 100, seed 004's; at most 4 sentences too)")
+	f.IntVar(&in.Research, "research", 0, "agora: open with `N` research turns of a researcher seat, evidence only, gathered into the evidence pool (pool-1, ...) before the positions debate")
 	f.IntVar(&in.MaxTurns, "max-turns", 0, "override the protocol's limit ("+limitUnits()+")")
 	f.StringVar(&in.About, "about", "", "socratic: dispute issue `STMT#ISSUE` of a statement")
 	f.StringVar(&in.Artifact, "artifact", "", "also render the transcript to `PATH` inside the project folder (the folder holding the contents root)")
@@ -566,7 +567,16 @@ func (a *app) debateShowCommand() *cobra.Command {
 				}
 				return a.writeJSON(out)
 			}
-			return a.debateOK(r, d.Topic)
+			if err := a.debateOK(r, d.Topic); err != nil {
+				return err
+			}
+			if d.Research > 0 {
+				fmt.Fprintf(a.stdout, "evidence pool (%s; cite an item by its id):\n", model.Count(len(d.EvidencePool), "item"))
+				for _, l := range model.PoolLines(d) {
+					fmt.Fprintf(a.stdout, "  %s\n", l)
+				}
+			}
+			return nil
 		},
 	}
 	c.Flags().BoolVar(&transcript, "transcript", false, "print the Markdown transcript (with --json: as the transcript key)")

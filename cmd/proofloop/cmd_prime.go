@@ -72,13 +72,21 @@ func (a *app) primeCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			pools := []loop.DebatePool{}
+			if len(protos) > 0 {
+				if pools, err = loop.EvidencePools(s, string(r)); err != nil {
+					return err
+				}
+			}
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "prime", "role": r, "roots": roots,
-					"state": counts, "next": nonNilItems(next), "skills": mine, "protocols": protos, "guidance": guidance})
+					"state": counts, "next": nonNilItems(next), "skills": mine, "protocols": protos, "guidance": guidance,
+					"evidence_pools": pools})
 			}
 			w := a.stdout
 			if len(protos) > 0 {
 				primeDebate(w, a.root, r, state, next, protos)
+				primePools(w, pools)
 				return nil
 			}
 			fmt.Fprintf(w, "You are the %s agent of a proofloop project (root %s).\n\n", r, a.root)
@@ -206,6 +214,18 @@ func primeDebate(w io.Writer, root string, r model.Role, state []string, next []
 	fmt.Fprintln(w, "outcome. Read the other side first (`debate show ID --transcript`). The engine closes the debate")
 	fmt.Fprintln(w, "when an outcome's rule holds. Every change rewrites the transcript, .debates/DATE-TOPIC.md under the")
 	fmt.Fprintln(w, "root; `debate join` with the same name gives your participant back after a lost session.")
+}
+
+// primePools prints the evidence pool of each open debate with a research
+// stage that the role takes part in, as seed 004's EVIDENCE POOL section.
+func primePools(w io.Writer, pools []loop.DebatePool) {
+	for _, p := range pools {
+		fmt.Fprintf(w, "\nEVIDENCE POOL of %s (%s, from %s): use it, cite an item by its id; cite nothing else you cannot verify.\n",
+			p.ID, model.Count(len(p.Pool), "item"), model.Count(p.Research, "research turn"))
+		for _, e := range p.Pool {
+			fmt.Fprintf(w, "  %s\n", e.Line())
+		}
+	}
 }
 
 // primeOutside answers a session-start hook run outside a project: there is
