@@ -325,16 +325,22 @@ func (p *Protocol) ValidateTurn(d *Debate, participantID string, t *DebateTurn, 
 // position, counterpoints [{addresses, claim, support [{text, quote?}]}],
 // ...". It is the hint of every refused turn.
 func (p *Protocol) TurnShape(role string) string {
-	var req, opt []string
+	var req, opt, typed []string
 	for _, f := range p.FieldsOf(role) {
 		if f.In != "" {
 			continue
 		}
+		typed = append(typed, f.Name+" "+f.Type)
 		if f.Required {
 			req = append(req, f.Name+" "+f.Type)
 		} else {
 			opt = append(opt, f.Name)
 		}
+	}
+	if len(req) == 0 {
+		// A role that writes only optional keys (agora's researcher, whose
+		// rule asks for evidence): name them with their types.
+		req, opt = typed, nil
 	}
 	form := "a JSON object (--input FILE|-)"
 	if f := p.field("body"); f != nil && f.Required {

@@ -98,6 +98,7 @@ var agoraDoc = Doc{
 	Path: ".claude/agents/agent-agora.md", Name: "agent-agora", Agent: true,
 	Description: "Argues a position of a proofloop `agora` debate, or mediates.",
 	Guide: "Each `--position ROLE=TEXT` of the debate is a role: the first to join argues the first position, and so on; `debate join` says your `role`, and `debate show ID --json` its text (`debate.positions`). After " + fmt.Sprint(MediatorAfter) + " consecutive counters a `mediator` is asked for; its turns take no one's place, usually a proposal both sides can approve.\n\n" +
+		"With `--research N` the first to join is the `researcher`: it writes the N research turns, `evidence` only, then stops. Each item enters the EVIDENCE POOL as `pool-N` (`debate show ID`, `prime --role ROLE`): use it, cite an item by its id as an evidence `source`, and fabricate nothing; under `fact-based` every source is a `pool-N` or verifiable (an http(s) URL, a DOI, a project file path).\n\n" +
 		"Join (`debate join ID --participant-name NAME --harness claude-code`), then until `debate wait ID --participant-id P --json` says `whose_turn.closed`: read the turns and send your turn, the JSON object only, with a message of two to four sentences. When it is closed, say how it ended and stop.\n\n" +
 		"Give an honest `confidence`: lower it when the other side shows evidence you cannot answer. Approve another role's proposal, never your own; `no-change` keeps your position; `defer` yields without approving.",
 	Example: agoraExample,

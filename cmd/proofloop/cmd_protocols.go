@@ -29,7 +29,8 @@ type fieldRow struct {
 	Name     string   `json:"name"`
 	In       string   `json:"in,omitempty"` // where a nested item lives; empty for a key of the turn
 	Type     string   `json:"type"`
-	Roles    []string `json:"roles"` // empty: every role
+	Roles    []string `json:"roles"`            // empty: every role
+	Except   []string `json:"except,omitempty"` // roles that never write it
 	Required bool     `json:"required"`
 	Enum     []string `json:"enum"`
 	Rule     string   `json:"rule"`
@@ -40,11 +41,11 @@ func protocolRows() []protocolRow {
 	for _, p := range model.Protocols {
 		roles := p.Roles
 		if roles == nil {
-			roles = []string{"one per --position ROLE=TEXT", model.RoleMediator + " (asked for after repeated counters)"}
+			roles = []string{"one per --position ROLE=TEXT", model.RoleMediator + " (asked for after repeated counters)", model.RoleResearcher + " (writes the research turns of --research N)"}
 		}
 		var fields []fieldRow
 		for _, f := range p.Fields {
-			fields = append(fields, fieldRow{f.Name, f.In, f.Type, append([]string{}, f.Roles...), f.Required, append([]string{}, f.Enum...), f.Rule})
+			fields = append(fields, fieldRow{f.Name, f.In, f.Type, append([]string{}, f.Roles...), f.Except, f.Required, append([]string{}, f.Enum...), f.Rule})
 		}
 		out = append(out, protocolRow{p.Name, p.Seed, p.Summary, roles, limitRow{p.Limit.N, p.Limit.Unit, p.Limit.Soft}, p.Outcomes, fields})
 	}
@@ -80,6 +81,9 @@ func fieldLine(f model.Field, who bool) string {
 		tags = append(tags, "any role")
 		if len(f.Roles) > 0 {
 			tags[0] = strings.Join(f.Roles, ", ")
+		}
+		if len(f.Except) > 0 {
+			tags[0] += " but " + strings.Join(f.Except, ", ")
 		}
 	}
 	if f.Required {
