@@ -39,12 +39,12 @@ func DebateAgentRoles(cfg store.Config) []model.Role {
 // DebateAgentEnv are the variables an agent on a debate needs besides
 // PROOFLOOP_ID, _ROLE and _LEASE: PROOFLOOP_PARTICIPANT_ID when a
 // participant writes next; PROOFLOOP_JOIN_ROLE, a fresh
-// PROOFLOOP_PARTICIPANT_NAME (<role>-<n>) and what run knows of the agent
-// (PROOFLOOP_HARNESS, and PROOFLOOP_MODEL_ID when its command names a
-// model), which `debate join` takes as its --harness and --model-id, when
-// the debate needs a joiner first. It reads the debate as it stands when
-// the turn starts (the run holds its lease).
-func DebateAgentEnv(s *store.Store, id, agent string) []string {
+// PROOFLOOP_PARTICIPANT_NAME (<role>-<n>) and who the agent is
+// (PROOFLOOP_HARNESS and PROOFLOOP_MODEL_ID, from AgentLabels), which
+// `debate join` takes as its --harness and --model-id, when the debate
+// needs a joiner first. It reads the debate as it stands when the turn
+// starts (the run holds its lease).
+func DebateAgentEnv(s *store.Store, id string, agent store.Agent) []string {
 	d, r, err := ShowDebate(s, id)
 	if err != nil {
 		return nil
@@ -57,7 +57,7 @@ func DebateAgentEnv(s *store.Store, id, agent string) []string {
 		return []string{"PROOFLOOP_PARTICIPANT_ID=" + w.ParticipantID}
 	}
 	env := []string{"PROOFLOOP_JOIN_ROLE=" + w.JoinRole, "PROOFLOOP_PARTICIPANT_NAME=" + JoinName(d, w.JoinRole)}
-	harness, modelID := AgentIdentity(agent)
+	harness, modelID := AgentLabels(agent)
 	if harness != "" {
 		env = append(env, "PROOFLOOP_HARNESS="+harness)
 	}
@@ -65,6 +65,15 @@ func DebateAgentEnv(s *store.Store, id, agent string) []string {
 		env = append(env, "PROOFLOOP_MODEL_ID="+modelID)
 	}
 	return env
+}
+
+// AgentLabels names an agent of config.json as a debate's transcript
+// shows it: by its configured name and model, the person's own words for
+// it (two agents of one role may run one script with two models), and
+// else by what AgentIdentity reads off its command.
+func AgentLabels(a store.Agent) (harness, modelID string) {
+	harness, modelID = AgentIdentity(a.Command)
+	return cmpOr(a.Name, harness), cmpOr(a.Model, modelID)
 }
 
 // interpreters are programs whose script, the next word, is the agent.

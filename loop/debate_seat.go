@@ -130,23 +130,40 @@ func JoinName(d *model.Debate, role string) string {
 }
 
 // seatActor is the actor run claims a debate's turn for: the actor of the
-// seat that writes next, or the name of the seat to be joined.
-func seatActor(tx *store.Tx, id string) (string, error) {
+// seat that writes next, or the name of the seat to be joined; and the
+// seat's place among its role's seats (0 for the role's first), which
+// picks the role's agent that sits in it (runner.seatAgent).
+func seatActor(tx *store.Tx, id string) (string, int, error) {
 	_, d, p, err := debateIn(tx, id)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	w := p.WhoseTurn(d)
 	if me := d.ParticipantByID(w.ParticipantID); me != nil {
-		if me.Actor != "" {
-			return me.Actor, nil
+		place := 0
+		for _, q := range d.Participants {
+			if q.ParticipantID == me.ParticipantID {
+				break
+			}
+			if q.Role == me.Role {
+				place++
+			}
 		}
-		return model.ActorKey(me.Name), nil
+		if me.Actor != "" {
+			return me.Actor, place, nil
+		}
+		return model.ActorKey(me.Name), place, nil
 	}
 	if w.JoinRole != "" {
-		return model.ActorKey(JoinName(d, w.JoinRole)), nil
+		place := 0
+		for _, q := range d.Participants {
+			if q.Role == w.JoinRole {
+				place++
+			}
+		}
+		return model.ActorKey(JoinName(d, w.JoinRole)), place, nil
 	}
-	return "", nil
+	return "", 0, nil
 }
 
 // seatErr is a seat refusal: a workflow rule, exit 4.

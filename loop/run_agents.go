@@ -37,8 +37,16 @@ func actingName(role model.Role, a store.Agent, w int) string {
 func (r *runner) actorFor(w int) ActorFor {
 	return func(tx *store.Tx, it *Item) (Acting, bool, error) {
 		if it.Kind == model.KindDebate {
-			a, err := seatActor(tx, it.ID)
-			return Acting{Actor: a}, err == nil, err
+			actor, place, err := seatActor(tx, it.ID)
+			if err != nil {
+				return Acting{}, false, err
+			}
+			i, ok := r.seatAgent(it.Role, place)
+			if !ok {
+				return Acting{}, false, nil
+			}
+			a := r.agents[it.Role][i]
+			return Acting{Actor: actor, Index: i, Agent: a.Name, Model: a.Model}, true, nil
 		}
 		agents := r.agents[it.Role]
 		var exclude func(Acting) string
@@ -74,6 +82,23 @@ func (r *runner) actorFor(w int) ActorFor {
 		}
 		return Acting{}, false, nil
 	}
+}
+
+// seatAgent is the agent of a debate role that sits in the role's seat
+// number place (0 for its first): the role's agents in turn, seat by seat,
+// so that a socratic duel between two participant agents seats one of
+// each, and a seat keeps its agent for all its turns. A seat whose agent
+// was given up goes to the role's next agent; false when all were.
+func (r *runner) seatAgent(role model.Role, place int) (int, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	agents := r.agents[role]
+	for k := range agents {
+		if i := (place + k) % len(agents); !r.givenUp[agentKey(role, i)] {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // cannotCount says, for a check turn on statement id under verify_distinct

@@ -48,6 +48,7 @@ type turnRecord struct {
 	// config.json ("" when it has none); agentIndex its place in the role.
 	AgentName, Model string
 	agentIndex       int
+	agent            store.Agent // the agent of config.json that takes the turn
 	Actor            string
 	Log              string // root-relative
 	Start            time.Time
@@ -67,7 +68,7 @@ type turnRecord struct {
 // newTurn is the record of turn n, which worker w starts on c.
 func (r *runner) newTurn(w, n int, c *Claimed) *turnRecord {
 	t := &turnRecord{N: n, Role: c.Item.Role, ID: c.Item.ID, Kind: c.Item.Kind, Reason: c.Item.Reason,
-		Agent: r.agentOf(c).Command, AgentName: c.Acting.Agent, Model: r.agentOf(c).Model, agentIndex: c.Acting.Index,
+		Agent: r.agentOf(c).Command, AgentName: c.Acting.Agent, Model: r.agentOf(c).Model, agentIndex: c.Acting.Index, agent: r.agentOf(c),
 		Actor: c.Lease.Actor, Start: time.Now(),
 		Outcome: TurnNotStarted} // until the agent ran
 	t.Log = fmt.Sprintf("%s/%04d-%s-%s.log", r.dir, n, t.Role, t.ID)
@@ -145,9 +146,6 @@ func (r *runner) count(t *turnRecord) {
 	if t.Idle {
 		r.sum.Idle++
 	}
-	if t.Kind == model.KindDebate {
-		t.agentIndex = 0 // a debate role has one agent
-	}
 	key := agentKey(t.Role, t.agentIndex)
 	switch t.Outcome {
 	case TurnOK:
@@ -187,15 +185,11 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 		"PROOFLOOP_KIND="+string(t.Kind), "PROOFLOOP_LEASE="+token, "PROOFLOOP_ACTOR="+t.Actor,
 		"PROOFLOOP_RUN_ID="+r.sum.RunID, "PROOFLOOP_USAGE="+filepath.Join(root, usagePath(r, t)))
 	if t.Kind == model.KindDebate {
-		cmd.Env = append(cmd.Env, DebateAgentEnv(r.s, t.ID, t.Agent)...)
+		cmd.Env = append(cmd.Env, DebateAgentEnv(r.s, t.ID, t.agent)...)
 	}
-	// What run knows of the agent: its harness, its name, and its model
-	// (config.json's label, else what its command's --model names). They
-	// come last, so they win over the debate's.
-	harness, modelID := AgentIdentity(t.Agent)
-	if t.Model != "" {
-		modelID = t.Model
-	}
+	// What run knows of the agent (AgentLabels: config.json's name and
+	// model, else what its command names), and its name.
+	harness, modelID := AgentLabels(t.agent)
 	for k, v := range map[string]string{"PROOFLOOP_HARNESS": harness, "PROOFLOOP_MODEL_ID": modelID, "PROOFLOOP_AGENT": t.AgentName} {
 		if v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
