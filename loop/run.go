@@ -63,6 +63,7 @@ type Stuck struct {
 	Reason string     `json:"reason"`
 
 	exhausted bool
+	capped    string // its root problem spent its max_cost_usd: why
 }
 
 // Leased is an actionable item that another holder than this run leases.
@@ -131,7 +132,7 @@ type runner struct {
 	passed      map[string]string  // items no agent may take (verify_distinct), and why
 	maxCost     float64            // config.json max_cost_usd: per root problem, all runs
 	rootCost    map[string]float64 // each root problem's cost so far, all runs
-	costStop    string             // why a budget stopped the run
+	costStop    string             // why --max-cost-usd stopped the run, or which roots are capped
 	debateTurns map[string]int     // the run's turns per debate
 	sum         RunSummary
 }
@@ -454,15 +455,22 @@ func (r *runner) settle() error {
 		}
 	}
 	slices.SortFunc(r.sum.Leased, func(a, b Leased) int { return strings.Compare(a.ExpiresAt, b.ExpiresAt) })
+	// Out of budget when every item left has spent its round budget or
+	// belongs to a root problem that spent its max_cost_usd.
 	exhausted := len(r.sum.Stuck) > 0 && len(r.sum.GivenUp) == 0
+	var capped []string
 	for _, st := range r.sum.Stuck {
-		exhausted = exhausted && st.exhausted
+		exhausted = exhausted && (st.exhausted || st.capped != "")
+		if st.capped != "" && !slices.Contains(capped, st.capped) {
+			capped = append(capped, st.capped)
+		}
 	}
 	switch {
 	case len(r.sum.Leased) > 0:
 		r.sum.Outcome = string(store.CodeLeaseHeld)
 	case exhausted:
 		r.sum.Outcome = string(CodeBudgetSpent)
+		r.costStop = strings.Join(capped, "; ")
 	}
 	return nil
 }
@@ -491,6 +499,9 @@ func (r *runner) left(snap *Snapshot) []Stuck {
 			st.Reason += fmt.Sprintf(" (the %s agent was given up after %d failures in a row)", it.Role, r.maxFails)
 		case it.Role != "" && len(r.agents[it.Role]) == 0:
 			st.Reason += " (no agent for " + string(it.Role) + " in config.json)"
+		case it.Role != "" && r.capped(it.Root) != "":
+			st.capped = r.capped(it.Root)
+			st.Reason += " (" + st.capped + ")"
 		case it.Role != "" && r.passed[id] != "":
 			st.Reason += " (" + r.passed[id] + ")"
 		case it.Role != "":
@@ -515,16 +526,23 @@ func (r *runner) outcomeError() error {
 		return store.Errorf(CodeMaxTurns, "out of turns: stopped at --max-turns %d with %s left", r.opts.MaxTurns, plural(len(sum.Stuck), "item")).
 			WithHint("run it again to go on, or raise --max-turns")
 	case CodeBudgetSpent:
+		var why, hints []string
 		if r.costStop != "" {
-			return store.Errorf(CodeBudgetSpent, "out of budget after %s: %s", turns, r.costStop).
-				WithHint("`proofloop status --cost` shows where it went; raise --max-cost-usd or `proofloop config set max_cost_usd N`")
+			why = append(why, r.costStop)
+			hints = append(hints, "`proofloop status --cost` shows where it went; raise --max-cost-usd or `proofloop config set max_cost_usd N`")
 		}
-		ids := make([]string, len(sum.Stuck))
-		for i, st := range sum.Stuck {
-			ids[i] = st.ID
+		var ids []string
+		for _, st := range sum.Stuck {
+			if st.exhausted && st.capped == "" {
+				ids = append(ids, st.ID)
+			}
 		}
-		return store.Errorf(CodeBudgetSpent, "out of budget after %s: %s spent its round budget", turns, strings.Join(ids, ", ")).
-			WithHint("`proofloop decide ID --extend N` grants N more rounds; or set a decide agent in config.json")
+		if len(ids) > 0 {
+			why = append(why, strings.Join(ids, ", ")+" spent its round budget")
+			hints = append(hints, "`proofloop decide ID --extend N` grants N more rounds; or set a decide agent in config.json")
+		}
+		return store.Errorf(CodeBudgetSpent, "out of budget after %s: %s", turns, strings.Join(why, "; ")).
+			WithHint(strings.Join(hints, "; "))
 	case store.CodeLeaseHeld:
 		var held []string
 		for _, l := range sum.Leased {

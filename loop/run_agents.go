@@ -36,6 +36,12 @@ func actingName(role model.Role, a store.Agent, w int) string {
 // worker runs it.
 func (r *runner) actorFor(w int) ActorFor {
 	return func(tx *store.Tx, it *Item) (Acting, bool, error) {
+		r.mu.Lock()
+		capped := r.capped(it.Root)
+		r.mu.Unlock()
+		if capped != "" {
+			return Acting{}, false, nil // its root problem spent its max_cost_usd
+		}
 		if it.Kind == model.KindDebate {
 			actor, place, err := seatActor(tx, it.ID)
 			if err != nil {

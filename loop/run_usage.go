@@ -129,21 +129,28 @@ func Costs(ctx context.Context, s *store.Store) ([]CostLine, error) {
 func usagePath(r *runner, t *turnRecord) string { return fmt.Sprintf("%s/%04d-usage.json", r.dir, t.N) }
 
 // spend adds an ended turn's cost to the run's and its root problem's,
-// and stops the run when either budget is spent (the caller holds r.mu).
+// and stops the run when its --max-cost-usd is spent (the caller holds
+// r.mu). A root problem that reached its max_cost_usd stops alone: its
+// items are offered no more (capped), and the other roots go on.
 func (r *runner) spend(t *turnRecord) {
 	if t.Usage == nil {
 		return
 	}
 	r.sum.CostUSD += t.Usage.CostUSD
 	r.rootCost[t.Root] += t.Usage.CostUSD
-	switch {
-	case r.opts.MaxCostUSD > 0 && r.sum.CostUSD >= r.opts.MaxCostUSD:
+	if r.opts.MaxCostUSD > 0 && r.sum.CostUSD >= r.opts.MaxCostUSD {
 		r.costStop = fmt.Sprintf("the run spent $%.4f of its --max-cost-usd $%.4f", r.sum.CostUSD, r.opts.MaxCostUSD)
-	case r.maxCost > 0 && t.Root != "" && r.rootCost[t.Root] >= r.maxCost:
-		r.costStop = fmt.Sprintf("%s has cost $%.4f of its max_cost_usd $%.4f (all runs)", t.Root, r.rootCost[t.Root], r.maxCost)
-	default:
-		return
+		r.done = cmpOr(r.done, string(CodeBudgetSpent))
+		r.changed.Broadcast()
 	}
-	r.done = cmpOr(r.done, string(CodeBudgetSpent))
-	r.changed.Broadcast()
+}
+
+// capped says why the items of root problem root are offered no more: it
+// has cost its max_cost_usd, over all runs; "" while it may go on. The
+// caller holds r.mu, or the workers are done.
+func (r *runner) capped(root string) string {
+	if r.maxCost <= 0 || root == "" || r.rootCost[root] < r.maxCost {
+		return ""
+	}
+	return fmt.Sprintf("%s has cost $%.4f of its max_cost_usd $%.4f", root, r.rootCost[root], r.maxCost)
 }
