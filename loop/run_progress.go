@@ -54,6 +54,7 @@ type TurnEnded struct {
 	Changed      bool       `json:"changed"`      // the item's revision moved
 	Idle         bool       `json:"idle"`         // changed nothing, and was charged to the item's budget
 	Error        string     `json:"error,omitempty"`
+	UsageWarning string     `json:"usage_warning,omitempty"` // the usage the agent reported was not counted, and why
 	Time         string     `json:"time"`
 }
 
@@ -138,7 +139,7 @@ func (p *reporter) turnEnded(t *turnRecord) {
 	defer p.mu.Unlock()
 	delete(p.inflight, t.N)
 	e := TurnEnded{Event: "turn_ended", RunID: p.runID, Turn: t.N, Role: t.Role, ID: t.ID, Outcome: t.Outcome,
-		ExitCode: t.ExitCode, DurationMS: t.Duration.Milliseconds(), Idle: t.Idle, Error: t.ErrText, Time: eventTime(time.Now())}
+		ExitCode: t.ExitCode, DurationMS: t.Duration.Milliseconds(), Idle: t.Idle, Error: t.ErrText, UsageWarning: t.UsageWarning, Time: eventTime(time.Now())}
 	if t.Before != nil {
 		e.StatusBefore = string(t.Before.Status())
 	}
@@ -169,6 +170,9 @@ func (p *reporter) turnEnded(t *turnRecord) {
 		how = "did not start (" + exitText(t) + "; not charged to " + t.ID + ")"
 	}
 	p.line(fmt.Sprintf("turn %d: %s on %s ended: %s after %s; %s", t.N, t.Role, t.ID, how, fmtDuration(t.Duration), change))
+	if t.UsageWarning != "" {
+		p.line(fmt.Sprintf("turn %d: warning: %s", t.N, t.UsageWarning))
+	}
 	p.event(e)
 	p.drawLive()
 }

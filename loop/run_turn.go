@@ -60,6 +60,7 @@ type turnRecord struct {
 	Before, After *store.Doc // After is nil when the item could not be read back
 	Idle          bool
 	Usage         *Usage // what the agent reported it cost, if it did
+	UsageWarning  string // why the usage it reported was not counted
 	Root          string // the item's root problem, known with Usage
 	StderrTail    []string
 	ErrText       string // what went wrong besides the agent, if anything
@@ -105,6 +106,9 @@ func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error
 	r.runAgent(ctx, t, f, c.Lease.Token)
 	fmt.Fprintf(f, "\n# turn %d ended: %s, %s, %s\n", t.N, t.Outcome, exitText(t), t.Duration.Round(time.Millisecond))
 	r.turnUsage(t, usagePath(r, t))
+	if t.UsageWarning != "" {
+		fmt.Fprintf(f, "# warning: %s\n", t.UsageWarning)
+	}
 
 	released = true
 	if err := release(r.s, t.ID, c.Lease.Token, t.Actor); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 
@@ -28,15 +29,25 @@ type Usage struct {
 }
 
 // parseUsage reads a turn's usage from the file the agent wrote to
-// $PROOFLOOP_USAGE, else from the last JSON object line of its output that
-// carries Claude Code's usage or total_cost_usd. nil when neither says.
+// $PROOFLOOP_USAGE, else from the last JSON line of its output that
+// carries Claude Code's usage or total_cost_usd: the one object of
+// `--output-format json`, the result line of `stream-json`, or the result
+// element of the one array that `--output-format json --verbose` prints.
+// nil when neither says; an error when the file is not that object.
 func parseUsage(output, file []byte) (*Usage, error) {
 	if t := bytes.TrimSpace(file); len(t) > 0 {
 		var u Usage
 		dec := json.NewDecoder(bytes.NewReader(t))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&u); err != nil || u.InputTokens < 0 || u.OutputTokens < 0 || u.CostUSD < 0 || math.IsNaN(u.CostUSD) {
-			return nil, fmt.Errorf("$PROOFLOOP_USAGE must hold one object {\"input_tokens\": N, \"output_tokens\": N, \"cost_usd\": X} with no negative value: %v", err)
+		err := dec.Decode(&u)
+		if err == nil && dec.More() {
+			err = errors.New("more than one value")
+		}
+		if err != nil || u.InputTokens < 0 || u.OutputTokens < 0 || u.CostUSD < 0 || math.IsNaN(u.CostUSD) {
+			if err == nil {
+				err = errors.New("a negative value")
+			}
+			return nil, fmt.Errorf("$PROOFLOOP_USAGE must hold one object {\"input_tokens\": N, \"output_tokens\": N, \"cost_usd\": X} with no negative value (%v); the turn's usage is not counted", err)
 		}
 		u.Source = "PROOFLOOP_USAGE"
 		return &u, nil
@@ -44,22 +55,39 @@ func parseUsage(output, file []byte) (*Usage, error) {
 	lines := bytes.Split(output, []byte("\n"))
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := bytes.TrimSpace(lines[i])
-		if len(l) == 0 || l[0] != '{' || !gjson.ValidBytes(l) {
+		if len(l) == 0 || (l[0] != '{' && l[0] != '[') || !gjson.ValidBytes(l) {
 			continue
 		}
-		r := gjson.ParseBytes(l)
-		if !r.Get("usage").Exists() && !r.Get("total_cost_usd").Exists() {
-			continue
+		if r, ok := claudeResult(gjson.ParseBytes(l)); ok {
+			u := r.Get("usage")
+			return &Usage{
+				InputTokens:  u.Get("input_tokens").Int() + u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int(),
+				OutputTokens: u.Get("output_tokens").Int(),
+				CostUSD:      r.Get("total_cost_usd").Float(),
+				Source:       "claude-json",
+			}, nil
 		}
-		u := r.Get("usage")
-		return &Usage{
-			InputTokens:  u.Get("input_tokens").Int() + u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int(),
-			OutputTokens: u.Get("output_tokens").Int(),
-			CostUSD:      r.Get("total_cost_usd").Float(),
-			Source:       "claude-json",
-		}, nil
 	}
 	return nil, nil
+}
+
+// claudeResult finds Claude Code's result in one JSON value: the object
+// itself, or an array's last element, when it has usage or total_cost_usd
+// at its top (a stream's assistant messages have theirs under message).
+func claudeResult(v gjson.Result) (gjson.Result, bool) {
+	has := func(r gjson.Result) bool {
+		return r.IsObject() && (r.Get("usage").Exists() || r.Get("total_cost_usd").Exists())
+	}
+	if !v.IsArray() {
+		return v, has(v)
+	}
+	arr := v.Array()
+	for j := len(arr) - 1; j >= 0; j-- {
+		if has(arr[j]) {
+			return arr[j], true
+		}
+	}
+	return gjson.Result{}, false
 }
 
 // turnUsage reads and records the usage of an ended turn: one run-usage
@@ -71,7 +99,7 @@ func (r *runner) turnUsage(t *turnRecord, usageFile string) {
 	r.s.Root().Remove(usageFile)
 	u, err := parseUsage(out, file)
 	if err != nil {
-		t.ErrText = err.Error()
+		t.UsageWarning = err.Error() // said on stderr and in turn_ended, never dropped
 		return
 	}
 	if u == nil {

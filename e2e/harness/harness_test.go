@@ -148,6 +148,7 @@ func TestRealClaudeCodeSolvesAProof(t *testing.T) {
 	t.Run("shown", func(t *testing.T) { p.checkShown(t, reqs) })
 	t.Run("permissions", func(t *testing.T) { p.checkPermissions(t, reqs) })
 	t.Run("refusal", func(t *testing.T) { checkRecovery(t, reqs) })
+	t.Run("cost", func(t *testing.T) { p.checkCost(t, len(logsOf(p))) })
 	if t.Failed() {
 		t.Logf("run output:\n%s\n%s", out, p.turnLogs())
 	}
@@ -162,6 +163,34 @@ func (p *project) turnLogs() string {
 		fmt.Fprintf(&b, "--- %s\n%s\n", filepath.Base(l), data)
 	}
 	return b.String()
+}
+
+// logsOf lists the run's turn logs.
+func logsOf(p *project) []string {
+	logs, _ := filepath.Glob(filepath.Join(p.dir, "contents", "runs", "*", "*.log"))
+	return logs
+}
+
+// checkCost: every turn's Claude Code result reported its usage (the
+// scripted model answers 10 tokens in and 5 out, and Claude Code prices
+// them), so status --cost has one turn per turn log, tokens and a cost.
+func (p *project) checkCost(t *testing.T, turns int) {
+	var res struct {
+		Cost struct {
+			Total struct {
+				Turns        int     `json:"turns"`
+				InputTokens  int64   `json:"input_tokens"`
+				OutputTokens int64   `json:"output_tokens"`
+				CostUSD      float64 `json:"cost_usd"`
+			} `json:"total"`
+		} `json:"cost"`
+	}
+	if err := json.Unmarshal(p.pl("status", "--cost", "--json"), &res); err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Cost.Total; got.Turns != turns || got.InputTokens <= 0 || got.OutputTokens <= 0 || got.CostUSD <= 0 {
+		t.Errorf("status --cost total = %+v; want %d turns with tokens in and out and a cost above 0", got, turns)
+	}
 }
 
 // checkStore: the problem is solved by its wrap-up statement, which is
