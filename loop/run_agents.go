@@ -75,7 +75,9 @@ func (r *runner) actorFor(w int) ActorFor {
 			acting := Acting{Actor: actingName(it.Role, a, w), Index: i, Agent: a.Name, Model: a.Model}
 			if exclude != nil {
 				if reason := exclude(acting); reason != "" {
-					why = append(why, reason)
+					if !slices.Contains(why, reason) { // two agents of one model: one reason
+						why = append(why, reason)
+					}
 					continue
 				}
 			}
