@@ -26,6 +26,12 @@ type ExportedStatement struct {
 	*model.Statement
 	Uses   []string // the statements its proof rests on, each exported before it
 	Proved bool     // true and fully proved; a draft marks the others
+	// Opens is the preliminary sub-problem whose proof starts with this
+	// statement, introduced (its objective, its resolution) before it;
+	// Main marks the first statement of the problem's own proof when
+	// preliminaries came before, so a reader sees where they end.
+	Opens *model.Problem
+	Main  bool
 }
 
 // ExportProof gathers the proof of root problem id. A problem that is not
@@ -92,30 +98,37 @@ func ExportProof(s *store.Store, id string, draft bool) (*ProofDoc, error) {
 		doc.Statements = append(doc.Statements, ExportedStatement{Statement: st, Uses: uses, Proved: sit.FullyProved})
 		return nil
 	}
-	roots := p.Progresses
-	if p.ResolvedBy != nil && *p.ResolvedBy != "" {
-		roots = []string{*p.ResolvedBy}
-	}
+	// A preliminary sub-problem's proof comes first, under its objective;
+	// then the problem's own.
 	for _, sub := range p.Preliminaries {
 		sp, err := s.Read(sub)
 		if err != nil {
 			return nil, err
 		}
-		if pr, err := sp.Problem(); err == nil && pr.ResolvedBy != nil {
-			roots = append([]string{*pr.ResolvedBy}, roots...)
-		}
-	}
-	for _, r := range roots {
-		rd, err := s.Read(r)
-		if err != nil {
-			return nil, err
-		}
-		if rd.Status() == model.StatementFalse && !slices.Contains(roots, r) {
+		pr, err := sp.Problem()
+		if err != nil || pr.ResolvedBy == nil || *pr.ResolvedBy == "" {
 			continue
 		}
+		start := len(doc.Statements)
+		if err := visit(*pr.ResolvedBy); err != nil {
+			return nil, err
+		}
+		if start < len(doc.Statements) {
+			doc.Statements[start].Opens = pr
+		}
+	}
+	start := len(doc.Statements)
+	roots := p.Progresses
+	if p.ResolvedBy != nil && *p.ResolvedBy != "" {
+		roots = []string{*p.ResolvedBy}
+	}
+	for _, r := range roots {
 		if err := visit(r); err != nil {
 			return nil, err
 		}
+	}
+	if start > 0 && start < len(doc.Statements) {
+		doc.Statements[start].Main = true
 	}
 	return doc, nil
 }

@@ -85,6 +85,15 @@ func (d *ProofDoc) TeX() string {
 	}
 	w("\\section{Statements and proofs}\n\n")
 	for _, st := range d.Statements {
+		if sp := st.Opens; sp != nil {
+			w("\\subsection*{Preliminary sub-problem %s}\n%s\n\n", tt(sp.ID), texEscape(sp.Objective))
+			if sp.Resolution != nil && sp.ResolvedBy != nil {
+				w("\\noindent\\emph{Resolution:} %s (Statement~\\ref{%s})\n\n", texEscape(*sp.Resolution), label(*sp.ResolvedBy))
+			}
+		}
+		if st.Main {
+			w("\\subsection*{Proof of %s}\n\n", tt(p.ID))
+		}
 		w("\\begin{statement}[%s]\\label{%s}\n%s", tt(st.ID), label(st.ID), texEscape(st.Claim))
 		if len(st.Premises) > 0 {
 			w("\n\n\\noindent\\emph{Premises:} %s", texEscape(strings.Join(st.Premises, "; ")))
@@ -163,6 +172,15 @@ func (d *ProofDoc) Markdown() string {
 	}
 	w("## Statements and proofs\n\n")
 	for i, st := range d.Statements {
+		if sp := st.Opens; sp != nil {
+			w("### Preliminary sub-problem `%s`\n\n%s\n\n", sp.ID, sp.Objective)
+			if sp.Resolution != nil && sp.ResolvedBy != nil {
+				w("*Resolution:* %s (Statement %d)\n\n", *sp.Resolution, d.number(*sp.ResolvedBy))
+			}
+		}
+		if st.Main {
+			w("### Proof of `%s`\n\n", p.ID)
+		}
 		w("### Statement %d (`%s`) {#%s}\n\n%s\n\n", i+1, st.ID, strings.ReplaceAll(label(st.ID), ":", "-"), st.Claim)
 		if len(st.Premises) > 0 {
 			w("*Premises:* %s\n\n", strings.Join(st.Premises, "; "))

@@ -60,6 +60,13 @@ func TestExportProofCompiles(t *testing.T) {
 	if at["stmt_odd_squares_wrap_sub2_fix1"] > at["stmt_odd_squares_wrap_sub2"] || at["stmt_odd_squares_wrap_sub2"] > at["stmt_odd_squares_wrap"] {
 		t.Errorf("statements out of dependency order: %v", at)
 	}
+	// The preliminary sub-problem's statement comes under its objective,
+	// and the problem's own proof under its heading after it.
+	intro := strings.Index(tex, `\subsection*{Preliminary sub-problem \texttt{prob\_odd\_squares\_sub1}}`)
+	main := strings.Index(tex, `\subsection*{Proof of \texttt{prob\_odd\_squares}}`)
+	if first := at["stmt_odd_squares_sub1_wrap"]; intro < 0 || intro > first || main < first || main > at["stmt_odd_squares_wrap_sub1"] {
+		t.Errorf("the preliminary sub-problem is introduced at %d and the problem's proof at %d; want before %d (stmt_odd_squares_sub1_wrap) and between it and the rest %v", intro, main, first, at)
+	}
 	// Math passes through byte for byte.
 	if !strings.Contains(tex, `$(n+1)^2 = (n+1)(n+1) = n^2 + n + n + 1$`) || !strings.Contains(tex, `$1 + 3 + \dots + (2n-1) = n^2$`) {
 		t.Errorf("the proofs' math was changed:\n%s", tex)
