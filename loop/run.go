@@ -555,8 +555,11 @@ func (r *runner) outcomeError() error {
 		for _, g := range sum.GivenUp {
 			msg += fmt.Sprintf("; gave up on the %s agent after %s in a row (%s)", g.Role, plural(g.Failures, "failure"), lastWords(g))
 		}
-		return store.Errorf(CodeStuck, "%s", msg).
-			WithHint("the summary lists each item left and why; `proofloop status` shows the tree")
+		hint := "the summary lists each item left and why; `proofloop status` shows the tree"
+		if len(r.passed) > 0 {
+			hint += "; a check agent whose model (or agent, per verify_distinct) can still count, or a person's `proofloop check-confirm-proof`, confirms what no check agent could"
+		}
+		return store.Errorf(CodeStuck, "%s", msg).WithHint(hint)
 	}
 	return nil
 }
