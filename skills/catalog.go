@@ -91,7 +91,7 @@ var ErrorCodes = []ErrorCode{
 	// The outcomes of an unsolved `proofloop run`; no skill call ends so.
 	{loop.CodeStuck, 7, "run only: stopped with work left that no agent of config.json can do (a role without an agent, or an agent given up after max_agent_failures failures in a row); the summary lists what is left"},
 	{loop.CodeMaxTurns, 8, "run only: out of turns: stopped at --max-turns with work left"},
-	{loop.CodeBudgetSpent, 8, "run only: out of budget: what is left has spent its round budget (`proofloop decide ID --extend N` grants more)"},
+	{loop.CodeBudgetSpent, 8, "run only: out of budget: what is left has spent its round budget (`proofloop decide ID --extend N` grants more), or belongs to a root problem that has cost its max_cost_usd, or the run spent its --max-cost-usd"},
 	{loop.CodeInterrupted, 130, "run only: interrupted by SIGINT or SIGTERM; the running agents were killed and their leases released"},
 }
 

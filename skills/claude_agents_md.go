@@ -55,7 +55,7 @@ var agentsDo = map[store.Code]string{
 	// The outcomes of `proofloop run`, for whoever runs it.
 	loop.CodeStuck:       "Read the summary: it lists each item left and why. Configure the missing agent in config.json (`proofloop config set agents.ROLE CMD`), or fix the agent command that was given up (its last stderr lines are in the summary), and run again.",
 	loop.CodeMaxTurns:    "Run again to continue: the store keeps every turn taken; raise --max-turns for a longer run.",
-	loop.CodeBudgetSpent: "A person decides what happens next: `proofloop decide ID --extend N` grants N more rounds (`proofloop decide --help` lists the other decisions).",
+	loop.CodeBudgetSpent: "A person decides what happens next: `proofloop decide ID --extend N` grants N more rounds (`proofloop decide --help` lists the other decisions); for money, `proofloop status --cost` shows where it went and `proofloop config set max_cost_usd N` raises a problem's cap.",
 	loop.CodeInterrupted: "Nothing is half done: run again to continue.",
 	loop.CodeTimeout:     "`debate wait` ran out of time: run it again to keep waiting, or close the debate (`proofloop debate close --help`).",
 }
