@@ -93,8 +93,14 @@ func planStart(in DebateStart) (*startPlan, error) {
 		sum := sha256.Sum256(b)
 		plan.src = &model.DebateSource{Path: abs, SHA256: hex.EncodeToString(sum[:])}
 	}
-	if strings.TrimSpace(in.Topic) == "" && in.Subject != "" {
+	if strings.TrimSpace(in.Topic) == "" {
+		// A review's subject names what it is about (seed 003), so it is
+		// the topic when none is given, for start and join alike.
 		in.Topic = in.Subject
+	}
+	if strings.TrimSpace(in.Topic) == "" {
+		return nil, store.Errorf(store.CodeUsage, "debate start needs --topic (or --source FILE.md, whose first heading is the topic, or --subject S, which is then the topic)").
+			WithHint("nothing was written; e.g. proofloop debate start --protocol " + p.Name + " --topic 'Is the cache needed?'")
 	}
 	for _, pos := range in.Positions {
 		role, text, ok := strings.Cut(pos, "=")

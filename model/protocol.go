@@ -348,9 +348,16 @@ func (p *Protocol) TurnShape(role string) string {
 		// optional free-form body does not make its turns prose.
 		form = "--body TEXT (or --input FILE|- with the same keys)"
 	}
-	s := fmt.Sprintf("a %s turn is %s with %s", p.Name, form, strings.Join(req, ", "))
-	if len(opt) > 0 {
-		s += "; optional: " + strings.Join(opt, ", ")
+	s := fmt.Sprintf("%s turn is %s", A(p.Name), form)
+	switch {
+	case len(req) > 0 && len(opt) > 0:
+		s += " with " + strings.Join(req, ", ") + "; optional: " + strings.Join(opt, ", ")
+	case len(req) > 0:
+		s += " with " + strings.Join(req, ", ")
+	case len(opt) > 0:
+		// Every field is optional (review's reviewer): name them as such,
+		// not after an empty "with".
+		s += " with any of: " + strings.Join(opt, ", ")
 	}
 	return s
 }
@@ -400,7 +407,7 @@ func (p *Protocol) checkFields(role string, t *DebateTurn) error {
 		i := slices.Index(names, k)
 		switch {
 		case i < 0 && k == "body":
-			return &TurnError{Field: k, Rule: fmt.Sprintf("a %s turn is a JSON object, not --body text: send it with --input FILE|- (--body is for %s)", p.Name, strings.Join(protocolsWith("body"), ", "))}
+			return &TurnError{Field: k, Rule: fmt.Sprintf("%s turn is a JSON object, not --body text: send it with --input FILE|- (--body is for %s)", A(p.Name), strings.Join(protocolsWith("body"), ", "))}
 		case i < 0 && slices.ContainsFunc(p.Fields, func(f Field) bool { return f.Name == k }):
 			f := p.Fields[slices.IndexFunc(p.Fields, func(f Field) bool { return f.Name == k })]
 			return &TurnError{Field: k, Rule: fmt.Sprintf("is not a key of the turn: it goes inside %s", f.In)}

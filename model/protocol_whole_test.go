@@ -56,3 +56,40 @@ func TestProtocolsAreWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnShapeReadsAsASentence checks the turn format that prime prints and
+// every refused turn's hint ends with: the article agrees with the
+// protocol's name, and a role whose fields are all optional (review's
+// reviewer) gets no empty "with ;".
+func TestTurnShapeReadsAsASentence(t *testing.T) {
+	for _, p := range Protocols {
+		roles := p.Roles
+		if len(roles) == 0 {
+			roles = []string{"a"} // agora's roles are its positions
+		}
+		for _, role := range roles {
+			got := p.TurnShape(role)
+			if !strings.HasPrefix(got, A(p.Name)+" turn is ") {
+				t.Errorf("%s.TurnShape(%s) = %q; want it to start with %q", p.Name, role, got, A(p.Name)+" turn is ")
+			}
+			if strings.Contains(got, "with ;") || strings.Contains(got, "with  ") || strings.HasSuffix(got, "with ") {
+				t.Errorf("%s.TurnShape(%s) = %q; want no empty field list", p.Name, role, got)
+			}
+		}
+	}
+	if got, want := Review.TurnShape(RoleReviewer), "a review turn is a JSON object (--input FILE|-) with any of: body, points, follow_ups, consensus"; got != want {
+		t.Errorf("Review.TurnShape(reviewer) = %q; want %q", got, want)
+	}
+	if got := Agora.TurnShape("a"); !strings.HasPrefix(got, "an agora turn is a JSON object (--input FILE|-) with ") {
+		t.Errorf("Agora.TurnShape = %q; want it to start with \"an agora turn\"", got)
+	}
+	// A --body on a JSON protocol's turn is refused with the same article.
+	d := newDebate(&Agora, func(d *Debate) {
+		d.Positions = []Position{{Role: "a", Text: "A"}, {Role: "b", Text: "B"}}
+	})
+	joinAll(t, &Agora, d, "x", "y")
+	err := Agora.ValidateTurn(d, "p1", &DebateTurn{Body: "prose"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "an agora turn is a JSON object, not --body text") {
+		t.Errorf("an agora turn with a body: %v; want a refusal saying \"an agora turn is a JSON object, not --body text\"", err)
+	}
+}

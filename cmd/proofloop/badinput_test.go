@@ -256,7 +256,7 @@ var badInputs = []badInput{
 		exit: 3, code: "not_found", msg: `no statement stmt_nope`},
 
 	// Debates (issue 9): the fixture's deb_fixture is socratic, both joined, p1's turn.
-	{name: "debate start without --protocol", args: []string{"debate", "start", "--topic", "x"}, exit: 2, code: "usage", msg: `needs --protocol and --topic`},
+	{name: "debate start without --protocol", args: []string{"debate", "start", "--topic", "x"}, exit: 2, code: "usage", msg: `debate start needs --protocol P`},
 	{name: "debate start unknown protocol", args: []string{"debate", "start", "--protocol", "duel", "--topic", "x"}, exit: 2, code: "invalid_input", msg: `protocol: "duel" is not a protocol`},
 	{name: "debate start agora with one position", args: []string{"debate", "start", "--protocol", "agora", "--topic", "x", "--position", "a=A"}, exit: 2, code: "invalid_input", msg: `agora needs at least 2 positions`},
 	{name: "debate start bad position", args: []string{"debate", "start", "--protocol", "agora", "--topic", "x", "--position", "a"}, exit: 2, code: "invalid_input", msg: `--position "a": write ROLE=TEXT`},

@@ -127,13 +127,15 @@ func (a *app) debateStartCommand() *cobra.Command {
 		Long: "start creates debate/<id>.json and its transcript. Protocols:\n" + protocolHelp() +
 			"--max-turns overrides the limit. --source FILE.md is hashed (SHA-256): support quotes must occur\n" +
 			"in it, and a changed source invalidates the debate; without --topic, the source's first heading\n" +
-			"(else its file name) is the topic. --about STMT#ISSUE (socratic only) disputes a\n" +
+			"(else its file name), or else --subject, is the topic. --about STMT#ISSUE (socratic only) disputes a\n" +
 			"statement's issue: the statement waits while the dispute is open, and ACCEPTED_CONSENSUS with\n" +
 			"both latest verdicts `withdrawn` withdraws the issue.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if in.Protocol == "" || in.Topic == "" && in.Source == "" {
-				return store.Errorf(store.CodeUsage, "debate start needs --protocol and --topic (or --source FILE.md, whose first heading is the topic)").
+			if in.Protocol == "" {
+				// Without --topic, loop.StartDebate takes the source's heading
+				// or the subject, and refuses when there is neither.
+				return store.Errorf(store.CodeUsage, "debate start needs --protocol P").
 					WithHint("protocols: " + strings.Join(model.ProtocolNames(), ", "))
 			}
 			s, err := a.open()
