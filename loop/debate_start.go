@@ -151,12 +151,7 @@ func (plan *startPlan) create(tx *store.Tx, find bool) (d *model.Debate, existin
 			break
 		}
 	}
-	id := model.DebateID(slug, n)
-	d = model.NewDebate(p, id, in.Topic, tx.Now())
-	if n > 1 {
-		suffix := "_" + strconv.Itoa(n)
-		d.Artifact = model.ArtifactPath(tx.Now(), slug[:min(len(slug), 40-len(suffix))]+suffix)
-	}
+	d = model.NewDebate(p, in.Topic, n, tx.Now())
 	if in.Subject != "" {
 		d.Subject = &in.Subject
 	}
@@ -175,7 +170,7 @@ func (plan *startPlan) create(tx *store.Tx, find bool) (d *model.Debate, existin
 		}
 	}
 	d.Revision = 1
-	if _, err := tx.Create(id, d); err != nil {
+	if _, err := tx.Create(d.ID, d); err != nil {
 		return nil, false, err
 	}
 	tx.Detail("protocol", p.Name)

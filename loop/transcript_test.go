@@ -25,7 +25,7 @@ func trDebate(t *testing.T, name, topic string, mut func(*model.Debate), joiners
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := model.NewDebate(p, model.DebateID(model.TopicSlug(topic), 1), topic, trAt)
+	d := model.NewDebate(p, topic, 1, trAt)
 	if mut != nil {
 		mut(d)
 	}

@@ -269,16 +269,22 @@ type Conclusion struct {
 	LeftOpen []int `json:"left_open,omitempty"`
 }
 
-// NewDebate is a new open debate of protocol p with the protocol's limit,
-// its slug and transcript path, and empty lists (so that they marshal as []).
-// The caller sets the protocol's start fields (positions, source, ...) and
-// then calls p.CheckStart; the store sets the revision.
-func NewDebate(p *Protocol, id, topic, createdAt string) *Debate {
-	slug := TopicSlug(topic)
+// NewDebate is the n-th open debate on topic (deb_<slug>, then _2, ...),
+// of protocol p, with the protocol's limit, its slug and transcript path
+// (the n-th takes -n), and empty lists (so that they marshal as []). The
+// caller sets the protocol's start fields (positions, source, ...) and then
+// calls p.CheckStart; the store sets the revision.
+func NewDebate(p *Protocol, topic string, n int, createdAt string) *Debate {
+	slug, file := TopicSlug(topic), FileSlug(topic)
+	if n > 1 {
+		suffix := []rune("-" + strconv.Itoa(n))
+		r := []rune(file)
+		file = strings.TrimRight(string(r[:min(len(r), maxSlugLen-len(suffix))]), "-") + string(suffix)
+	}
 	return &Debate{
-		ID: id, Status: DebateOpen, CreatedAt: createdAt, UpdatedAt: createdAt,
+		ID: DebateID(slug, n), Status: DebateOpen, CreatedAt: createdAt, UpdatedAt: createdAt,
 		Protocol: p.Name, Topic: topic, TopicSlug: slug, MaxTurns: p.Limit.N,
-		Participants: []Participant{}, Turns: []DebateTurn{}, Artifact: ArtifactPath(createdAt, slug),
+		Participants: []Participant{}, Turns: []DebateTurn{}, Artifact: ArtifactPath(createdAt, file),
 	}
 }
 
@@ -286,8 +292,9 @@ func NewDebate(p *Protocol, id, topic, createdAt string) *Debate {
 const TranscriptDir = ".debates"
 
 // ArtifactPath is the transcript path of a debate created at createdAt (an
-// ISO 8601 timestamp) on a topic slug: .debates/YYYY-MM-DD-topic-slug.md,
-// with hyphens, as the three Markdown seeds name their files.
+// ISO 8601 timestamp) whose file slug is slug (FileSlug):
+// .debates/YYYY-MM-DD-topic-slug.md, with hyphens, as the three Markdown
+// seeds name their files.
 func ArtifactPath(createdAt, slug string) string {
 	date := createdAt
 	if len(date) > 10 {

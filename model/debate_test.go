@@ -12,20 +12,46 @@ func TestTopicSlug(t *testing.T) {
 		{"Is P = NP?", "is_p_np"},
 		{"  --Tabs\tand\nlines--  ", "tabs_and_lines"},
 		{"Ünïcode café 42", "unicode_cafe_42"},
+		{"Cafe\u0301 42", "cafe_42"}, // a decomposed accent
 		{"Straße, Æsir, Łódź", "strasse_aesir_lodz"},
 		{"", "t" + slugHash("")},
 		{"???", "t" + slugHash("???")},
-		{"Свобода воли", "t" + slugHash("Свобода воли")},
-		{"自由意志 vs determinism", "vs_determinism_" + slugHash("自由意志 vs determinism")},
-		{strings.Repeat("ab ", 30) + "я", "ab_ab_ab_ab_ab_ab_ab_ab_ab_ab_a_" + slugHash(strings.Repeat("ab ", 30)+"я")},
+		// Other scripts are transliterated (seed 001's topics are Chinese).
+		{"Свобода воли", "svoboda_voli"},
+		{"自由意志 vs determinism", "zi_you_yi_zhi_vs_determinism"},
+		{"ελευθερία", "eleutheria"},
+		{"हिन्दी", "hindii"},
+		// A letter with no spelling (beyond the BMP) keeps the hash.
+		{"𝗄𝗆 per hour", "per_hour_" + slugHash("𝗄𝗆 per hour")},
+		{"𝗄𝗆", "t" + slugHash("𝗄𝗆")},
+		{strings.Repeat("ab ", 30) + "𝗄", "ab_ab_ab_ab_ab_ab_ab_ab_ab_ab_a_" + slugHash(strings.Repeat("ab ", 30)+"𝗄")},
 		{strings.Repeat("ab ", 30), "ab_ab_ab_ab_ab_ab_ab_ab_ab_ab_ab_ab_ab_a"},
 		{strings.Repeat("x", 39) + " y", strings.Repeat("x", 39)},
 	} {
-		if got := TopicSlug(c.in); got != c.want {
+		got := TopicSlug(c.in)
+		if got != c.want {
 			t.Errorf("TopicSlug(%q) = %q; want %q", c.in, got, c.want)
 		}
-		if got := TopicSlug(c.in); len(got) > maxSlugLen {
-			t.Errorf("TopicSlug(%q) is %d bytes; want at most %d", c.in, len(got), maxSlugLen)
+		if _, err := KindOf(DebateID(got, 2)); err != nil || len(got) > maxSlugLen {
+			t.Errorf("TopicSlug(%q) = %q (%d bytes): %v; want an id slug of at most %d bytes", c.in, got, len(got), err, maxSlugLen)
+		}
+	}
+}
+
+func TestFileSlug(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Is P = NP?", "is-p-np"},
+		{"Свобода воли?", "свобода-воли"},
+		{"自由意志 vs determinism", "自由意志-vs-determinism"},
+		{"Straße oder Gasse: café à Łódź?", "straße-oder-gasse-café-à-łódź"},
+		{"Cafe\u0301", "caf\u00e9"}, // NFC: one é, however it was typed
+		{"हिन्दी ठीक है", "हिन्दी-ठीक-है"},
+		{"???", "t" + slugHash("???")},
+		{strings.Repeat("я", 50), strings.Repeat("я", 40)},
+		{strings.Repeat("я", 39) + " b", strings.Repeat("я", 39)},
+	} {
+		if got := FileSlug(c.in); got != c.want {
+			t.Errorf("FileSlug(%q) = %q; want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -69,10 +95,25 @@ func TestArtifactPath(t *testing.T) {
 }
 
 func TestNewDebate(t *testing.T) {
-	d := NewDebate(&Agora, DebateID("cache_policy", 2), "Cache policy?", "2026-11-23T09:00:00Z")
-	if d.ID != "deb_cache_policy_2" || d.Status != DebateOpen || d.MaxTurns != 20 || d.TopicSlug != "cache_policy" ||
+	d := NewDebate(&Agora, "Cache policy?", 1, "2026-11-23T09:00:00Z")
+	if d.ID != "deb_cache_policy" || d.Status != DebateOpen || d.MaxTurns != 20 || d.TopicSlug != "cache_policy" ||
 		d.Artifact != ".debates/2026-11-23-cache-policy.md" || d.Participants == nil || d.Turns == nil {
 		t.Errorf("NewDebate = %+v", d)
+	}
+	for _, c := range []struct {
+		topic        string
+		n            int
+		id, artifact string
+	}{
+		{"Cache policy?", 2, "deb_cache_policy_2", ".debates/2026-11-23-cache-policy-2.md"},
+		{"自由意志", 1, "deb_zi_you_yi_zhi", ".debates/2026-11-23-自由意志.md"},
+		{"自由意志", 3, "deb_zi_you_yi_zhi_3", ".debates/2026-11-23-自由意志-3.md"},
+		{strings.Repeat("я", 45), 12, "deb_" + strings.Repeat("ia", 20) + "_12", ".debates/2026-11-23-" + strings.Repeat("я", 37) + "-12.md"},
+	} {
+		d := NewDebate(&Dialectic, c.topic, c.n, "2026-11-23T09:00:00Z")
+		if d.ID != c.id || d.Artifact != c.artifact {
+			t.Errorf("NewDebate(%q, %d): id %q, artifact %q; want %q, %q", c.topic, c.n, d.ID, d.Artifact, c.id, c.artifact)
+		}
 	}
 }
 

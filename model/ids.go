@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/gosimple/unidecode"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -106,35 +108,34 @@ func NextNumber(taken []string, gen func(int) string) int {
 }
 
 // maxSlugLen bounds a topic slug, so that a debate id stays short and
-// readable and its transcript name fits any file system.
+// readable and its transcript name fits any file system: 40 bytes for the
+// id's slug, 40 characters for the file's.
 const maxSlugLen = 40
 
-// TopicSlug derives a debate's slug from its topic. Ids stay a-z, 0-9 and _
-// (model ids, file names, shells), so letters of any script are kept as far
-// as ASCII can: the topic is lower-cased, accents are stripped (NFD without
-// combining marks; ß, æ, œ, ø, ł, đ, þ spelled out), a-z and 0-9 are kept and
-// every other run of characters becomes one _. A topic with letters or
-// digits that have no ASCII spelling (Cyrillic, Greek, CJK, ...) gets a short
-// hash of the topic appended (or alone, t<8 hex>), so that two such topics
-// never share a bare slug. The result is trimmed of _ and cut to 40 bytes.
+// TopicSlug derives a debate's id slug from its topic. Ids stay a-z, 0-9
+// and _ (DESIGN's ID rule: model ids, file names, shells), so the topic is
+// transliterated to ASCII (github.com/gosimple/unidecode: Свобода воли is
+// svoboda_voli, 自由意志 zi_you_yi_zhi, Straße strasse), lower-cased, a-z and
+// 0-9 kept and every other run of characters made one _. A letter or digit
+// the table has no spelling for (most characters beyond the Basic
+// Multilingual Plane) appends a short hash of the topic (or stands alone,
+// t<8 hex>), so that two such topics never share a bare slug. The result
+// is trimmed of _ and cut to 40 bytes. FileSlug keeps the letters
+// themselves for the transcript's name.
 func TopicSlug(topic string) string {
 	var b strings.Builder
 	gap, lost := false, false
-	word := func(w string) {
-		if gap && b.Len() > 0 {
-			b.WriteByte('_')
+	for _, r := range topic {
+		if r < utf8.RuneSelf {
+			gap = slugASCII(&b, string(r), gap)
+			continue
 		}
-		gap = false
-		b.WriteString(w)
-	}
-	for _, r := range norm.NFD.String(strings.ToLower(topic)) {
+		ascii := unidecode.Unidecode(string(r))
 		switch {
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
-			word(string(r))
-		case unicode.Is(unicode.Mn, r):
-			// an accent of the previous letter
-		case slugFold[r] != "":
-			word(slugFold[r])
+		case strings.IndexFunc(ascii, isASCIIAlnum) >= 0:
+			gap = slugASCII(&b, ascii, gap)
+		case unicode.IsMark(r):
+			// an accent of the letter before it: nothing to spell
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			lost, gap = true, true
 		default:
@@ -163,9 +164,57 @@ func TopicSlug(topic string) string {
 	return s
 }
 
-// slugFold spells the Latin letters that NFD does not decompose.
-var slugFold = map[rune]string{
-	'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'ł': "l", 'đ': "d", 'ð': "d", 'þ': "th", 'ı': "i",
+// slugASCII writes the a-z and 0-9 of ascii, lower-cased, to b: a run of
+// anything else between two of them becomes one _. gap says whether such a
+// run is pending; it returns the new gap.
+func slugASCII(b *strings.Builder, ascii string, gap bool) bool {
+	for _, r := range strings.ToLower(ascii) {
+		if !isASCIIAlnum(r) {
+			gap = true
+			continue
+		}
+		if gap && b.Len() > 0 {
+			b.WriteByte('_')
+		}
+		gap = false
+		b.WriteRune(r)
+	}
+	return gap
+}
+
+func isASCIIAlnum(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
+// FileSlug derives the name of a debate's transcript from its topic, in the
+// topic's own script: the topic in NFC, lower-cased, its letters, digits and
+// combining marks kept (Свобода воли is свобода-воли, 自由意志 vs determinism
+// 自由意志-vs-determinism), every other run of characters made one -, cut
+// to 40 characters. Seed 001 names its files by the topic this way; the id,
+// which shells and the schemas read, stays TopicSlug's ASCII. A topic with
+// no letter or digit at all falls back to the id slug.
+func FileSlug(topic string) string {
+	var out []rune
+	gap := false
+	for _, r := range norm.NFC.String(strings.ToLower(topic)) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) && len(out) > 0 && !gap:
+			if gap && len(out) > 0 {
+				out = append(out, '-')
+			}
+			gap = false
+			out = append(out, r)
+		default:
+			gap = true
+		}
+	}
+	if len(out) == 0 {
+		return strings.ReplaceAll(TopicSlug(topic), "_", "-")
+	}
+	if len(out) > maxSlugLen {
+		out = out[:maxSlugLen]
+	}
+	return strings.TrimRight(string(out), "-")
 }
 
 // DebateID is the id of the n-th debate on a topic slug: deb_<slug>, then

@@ -276,13 +276,13 @@ var patternNames = map[string]string{
 	`^(prob|stmt)_[a-z0-9_]+$`:     "must be a problem or statement id: prob_ or stmt_ followed by a-z, 0-9 and _",
 	`^(prob|stmt|deb)_[a-z0-9_]+$`: "must be a problem, statement or debate id: prob_, stmt_ or deb_ followed by a-z, 0-9 and _",
 	`^deb_[a-z0-9_]+$`:             "must be a debate id: deb_ followed by a-z, 0-9 and _",
-	`^\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9-]{1,40}\.md$`: "must be a transcript path: .debates/YYYY-MM-DD-topic-slug.md",
-	`^(turn-[1-9][0-9]*|source|topic)$`:                          "must be turn-N, source or topic",
-	`^(turn-[1-9][0-9]*|proposal-[a-z0-9][a-z0-9_-]*)$`:          "must be turn-N or proposal-<role>",
-	`^([0-9a-f]{64})?$`:                                          "must be empty or 64 lowercase hex digits (a SHA-256)",
-	`^[0-9]+(ms|s|m|h)$`:                                         "must be a duration: a whole number followed by ms, s, m or h, such as 15m",
-	`^[0-9a-f]{64}$`:                                             "must be 64 lowercase hex digits (a SHA-256)",
-	`^(problem|statement|debate|leases)/[a-z0-9_]+\.json$|^config\.json$|^events\.jsonl$|^\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9_-]{1,80}\.md$|^proofs/[a-z0-9_]{1,128}\.jsonl$|^index\.db$`: "must be problem/<id>.json, statement/<id>.json, debate/<id>.json, leases/<id>.json, config.json, events.jsonl, .debates/<date>-<slug>.md, proofs/<id>.jsonl or index.db",
+	`^\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[\p{L}\p{N}\p{M}-]{1,40}\.md$`: "must be a transcript path: .debates/YYYY-MM-DD-topic-slug.md",
+	`^(turn-[1-9][0-9]*|source|topic)$`:                                   "must be turn-N, source or topic",
+	`^(turn-[1-9][0-9]*|proposal-[a-z0-9][a-z0-9_-]*)$`:                   "must be turn-N or proposal-<role>",
+	`^([0-9a-f]{64})?$`:  "must be empty or 64 lowercase hex digits (a SHA-256)",
+	`^[0-9]+(ms|s|m|h)$`: "must be a duration: a whole number followed by ms, s, m or h, such as 15m",
+	`^[0-9a-f]{64}$`:     "must be 64 lowercase hex digits (a SHA-256)",
+	`^(problem|statement|debate|leases)/[a-z0-9_]+\.json$|^config\.json$|^events\.jsonl$|^\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[\p{L}\p{N}\p{M}_-]{1,80}\.md$|^proofs/[a-z0-9_]{1,128}\.jsonl$|^index\.db$`: "must be problem/<id>.json, statement/<id>.json, debate/<id>.json, leases/<id>.json, config.json, events.jsonl, .debates/<date>-<slug>.md, proofs/<id>.jsonl or index.db",
 }
 
 var typeNames = map[string]string{

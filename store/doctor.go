@@ -76,7 +76,7 @@ var RenderTranscript func(d *model.Debate) []byte
 // tempRe matches renameio's temp names for the store's own files: "." +
 // target name + a random number, where the target is a document, a lease,
 // config.json, the journal, or a derived file. Other dotfiles are left alone.
-var tempRe = regexp.MustCompile(`^\.(\.journal|\.wal|[a-z0-9_]+\.json|[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9_-]+\.md)[0-9]+$`)
+var tempRe = regexp.MustCompile(`^\.(\.journal|\.wal|[a-z0-9_]+\.json|[0-9]{4}-[0-9]{2}-[0-9]{2}-[\p{L}\p{N}\p{M}_-]+\.md)[0-9]+$`)
 
 // docDirs are the folders of documents, each holding one kind.
 var docDirs = []model.Kind{model.KindProblem, model.KindStatement, model.KindDebate}

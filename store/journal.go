@@ -278,10 +278,14 @@ func (s *Store) recover() (Recovery, error) {
 // debate transcripts and the kept proof revisions. Their length is checked
 // apart (maxDerivedPath): a bounded repetition such as {1,128} compiles to
 // 128 copies, and cost every process a millisecond at start.
-var derivedPathRe = regexp.MustCompile(`^(\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9_-]+\.md|proofs/[a-z0-9_]+\.jsonl)$`)
+// A transcript's name keeps the topic's letters in any script
+// (model.FileSlug).
+var derivedPathRe = regexp.MustCompile(`^(\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[\p{L}\p{N}\p{M}_-]+\.md|proofs/[a-z0-9_]+\.jsonl)$`)
 
-// maxDerivedPath bounds a derived file's path: proofs/ plus a 128-byte id.
-const maxDerivedPath = len("proofs/.jsonl") + 128
+// maxDerivedPath bounds a derived file's path: proofs/ plus a 128-byte id,
+// or a transcript named by 40 characters of up to 4 bytes each, whichever
+// is longer.
+const maxDerivedPath = max(len("proofs/.jsonl")+128, len(".debates/YYYY-MM-DD-.md")+4*40)
 
 // checkJournalPath admits only the paths a transaction may write: documents
 // and leases with valid ids, config.json, events.jsonl and the derived files
