@@ -55,10 +55,18 @@ var Dialectic = Protocol{
 		},
 	},
 	MoreCommands: map[string][]Command{
-		RoleMain: {{"proofloop decide ID --suggestion N --accept|--reject", "a person's consent to suggestion N (ask the user; never decide for them)"}},
+		RoleMain: {
+			{"proofloop decide ID --suggestion N --accept|--reject", "a person's consent to suggestion N (ask the user; never decide for them)"},
+			{partnerJoin, "how the partner joins: choose T by the topic (a specialist agent type that fits it, else general-purpose); if T fails to start, start general-purpose with --fallback-from T --fallback-reason WHY"},
+		},
+		RolePartner: {{partnerJoin, "join as the agent type main chose (recorded in the transcript); after a fallback, add --fallback-from T --fallback-reason WHY"}},
 	},
 	Doc: dialecticDoc,
 }
+
+// partnerJoin is how the partner joins: seed 001 has main pick the
+// partner's agent type by the topic and record a fallback with its reason.
+const partnerJoin = "proofloop debate join ID --participant-name NAME --agent-type T"
 
 func validateDialectic(d *Debate, _, _ string, t *DebateTurn, _ []byte) error {
 	// Which role writes which field is checked from Fields before this.

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -186,5 +187,16 @@ func TestDialecticConclusionWaitsForPendingSuggestions(t *testing.T) {
 	end.Conclusion.LeftOpen = []int{2}
 	if err := Dialectic.ValidateTurn(d, "p1", &end, nil); err != nil {
 		t.Errorf("conclusion naming the pending suggestion as left open: %v; want nil", err)
+	}
+}
+
+// TestDialecticDocChoosesTheAgentType checks that the /debate skill tells
+// main to choose the partner's agent type by the topic and how the partner
+// records it and a fallback (seed 001's dynamic agent selection).
+func TestDialecticDocChoosesTheAgentType(t *testing.T) {
+	for _, want := range []string{"agent type by the topic", "`general-purpose`", "`--agent-type T`", "`--fallback-from T --fallback-reason WHY`"} {
+		if !strings.Contains(Dialectic.Doc.Guide, want) {
+			t.Errorf("the dialectic guide does not say %q:\n%s", want, Dialectic.Doc.Guide)
+		}
 	}
 }

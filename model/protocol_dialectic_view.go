@@ -83,7 +83,8 @@ var dialecticExample = Example{
 var dialecticDoc = Doc{
 	Path: ".claude/skills/debate/SKILL.md", Name: "debate",
 	Description: "/debate TOPIC: argue a question out with a partner agent (proofloop `dialectic`).",
-	Guide: "You are `" + RoleMain + "`: start the debate and join it, then start the partner (a subagent or another session) with the id and concrete context (files, diff, the decision to make); it joins as `" + RolePartner + "`. Joining again with the same name resumes after a lost session.\n\n" +
+	Guide: "You are `" + RoleMain + "`: start the debate and join it, then start the partner (a subagent or another session) with the id and concrete context (files, diff, the decision to make); it joins as `" + RolePartner + "`.\n\n" +
+		"Choose the partner's agent type by the topic: a specialist that fits it, else `general-purpose`; it joins with `--agent-type T`. If T fails to start, start `general-purpose`, joining with `--fallback-from T --fallback-reason WHY` too.\n\n" +
 		"Ask the user with the host's question tool (AskUserQuestion in Claude Code); record each answer as their turn (`--participant-id " + ParticipantUser + "`), which takes no one's turn.\n\n" +
 		"1. Before starting, confirm topic, focus and your initial leaning.\n" +
 		"2. Write your turn, wait for the partner's, read it, and answer: agree where it is right, push back where it is not.\n" +
