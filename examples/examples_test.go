@@ -2,13 +2,16 @@ package examples
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
 
@@ -71,11 +74,19 @@ func TestWriteProject(t *testing.T) {
 		t.Fatalf("the copy is not a contents root: %v", err)
 	}
 	defer s.Close()
+	// 1 new-problem, one config-set event per agent and require_lease's:
+	// doctor checks config.json against the log.
+	b, err := fs.ReadFile(Project(), store.ConfigFile)
+	var cfg struct{ Agents map[string]any }
+	if err == nil {
+		err = json.Unmarshal(b, &cfg)
+	}
+	if err != nil || len(cfg.Agents) == 0 {
+		t.Fatalf("the example's config.json: %v, %d agents", err, len(cfg.Agents))
+	}
 	r, err := s.Doctor()
-	if err != nil || len(r.Findings) > 0 || r.Problems != 1 || r.Events != 14 {
-		// 1 new-problem and 12 config-set events (one per agent): doctor
-		// checks config.json against the log.
-		t.Errorf("doctor on the copy: %+v, %v; want 1 problem, 14 events, no findings", r, err)
+	if want := 2 + len(cfg.Agents); err != nil || len(r.Findings) > 0 || r.Problems != 1 || r.Events != want {
+		t.Errorf("doctor on the copy: %+v, %v; want 1 problem, %d events, no findings", r, err, want)
 	}
 	for _, d := range []string{"problem", "statement", "leases"} {
 		if fi, err := os.Stat(filepath.Join(dir, d)); err != nil || !fi.IsDir() {
@@ -115,6 +126,35 @@ func TestCheckoutIgnoresDerivedFiles(t *testing.T) {
 	for _, p := range []string{"contents/index.db", "contents/leases/stmt_x.json", "contents/runs/r1/0001-prove-x.log", "contents/.journal"} {
 		if err := exec.Command("git", "-C", "..", "check-ignore", "-q", p).Run(); err != nil {
 			t.Errorf("git check-ignore %s: %v; want it ignored", p, err)
+		}
+	}
+}
+
+// TestEveryDebateRoleHasAnExampleAgent: the example's config.json names an
+// agent for every role of every protocol with fixed roles (agora's are its
+// positions, which the demo's start names), and each agent it names as
+// `proofloop example-agent NAME` is a script that ships, so `proofloop run`
+// on the example never stalls on a debate of a protocol it has no agent for.
+func TestEveryDebateRoleHasAnExampleAgent(t *testing.T) {
+	b, err := fs.ReadFile(Project(), store.ConfigFile)
+	var cfg struct{ Agents map[string]string }
+	if err == nil {
+		err = json.Unmarshal(b, &cfg)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range model.Protocols {
+		for _, role := range p.Roles {
+			if cfg.Agents[role] == "" {
+				t.Errorf("the example's config.json names no agent for %s's role %s", p.Name, role)
+			}
+		}
+	}
+	for role, cmd := range cfg.Agents {
+		name, ok := strings.CutPrefix(cmd, "proofloop example-agent ")
+		if !ok || !slices.Contains(AgentNames(), name) {
+			t.Errorf("agents.%s = %q; want `proofloop example-agent NAME` with NAME one of %v", role, cmd, AgentNames())
 		}
 	}
 }

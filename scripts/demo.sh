@@ -10,15 +10,17 @@
 # shows the same story every time and never reads or changes a tracked
 # file. To show more, add a `step` and its commands at the end.
 #
-# After the proof, the demo starts one debate of each protocol (socratic,
-# review, agora, dialectic; the first two on examples/debates/inductive_step.md,
-# whose quotes the socratic engine checks) and a second `proofloop run`
-# drives them with the scripted debate agents that config.json names for the
-# debate roles (example agents participant, reviewer, responder, agora for
-# both positions, main, partner; main asks the decide agent to
-# consent to the partner's suggestion). Each agent reads the debate's
-# document to know what to write. The demo then prints every debate's
-# outcome and the path of its Markdown transcript under the root.
+# After the proof, the demo starts one debate of each protocol the binary
+# has (`proofloop transitions --protocols`: socratic and review on
+# examples/debates/inductive_step.md, whose quotes the socratic engine
+# checks, agora, dialectic, panel, and any protocol added later) and a
+# second `proofloop run` drives them with the scripted debate agents that
+# config.json names for the debate roles (example agents participant,
+# reviewer, responder, agora for both positions, main, partner, proponent,
+# opponent, judge; main asks the decide agent to consent to the partner's
+# suggestion). Each agent reads the debate's document to know what to
+# write. The demo then prints every debate's outcome and the path of its
+# Markdown transcript under the root.
 #
 # make demo-pg runs this same script with $PROOFLOOP_STORE naming a
 # database of a throwaway PostgreSQL cluster: the store lives there, the
@@ -48,15 +50,32 @@ step "the finished proof of prob_odd_squares as one document (export --format md
 pl export --format md --problem prob_odd_squares
 
 src=examples/debates/inductive_step.md
-step "one debate of each protocol (source: $src)"
+step "one debate of each protocol (proofloop transitions --protocols; source: $src)"
 start() { pl --json debate start "$@" | sed -n 's/^{.*"id":"\([^"]*\)".*/\1/p'; }
-debates=(
-  "$(start --protocol socratic --topic 'Is the inductive step complete?' --source "$src")"
-  "$(start --protocol review --topic 'Review the inductive step' --subject "$src" --source "$src")"
-  "$(start --protocol agora --topic 'How to prove the identity' \
-    --position 'induction=Prove it by induction on n' --position 'pairing=Prove it by pairing terms')"
-  "$(start --protocol dialectic --topic 'Cite a lemma or rewrite the step?')"
-)
+# The list comes from the binary, so a new protocol is in the demo with no
+# edit here; a protocol whose start needs flags of its own gets them below.
+protocols=$(pl --json transitions --protocols | grep -o '{"name":"[a-z_]*","seed"' | sed 's/{"name":"\([a-z_]*\)".*/\1/')
+if [ -z "$protocols" ]; then
+  echo "demo: proofloop transitions --protocols --json named no protocol" >&2
+  exit 1
+fi
+debates=()
+for p in $protocols; do
+  case $p in
+  socratic) args=(--topic 'Is the inductive step complete?' --source "$src") ;;
+  review) args=(--topic 'Review the inductive step' --subject "$src" --source "$src") ;;
+  agora) args=(--topic 'How to prove the identity' \
+    --position 'induction=Prove it by induction on n' --position 'pairing=Prove it by pairing terms') ;;
+  dialectic) args=(--topic 'Cite a lemma or rewrite the step?') ;;
+  *) args=(--topic 'The inductive step is complete') ;;
+  esac
+  id=$(start --protocol "$p" "${args[@]}")
+  if [ -z "$id" ]; then
+    echo "demo: could not start a $p debate" >&2
+    exit 1
+  fi
+  debates+=("$id")
+done
 pl debate list
 
 step "proofloop run drives the debates (agents for the debate roles, see $root/config.json)"
