@@ -190,11 +190,16 @@ func TestDialecticConclusionWaitsForPendingSuggestions(t *testing.T) {
 	}
 }
 
-// TestDialecticDocChoosesTheAgentType checks that the /debate skill tells
-// main to choose the partner's agent type by the topic and how the partner
-// records it and a fallback (seed 001's dynamic agent selection).
-func TestDialecticDocChoosesTheAgentType(t *testing.T) {
-	for _, want := range []string{"agent type by the topic", "`general-purpose`", "`--agent-type T`", "`--fallback-from T --fallback-reason WHY`"} {
+// TestDialecticGuide checks what the /debate skill tells main that no engine
+// rule can: ask the user with the host's question tool, the topic first
+// (seed 001: `/debate` without a topic asks for one), and choose the
+// partner's agent type by the topic, with how the partner records it and a
+// fallback (seed 001's dynamic agent selection).
+func TestDialecticGuide(t *testing.T) {
+	for _, want := range []string{
+		"AskUserQuestion", "confirm topic, focus and your initial leaning",
+		"agent type by the topic", "`general-purpose`", "`--agent-type T`", "`--fallback-from T --fallback-reason WHY`",
+	} {
 		if !strings.Contains(Dialectic.Doc.Guide, want) {
 			t.Errorf("the dialectic guide does not say %q:\n%s", want, Dialectic.Doc.Guide)
 		}
