@@ -241,16 +241,24 @@ func childCrashOnce() error {
 }
 
 // crashPoints are the steps of the commit where PROOFLOOP_TEST_CRASH can
-// kill the process, in order. Only before-journal precedes the commit point
-// (after-marker comes before the write-ahead log's sync: a kill there
-// leaves a whole journal, which recovery applies; the caller never heard
-// back, so either outcome is allowed, and this one is what happens). The
-// checkpoint points come after the journal is gone; the child checkpoints
-// on every commit for them (PROOFLOOP_TEST_WAL_LIMIT=1).
-var crashPoints = []string{"before-journal", "after-marker", "after-journal", "after-first-write", "after-writes", "after-event", "checkpoint", "checkpoint-synced"}
-
-// journalPoints are the crash points that leave a journal to finish.
-var journalPoints = crashPoints[1:6]
+// kill the process, in order (store.CrashSteps without the replay's, which
+// only a log from another boot reaches). Only before-journal precedes the
+// commit point: after-marker comes before the write-ahead log's sync, but
+// a kill there leaves a whole journal, which recovery logs and applies (the
+// caller never heard back, so either outcome is allowed). The checkpoint
+// points come after the journal is gone; the child checkpoints on every
+// commit for them (PROOFLOOP_TEST_WAL_LIMIT=1).
+var crashPoints, journalPoints = func() (all, journal []string) {
+	for _, c := range store.CrashSteps {
+		if !c.Replay {
+			all = append(all, c.Name)
+		}
+		if c.Journal {
+			journal = append(journal, c.Name)
+		}
+	}
+	return all, journal
+}()
 
 // crashOnce runs a crashonce child with the tag and the crash point and
 // checks that the store killed it.
@@ -304,6 +312,7 @@ func TestCrashPoints(t *testing.T) {
 	torn := map[string]struct{ docs, events int }{
 		"before-journal":    {0, 2},
 		"after-marker":      {0, 2},
+		"wal-written":       {0, 2},
 		"after-journal":     {0, 2},
 		"after-first-write": {1, 2},
 		"after-writes":      {2, 2},
@@ -326,6 +335,9 @@ func TestCrashPoints(t *testing.T) {
 				crashOnce(t, dir, point, tag)
 
 				committed := point != "before-journal"
+				if i := slices.IndexFunc(store.CrashSteps, func(c store.CrashStep) bool { return c.Name == point }); store.CrashSteps[i].Committed != committed {
+					t.Fatalf("store.CrashSteps says a kill at %s commits: %v; this test says %v", point, !committed, committed)
+				}
 				pending := slices.Contains(journalPoints, point)
 				if got := journalExists(t, dir); got != pending {
 					t.Fatalf("journal present after the crash: %v; want %v", got, pending)
@@ -384,22 +396,27 @@ func TestCrashPoints(t *testing.T) {
 	}
 }
 
-// TestCrashDuringRecovery crashes a transaction after its commit point,
-// then crashes the next process at the same step of its recovery of that
-// journal (the crash hook fires in recovery too), and checks that a third
-// recovery still yields the transaction exactly once.
+// TestCrashDuringRecovery crashes a transaction at a step that leaves its
+// journal, then crashes the next process in its recovery of that journal
+// (the crash hooks fire in recovery too: at the same step, or, for a
+// journal that never reached .wal, while recovery logs it), and checks
+// that a third recovery still yields the transaction exactly once.
 func TestCrashDuringRecovery(t *testing.T) {
+	pairs := [][2]string{{"after-marker", "wal-written"}, {"after-marker", "after-journal"}, {"wal-written", "after-journal"}}
 	for _, point := range journalPoints[2:] {
-		t.Run(point, func(t *testing.T) {
+		pairs = append(pairs, [2]string{point, point})
+	}
+	for _, p := range pairs {
+		t.Run(p[0]+"/"+p[1], func(t *testing.T) {
 			dir := newRoot(t)
-			crashOnce(t, dir, point, "c1/sub")
+			crashOnce(t, dir, p[0], "c1/sub")
 			_, events := onDisk(t, dir, "c1/sub")
-			crashOnce(t, dir, point, "c2")
+			crashOnce(t, dir, p[1], "c2")
 			if !journalExists(t, dir) {
 				t.Fatal("the journal is gone after a crash during its recovery")
 			}
 			if _, again := onDisk(t, dir, "c1/sub"); again != events {
-				t.Errorf("events.jsonl has %d lines after a second crash at %s; want %d: recovery appended the event again", again, point, events)
+				t.Errorf("events.jsonl has %d lines after a second crash at %s; want %d: recovery appended the event again", again, p[1], events)
 			}
 			s := openStore(t, dir)
 			doctorClean(t, s)

@@ -145,7 +145,15 @@ func (s *Store) openIndex(write bool) (*bolt.DB, error) {
 // applyIndex applies a journal's index changes in one bbolt transaction,
 // not synced: the write-ahead log holds them until a checkpoint, and a
 // machine crash before it drops the index to be rebuilt (see WALFile).
+//
+// An index that is not there is left alone: it is rebuilt from the
+// documents at its first use, and these changes alone, written into a new
+// file, would stamp it current with only this transaction's rows. That is
+// the case after a replay, which drops the index, finishes a journal.
 func (s *Store) applyIndex(ops []kvOp) error {
+	if _, err := s.root.Lstat(IndexFile); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	db, err := s.openIndex(true)
 	if err != nil {
 		return damaged(IndexFile, err)

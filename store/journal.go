@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,7 +11,6 @@ import (
 	"os"
 	"path"
 	"regexp"
-	"syscall"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
@@ -56,18 +56,6 @@ func (j *journal) sum() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// crashAt is a test hook: PROOFLOOP_TEST_CRASH names a step of the commit
-// at which the process kills itself with SIGKILL, so the crash tests can hit
-// every step, not only the ones random kills happen to land on.
-var crashAt = os.Getenv("PROOFLOOP_TEST_CRASH")
-
-func crashPoint(name string) {
-	if crashAt == name {
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		select {}
-	}
-}
-
 // commit is the protocol of docs/store.md, for one or many files:
 //  1. the journal, holding every write of the transaction (the event line
 //     last), is put in place as .journal (a temp file renamed, not synced):
@@ -83,8 +71,10 @@ func crashPoint(name string) {
 //     checkpoint syncs what the logged transactions wrote and empties it.
 //
 // A kill before 1 leaves the store as it was (and perhaps a stale temp
-// file); a kill after it is finished by recover, which redoes 3, from the
-// page cache that a killed process does not lose. A crash of the machine
+// file); a kill after it is finished by recover, which appends the journal
+// to the log and syncs it when the kill came before 2 (or between 2's
+// write and its sync), then redoes 3, from the page cache that a killed
+// process does not lose. A crash of the machine
 // can lose the unsynced writes of 3: walRecover replays the log (see
 // WALFile). The caller (Tx.commit) has sealed the event against the log's
 // tail, which it read under the lock.
@@ -265,13 +255,67 @@ func (s *Store) recover() (Recovery, error) {
 			return Recovery{}, damaged(JournalFile, err)
 		}
 	}
+	if why, err := s.staleJournal(&j); err != nil {
+		return Recovery{}, err
+	} else if why != "" {
+		if err := s.root.Remove(JournalFile); err != nil {
+			return Recovery{}, damaged(JournalFile, err)
+		}
+		return Recovery{Found: true, Discarded: why}, nil
+	}
+	// The journal is finished, never discarded: a kill after the mark and
+	// before the log's sync leaves a transaction whose caller never heard
+	// back, which may go either way, and finishing it is the one choice
+	// that also holds for a journal of the store's earlier protocol (the
+	// journal itself was the commit point, and its writes may be half
+	// done). But it is logged first, durably: a transaction applied
+	// without its line in .wal would be missing from the replay after a
+	// machine crash, whose next line appends at an offset of events.jsonl
+	// that only this transaction reached, and the store would never open
+	// again.
+	jb := raw
+	if bytes.IndexByte(raw, '\n') >= 0 {
+		if jb, err = Marshal(j); err != nil {
+			return Recovery{}, Errorf(CodeInternal, "encode journal").Wrap(err)
+		}
+	}
+	size, err := s.walLog(jb)
+	if err != nil {
+		return Recovery{}, Errorf(CodeInternal, "log transaction %d from the journal to %s", j.Seq, WALFile).Wrap(err)
+	}
+	crashPoint("after-journal")
 	if err := s.apply(&j); err != nil {
 		if CodeOf(err) != "" {
 			return Recovery{}, err
 		}
 		return Recovery{}, Errorf(CodeInternal, "finish transaction %d from the journal", j.Seq).Wrap(err)
 	}
+	_ = s.walCheckpoint(size) // as in commit: the log holds it until a later one
 	return Recovery{Found: true, Finished: true, Seq: j.Seq}, nil
+}
+
+// staleJournal says why a whole journal must not be applied: its
+// transaction is not the last one of the log, or not the one the log's
+// last event records. A journal is removed before the next transaction
+// begins, so only a machine crash that lost its removal (but not the later
+// transactions, which .wal replayed) brings one back, and redoing it would
+// write its older documents, and its event at an offset later events now
+// hold, over them.
+func (s *Store) staleJournal(j *journal) (string, error) {
+	t, err := s.tail()
+	if err != nil {
+		return "", err
+	}
+	if j.Seq < t.Seq {
+		return fmt.Sprintf("stale: it holds transaction %d, and the log has reached %d", j.Seq, t.Seq), nil
+	}
+	var ev struct {
+		Hash string `json:"hash"`
+	}
+	if j.Seq == t.Seq && (json.Unmarshal(j.Event, &ev) != nil || ev.Hash != t.Hash) {
+		return fmt.Sprintf("stale: it holds transaction %d, and the log's event %d is another", j.Seq, t.Seq), nil
+	}
+	return "", nil
 }
 
 // derivedPathRe admits the store's files besides documents and leases: the

@@ -24,6 +24,9 @@ func (s *Store) ProofRevisions(id string) ([]model.ProofRevision, error) {
 	if _, err := model.KindOf(id); err != nil {
 		return nil, Errorf(CodeInvalidInput, "%v", err)
 	}
+	if err := s.finishJournal(); err != nil {
+		return nil, err
+	}
 	raw, err := s.src().ReadFile(ProofsFile(id))
 	if err != nil {
 		return nil, damaged(ProofsFile(id), err)

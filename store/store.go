@@ -292,12 +292,19 @@ func (s *Store) LastSeq() (int, error) {
 		seq, _, err := s.backend.Tail()
 		return seq, err
 	}
+	if err := s.finishJournal(); err != nil {
+		return 0, err
+	}
 	t, err := s.tail()
 	return t.Seq, err
 }
 
-// OpenEvents opens events.jsonl for reading.
+// OpenEvents opens events.jsonl for reading, once a leftover journal is
+// finished (or a log from another boot replayed: see finishJournal).
 func (s *Store) OpenEvents() (*os.File, error) {
+	if err := s.finishJournal(); err != nil {
+		return nil, err
+	}
 	f, err := s.root.Open(EventsFile)
 	if err != nil {
 		return nil, Errorf(CodeStoreDamaged, "open %s", EventsFile).Wrap(err)

@@ -228,24 +228,34 @@ func (s *Store) Read(id string) (*Doc, error) {
 }
 
 // finishJournal finishes a journal a crashed commit left, under the lock,
-// so that a reader never sees half of a transaction that committed.
+// so that a reader never sees half of a transaction that committed. It
+// also replays a log left by another boot: after a machine crash the
+// documents may have lost writes that only .wal holds, and a reader would
+// see an older (or an empty) document than the commit reported.
 func (s *Store) finishJournal() error {
 	if s.backend != nil {
 		return nil // a backend's transactions are all or nothing by themselves
 	}
 	if _, err := s.root.Lstat(JournalFile); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	} else if err == nil {
-		unlock, err := lock(s.root, s.Dir, s.LockTimeout)
-		if err != nil {
-			return err
+		if s.walOK.Load() || bootOnce() == "" {
+			return nil
 		}
-		_, err = s.recover()
-		unlock()
-		return err
-	} else {
+		if same, err := s.walSameBoot(); err != nil {
+			return err
+		} else if same {
+			s.walOK.Store(true)
+			return nil
+		}
+	} else if err != nil {
 		return damaged(JournalFile, err)
 	}
+	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, err = s.recover()
+	return err
 }
 
 // committed moves the changed documents on to their new revisions.

@@ -81,6 +81,7 @@ func (s *Store) walAppend(jb []byte) (int64, error) {
 		_ = f.Truncate(before.Size())
 		return 0, err
 	}
+	crashPoint("wal-written")
 	if err := fdatasync(f); err != nil {
 		_ = f.Truncate(before.Size())
 		return 0, err
@@ -90,6 +91,47 @@ func (s *Store) walAppend(jb []byte) (int64, error) {
 		return 0, err
 	}
 	return st.Size(), nil
+}
+
+// walLog makes the journal jb, which recovery is about to finish, the log's
+// last line, durably, and returns the log's size. Its line is there when
+// the commit that wrote jb got past its append; then only the sync is
+// redone (the kill may have come before it). It is not there when the kill
+// came between the mark and the append, or when the replay after a machine
+// crash emptied the log: then it is appended, after cutting off a line
+// torn by the kill, which would otherwise end the log before it.
+func (s *Store) walLog(jb []byte) (int64, error) {
+	raw, err := s.root.ReadFile(WALFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s.walAppend(jb)
+	} else if err != nil {
+		return 0, damaged(WALFile, err)
+	}
+	line := append(append([]byte{'\n'}, jb...), '\n')
+	if bytes.HasSuffix(raw, line) {
+		f, err := s.root.OpenFile(WALFile, os.O_WRONLY, 0)
+		if err != nil {
+			return 0, err
+		}
+		defer f.Close()
+		return int64(len(raw)), fdatasync(f)
+	}
+	if cut := bytes.LastIndexByte(raw, '\n') + 1; cut == 0 {
+		if err := s.walReset(); err != nil { // even the header is torn
+			return 0, err
+		}
+	} else if cut < len(raw) {
+		f, err := s.root.OpenFile(WALFile, os.O_WRONLY, 0)
+		if err != nil {
+			return 0, err
+		}
+		err = f.Truncate(int64(cut))
+		f.Close()
+		if err != nil {
+			return 0, err
+		}
+	}
+	return s.walAppend(jb)
 }
 
 // walReset makes the log hold only its header with this boot's id, durably.
@@ -171,11 +213,18 @@ func (s *Store) walRecover() error {
 			if err := s.root.Remove(IndexFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return damaged(IndexFile, err)
 			}
+			// A kill anywhere in here leaves the header of the other boot,
+			// so the next command replays the whole log again: each line's
+			// writes are whole files and fixed-offset appends.
 			for i := range js {
 				if err := s.applyFiles(&js[i]); err != nil {
 					return Errorf(CodeInternal, "replay transaction %d from %s", js[i].Seq, WALFile).Wrap(err)
 				}
+				if i == 0 {
+					crashPoint("replay-first")
+				}
 			}
+			crashPoint("replay-done")
 		}
 		if err := s.checkpoint(js); err != nil {
 			return err
