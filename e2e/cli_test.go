@@ -94,9 +94,10 @@ func mutating(skill string) bool {
 
 // cli runs the binary against one contents root.
 type cli struct {
-	root   string
-	store  string // a PostgreSQL DSN, or "" for the file store under root
-	tokens atomic.Int64
+	root     string
+	store    string // a PostgreSQL DSN, or "" for the file store under root
+	smallWAL bool   // checkpoint every few calls (killWALLimit)
+	tokens   atomic.Int64
 
 	mu    sync.Mutex
 	calls []*call // every call, in the order it finished
@@ -146,11 +147,23 @@ func (c *cli) env(hook string) []string {
 	if c.store != "" {
 		env = append(env, "PROOFLOOP_STORE="+c.store)
 	}
+	if c.smallWAL {
+		env = append(env, killWALLimit)
+	}
 	if hook != "" {
 		env = append(env, "PROOFLOOP_TEST_CRASH="+hook)
+		if step, _ := crashStep(hook); step.Checkpoint {
+			// The step is reached only by a commit that checkpoints.
+			env = append(env, "PROOFLOOP_TEST_WAL_LIMIT=1")
+		}
 	}
 	return env
 }
+
+// killWALLimit makes a commit checkpoint once the write-ahead log has
+// passed a few calls' worth (the default is 1 MB, hundreds of calls), so
+// that the random kills of the crash suites land in checkpoints too.
+const killWALLimit = "PROOFLOOP_TEST_WAL_LIMIT=30000"
 
 func (c *cli) command(k *call) *exec.Cmd {
 	args := []string{k.Skill, "--json", "--root", c.root}

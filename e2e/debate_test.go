@@ -34,7 +34,9 @@ func (r dres) String() string {
 func plRun(root string, kill time.Duration, hook string, args ...string) dres {
 	args = append([]string{"--json"}, args...)
 	cmd := exec.Command(bin, args...)
-	cmd.Env = newCLI(root).env(hook)
+	c := newCLI(root)
+	c.smallWAL = kill >= 0 || hook != "" // the kills land in checkpoints too
+	cmd.Env = c.env(hook)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Start()
@@ -233,8 +235,9 @@ func doctorClean(t *testing.T, root string) {
 }
 
 // TestDebateKill kills proofloop with SIGKILL at random moments of debate
-// turn and close transactions (100 turns, 20 closes, plus one run at each
-// commit step of PROOFLOOP_TEST_CRASH), and after each kill checks that the
+// turn and close transactions (100 turns, 20 closes, plus one turn killed
+// by PROOFLOOP_TEST_CRASH at each step of the write path, crashHooks, which
+// must take effect exactly when the step says), and after each kill checks that the
 // debate JSON and its transcript agree: doctor is clean and regenerates
 // nothing, and the transcript file is the one rendered from the document.
 // A turn that exited 0 is in the document; the document's turns are
@@ -275,7 +278,10 @@ func TestDebateKill(t *testing.T) {
 			t.Fatalf("after kill %d: %s does not match its document", kills, d.Artifact)
 		}
 	}
-	hooks := []string{"before-journal", "after-journal", "after-first-write", "after-writes", "after-event"}
+	var hooks []string // every step of the write path, once
+	for _, h := range crashHooks {
+		hooks = append(hooks, h.Name)
+	}
 	// Until 100 random kills landed (at most 1000 calls), then each hook.
 	for i, h := 0, 0; h < len(hooks) && i < 1000+len(hooks); i++ {
 		d := readDebate(t, root, "deb_crash")
@@ -294,8 +300,14 @@ func TestDebateKill(t *testing.T) {
 		} else {
 			t.Fatalf("%v", r)
 		}
+		if hook != "" && !r.killed {
+			t.Fatalf("with PROOFLOOP_TEST_CRASH=%s the call was not killed: %v", hook, r)
+		}
 		check("deb_crash")
 		after := readDebate(t, root, "deb_crash")
+		if step, ok := crashStep(hook); ok && len(after.Turns) > len(d.Turns) != step.Committed {
+			t.Fatalf("killed at %s, the turn took effect: %v; want %v", hook, !step.Committed, step.Committed)
+		}
 		if r.code == 0 && (len(after.Turns) == 0 || after.Turns[len(after.Turns)-1].Body != body) {
 			t.Fatalf("turn %q exited 0 but is not the last turn", body)
 		}

@@ -9,20 +9,34 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/proofloop/proofloop/store"
 )
 
-// crashHooks are the commit steps PROOFLOOP_TEST_CRASH stops at, and
-// whether the transaction must have taken effect when it dies there: the
-// journal is the commit point.
-var crashHooks = []struct {
-	name      string
-	committed bool
-}{
-	{"before-journal", false},
-	{"after-journal", true},
-	{"after-first-write", true},
-	{"after-writes", true},
-	{"after-event", true},
+// crashHooks are the steps of the file store's write path that
+// PROOFLOOP_TEST_CRASH stops at, from the store's own list: the commit, the
+// log's sync, the writes and the checkpoint (the replay's steps need a log
+// from another boot, which the store's tests make). Each says whether the
+// transaction must have taken effect when it dies there: everything from
+// the mark on is finished by the next command.
+var crashHooks = func() (hooks []store.CrashStep) {
+	for _, c := range store.CrashSteps {
+		if !c.Replay {
+			hooks = append(hooks, c)
+		}
+	}
+	return hooks
+}()
+
+// crashStep is the step of crashHooks named name; a hook of export is
+// none of them (ok false).
+func crashStep(name string) (step store.CrashStep, ok bool) {
+	for _, c := range crashHooks {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return store.CrashStep{}, false
 }
 
 // multiFile are the skills that write two or more files in one transaction.
@@ -34,8 +48,9 @@ var multiFile = []string{"fix-create-substatement", "state-setup-substatement", 
 // skills, from four workers at once, and runs `proofloop doctor` after each
 // kill, which must find the store consistent. Most kills come after a random
 // delay (see crasher.aim), so they land anywhere in a call, the commit
-// included; the rest set PROOFLOOP_TEST_CRASH so that each commit step is
-// hit for certain. Between kills a worker brings its own statements back
+// included; the rest set PROOFLOOP_TEST_CRASH so that each step of the
+// write path (crashHooks) is hit for certain. The write-ahead log is kept
+// small (killWALLimit), so that the random kills land in checkpoints too. Between kills a worker brings its own statements back
 // into a status the next skill accepts, with ordinary calls.
 //
 // At the end of each round, every call must have taken effect entirely or
@@ -52,18 +67,23 @@ var multiFile = []string{"fix-create-substatement", "state-setup-substatement", 
 //
 // Each round starts a fresh store, so that doctor, which reads every file,
 // stays fast and the soak mode's ten times as many rounds take ten times as
-// long. Normal mode: 2 rounds of 4 workers x 25 kills + 5 hooks = 200 kills.
+// long. Normal mode: 2 rounds of 4 workers x (25 kills + 5 hooks): 200
+// random kills and 40 at the 9 steps of crashHooks, 4 to 6 at each
+// step (the same length as when it aimed 8 kills at each of 5 steps).
 func TestMixedCrash(t *testing.T) {
+	// Enough that the four workers of a round hit every step twice: 5.
+	hooksPerWorker := (2*len(crashHooks) + 3) / 4
+
 	seed := seedFor(t)
 	aims := []time.Duration{10 * time.Millisecond, 10 * time.Millisecond, 10 * time.Millisecond, 10 * time.Millisecond}
 	for r := range 2 * scale() {
-		t.Run(fmt.Sprintf("round%d", r+1), func(t *testing.T) { crashRound(t, "", seed+uint64(r)*1000, aims, 25, 5) })
+		t.Run(fmt.Sprintf("round%d", r+1), func(t *testing.T) { crashRound(t, "", seed+uint64(r)*1000, aims, 25, hooksPerWorker) })
 	}
 }
 
 // TestMixedCrashPostgres is TestMixedCrash on the PostgreSQL store: 4
 // workers x 25 kills of clients in the middle of their calls (100 in all;
-// the crash hooks are the file store's journal steps, so none here), doctor
+// the crash hooks are steps of the file store's write path, so none here), doctor
 // after each, and the same all-or-nothing ledger at the end.
 func TestMixedCrashPostgres(t *testing.T) {
 	seed := seedFor(t)
@@ -79,6 +99,7 @@ func TestMixedCrashPostgres(t *testing.T) {
 // delay bound over to the next round.
 func crashRound(t *testing.T, dsn string, seed uint64, aims []time.Duration, kills, hooks int) {
 	w := newWorldOn(t, filepath.Join(t.TempDir(), "contents"), dsn, 1<<30)
+	w.c.smallWAL = dsn == ""
 	w.mustDo(&call{Skill: "init", Expect: -1})
 	w.configure(nil)
 	var problems []string
@@ -184,7 +205,9 @@ func (cr *crasher) run(n, kills, hooks int) {
 		k.Actor = "x" + strings.TrimPrefix(k.Token, "tk")
 		delay := time.Duration(-1)
 		if hooked*kills < cr.landed*hooks || cr.landed >= kills {
-			k.Hook = crashHooks[(hooked+n)%len(crashHooks)].name
+			// Worker n takes the hooks steps after the previous worker's,
+			// so that four workers cover every step in a round.
+			k.Hook = crashHooks[(hooked+n*hooks)%len(crashHooks)].Name
 			hooked++
 		} else {
 			delay = time.Duration(cr.rng.Int64N(int64(cr.aim) + 1))
@@ -202,6 +225,8 @@ func (cr *crasher) run(n, kills, hooks int) {
 			w.t.Errorf("%s\n%v", contractError(k), k)
 		case k.Code != 0 && k.Code != 4 && k.Code != 5:
 			w.t.Errorf("unexpected exit %d: %v", k.Code, k)
+		case k.Code == 0 && k.Hook != "":
+			w.t.Errorf("with PROOFLOOP_TEST_CRASH=%s the call ran to its end: the step was never reached: %v", k.Hook, k)
 		case k.Hook == "":
 			cr.missed++
 			cr.aim = cr.aim * 9 / 10
@@ -325,10 +350,8 @@ func checkCrashLedger(t *testing.T, snap *snapshot, calls []*call, setupCalls in
 		}
 		switch {
 		case k.Killed && k.Hook != "":
-			for _, h := range crashHooks {
-				if h.name == k.Hook && took != h.committed {
-					t.Errorf("died at crash hook %s; took effect: %v, want %v: %v", k.Hook, took, h.committed, k)
-				}
+			if h, _ := crashStep(k.Hook); took != h.Committed {
+				t.Errorf("died at crash hook %s; took effect: %v, want %v: %v", k.Hook, took, h.Committed, k)
 			}
 		case k.Killed:
 			if took {
