@@ -3,7 +3,6 @@ package store_test
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -442,9 +441,7 @@ func tail(s []string, n int) []string { return s[max(0, len(s)-n):] }
 // appended are gone and so is the index. The next command replays the log,
 // and the store is whole again, each transaction once.
 func TestWALReplayAfterMachineCrash(t *testing.T) {
-	if _, err := os.Stat("/proc/sys/kernel/random/boot_id"); err != nil {
-		t.Skip("no boot id here: every commit checkpoints")
-	}
+	needBootID(t)
 	dir := newRoot(t)
 	s := openStore(t, dir)
 	tags := []string{"m0", "m1", "m2"}
@@ -455,45 +452,14 @@ func TestWALReplayAfterMachineCrash(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	walPath := filepath.Join(dir, store.WALFile)
-	raw, err := os.ReadFile(walPath)
-	if err != nil {
-		t.Fatal(err)
+	if n := machineCrash(t, dir); n < 3 {
+		t.Fatalf("the write-ahead log has %d lines after three commits; want at least three", n)
 	}
-	lines := strings.SplitAfter(string(raw), "\n")
-	if len(lines) < 4 {
-		t.Fatalf("the write-ahead log has %d lines after three commits; want a header and three", len(lines)-1)
-	}
-	// The first logged append to events.jsonl: everything after it is lost.
-	var first struct {
-		Writes []struct {
-			Path string `json:"path"`
-			At   *int64 `json:"at"`
-		} `json:"writes"`
-	}
-	if err := json.Unmarshal([]byte(lines[1]), &first); err != nil {
-		t.Fatal(err)
-	}
-	cut := int64(-1)
-	for _, w := range first.Writes {
-		if w.Path == store.EventsFile && w.At != nil {
-			cut = *w.At
-		}
-	}
-	if cut < 0 {
-		t.Fatal("the first logged transaction appends no event")
-	}
-	lines[0] = `{"wal_boot":"a-boot-before-the-crash"}` + "\n"
-	must(t, os.WriteFile(walPath, []byte(strings.Join(lines, "")), 0o644))
-	must(t, os.Truncate(filepath.Join(dir, store.EventsFile), cut))
-	for _, id := range []string{docA, docB} {
-		must(t, os.Truncate(filepath.Join(dir, store.DocPath(model.KindProblem, id)), 0))
-	}
-	must(t, os.Remove(filepath.Join(dir, store.IndexFile)))
 
 	s = openStore(t, dir)
 	doctorClean(t, s)
 	checkStore(t, dir, tags)
+	walPath := filepath.Join(dir, store.WALFile)
 	if raw, err := os.ReadFile(walPath); err != nil || strings.Count(string(raw), "\n") != 1 {
 		t.Errorf("after the replay the write-ahead log holds %q (%v); want its header alone, checkpointed", raw, err)
 	}
