@@ -140,11 +140,6 @@ func ReadBrief(s *store.Store, role model.Role, id, token string) (*Brief, error
 			}
 		}
 	}
-	// A spent round budget is the decider's too, in any status: `decide
-	// --extend` grants more rounds.
-	if role == model.RoleDecide && b.YourTurn && len(b.Allowed) == 0 {
-		b.Allowed = append(b.Allowed, Allowed{Skill: "decide"})
-	}
 	if kind == model.KindProblem {
 		p, err := doc.Problem()
 		if err != nil {

@@ -10,8 +10,8 @@ import (
 
 // Disputes: a fixer who believes an issue is wrong opens a socratic debate
 // about it (debate start --about STMT#ISSUE). The issue records the open
-// dispute, and the statement's turn is nobody's until it ends (model
-// StatementTurn). When the debate ends ACCEPTED_CONSENSUS with both
+// dispute, and the statement's turn is nobody's until it ends (the table's
+// no_open_dispute hold, model.Holds). When the debate ends ACCEPTED_CONSENSUS with both
 // participants' latest verdicts withdrawn, the issue is withdrawn in the same
 // transaction; any other end leaves it standing. Participants join as in any
 // socratic debate (by name; the checker and the fixer are expected).

@@ -8,17 +8,19 @@ import (
 // Grant is a turn the table gives: the rule, the role it hands the item to,
 // and why.
 type Grant struct {
-	Skill  string
-	Role   Role
-	Reason string
+	Skill   string
+	Role    Role
+	Reason  string
+	Outcome string // the entry's Outcome: exhausted for decide's on a spent budget
 }
 
 // Route lists the turns the table gives on a document of kind k in the
-// state f describes (its status, open issues and sub-statements; no call's
-// input), in table order: every From entry with a Turn that holds the
-// status, whose When conditions and whose rule's guards that read the
-// document (not Input) all pass. Nothing else decides whose turn it is; a
-// new rule that gives a turn is routed with no other edit.
+// state f describes (its status, open issues, sub-statements, disputes and
+// round budget; no call's input), in table order: every From entry with a
+// Turn that holds the status, whose When conditions and whose rule's
+// guards that read the document (not Input) all pass, and that no hold
+// (Holds) stops. Nothing else decides whose turn it is; a new rule that
+// gives a turn is routed, and held, with no other edit.
 func Route(k Kind, f *Facts) []Grant {
 	var out []Grant
 	for i := range Table {
@@ -27,14 +29,15 @@ func Route(k Kind, f *Facts) []Grant {
 			continue
 		}
 		for _, fr := range r.From {
-			if fr.Turn == "" || !slices.Contains(fr.Statuses, f.Status) || !holds(fr.When, f) || !holds(r.Guards, f) {
+			if fr.Turn == "" || !slices.Contains(fr.Statuses, f.Status) || !holds(fr.When, f) || !holds(r.Guards, f) ||
+				heldDespite(f, fr.Despite) {
 				continue
 			}
 			why := fmt.Sprintf("%s may act on it", r.Skill)
 			if fr.Why != nil {
 				why = fr.Why(f)
 			}
-			out = append(out, Grant{Skill: r.Skill, Role: fr.Turn, Reason: why})
+			out = append(out, Grant{Skill: r.Skill, Role: fr.Turn, Reason: why, Outcome: fr.Outcome})
 		}
 	}
 	return out
@@ -92,8 +95,8 @@ func ProblemFacts(p *Problem, wraps []Child) *Facts {
 
 // AddRule adds a rule to the transition table: how a skill that is not
 // one of the seed's brings its own row (skills.Skill.Transition), so that
-// the skill is its one file. A skill name already in the table panics: two
-// rows for one skill would make Lookup ambiguous.
+// the skill is its one file. A skill name already in the table panics: a
+// registry skill has one row, the one Lookup and the skill's docs read.
 func AddRule(r Rule) {
 	if _, ok := Lookup(r.Skill); ok {
 		panic("model: the transition table already has a row for " + r.Skill)

@@ -26,8 +26,43 @@ func withdrawnDebate(t *testing.T) *Debate {
 
 // routeStates are statements in every status, in the states that decide
 // whose turn it is: issues open or answered, sub-statements open,
-// resolved or filling a gap.
+// resolved or filling a gap, each also with the round budget spent, with a
+// dispute open and with both; and problems, with the solver's budget left
+// and spent.
 func routeStates() []*Facts {
+	var out []*Facts
+	for _, f := range plainStates() {
+		out = append(out, f)
+		spent, disputed, both := *f, *f, *f
+		spent.MaxRounds = 0 // a round spent: past a budget of none
+		if f.Statement != nil {
+			st := *f.Statement
+			st.Round = 1
+			spent.Statement = &st
+			if len(st.Validate.Issues) > 0 {
+				d := st
+				d.Round = 0
+				d.Validate.Issues = []Issue{d.Validate.Issues[0]}
+				d.Validate.Issues[0].Dispute = &IssueDispute{Debate: "deb_x", OpenedAt: "2026-01-01T00:00:00Z"}
+				disputed.Statement = &d
+				b := d
+				b.Round = 1
+				both.Statement, both.MaxRounds = &b, 0
+				out = append(out, &disputed, &both)
+			}
+		} else {
+			p := *f.Problem
+			p.IdleTurns = 1
+			spent.Problem = &p
+		}
+		out = append(out, &spent)
+	}
+	return out
+}
+
+// plainStates are routeStates with no hold in force: budget left, no
+// dispute.
+func plainStates() []*Facts {
 	one := 1
 	issue := func(st *Statement, open bool) *Statement {
 		st.Validate.Issues = []Issue{{IssueNumber: 1, Sentence: 1}}
@@ -44,14 +79,18 @@ func routeStates() []*Facts {
 				{{ID: "s1", Status: StatementTrue}, {ID: "s2", Status: StatementFalse}},
 				{{ID: "f1", Status: StatementTrue, FillsIssue: &one}}} {
 				st := issue(&Statement{ID: "stmt_a_wrap", Status: s}, open)
-				out = append(out, StatementFacts(st, subs))
+				f := StatementFacts(st, subs)
+				f.MaxRounds = 5
+				out = append(out, f)
 			}
 		}
 	}
 	for _, wraps := range [][]Child{nil, {{ID: "w1", Status: StatementPending}}, {{ID: "w1", Status: StatementTrue}},
 		{{ID: "w1", Status: StatementFalse}}} {
 		for _, s := range ProblemStatuses {
-			out = append(out, ProblemFacts(&Problem{ID: "prob_a", Status: s}, wraps))
+			f := ProblemFacts(&Problem{ID: "prob_a", Status: s}, wraps)
+			f.MaxRounds = 5
+			out = append(out, f)
 		}
 	}
 	return out
@@ -79,11 +118,30 @@ func TestRouteFromTable(t *testing.T) {
 				t.Errorf("Route(%s %s): %s's turn has no reason", k, f.Status, g.Skill)
 			}
 		}
+		// The holds, read another way than Holds: a dispute open on a
+		// statement in its check/fix exchange gives nobody a turn; else a
+		// spent budget gives decide the only turn, outcome exhausted.
+		inPlay := f.Status != StatementTrue && f.Status != StatementFalse && f.Status != StatementNeedsModification &&
+			!(k == KindProblem && f.Status == ProblemSolved)
+		disputed := f.Statement != nil && len(f.Statement.Validate.Issues) > 0 && f.Statement.Validate.Issues[0].Dispute != nil
+		spent := (f.Statement != nil && f.Statement.Round > f.MaxRounds) || (f.Problem != nil && f.Problem.IdleTurns > f.MaxRounds)
+		switch {
+		case inPlay && disputed && len(grants) > 0:
+			t.Errorf("Route(%s %s) with a dispute open gives %s a turn; want nobody's", k, f.Status, grants[0].Role)
+		case inPlay && disputed && !strings.Contains(errOf(Held(f)), "disputed in deb_x"):
+			t.Errorf("Held(%s %s) with a dispute open = %v; want the dispute", k, f.Status, Held(f))
+		case inPlay && spent && !disputed && (len(grants) != 1 || grants[0].Role != RoleDecide || grants[0].Outcome != OutcomeExhausted):
+			t.Errorf("Route(%s %s) past the budget = %+v; want decide's turn alone, outcome exhausted", k, f.Status, grants)
+		case !spent && slices.ContainsFunc(grants, func(g Grant) bool { return g.Outcome == OutcomeExhausted }):
+			t.Errorf("Route(%s %s) within the budget = %+v; want no exhausted turn", k, f.Status, grants)
+		}
 	}
 	// Which statuses give a turn, to whom: the design's routing.
+	// decide has a turn wherever the check/fix exchange can spend the
+	// round budget.
 	for s, want := range map[Status][]Role{
-		StatementPending: {RoleProve}, StatementAwaitingVerification: {RoleCheck}, StatementHasGap: {RoleFix},
-		StatementAwaitingSubstatement: {RoleProve, RoleFix}, StatementTrue: nil, StatementFalse: nil,
+		StatementPending: {RoleProve, RoleDecide}, StatementAwaitingVerification: {RoleCheck, RoleDecide}, StatementHasGap: {RoleFix, RoleDecide},
+		StatementAwaitingSubstatement: {RoleProve, RoleFix, RoleDecide}, StatementTrue: nil, StatementFalse: nil,
 		StatementNeedsModification: {RoleDecide},
 	} {
 		if got := TurnRoles(KindStatement, s); !slices.Equal(got, want) {

@@ -36,6 +36,12 @@ type From struct {
 	When []Guard
 	// Why is the turn's reason, for a person (nil: a generic one).
 	Why func(f *Facts) string
+	// Despite names the holds (Holds) that do not stop this turn: the turn
+	// is the way out of them (decide's on a spent round budget).
+	Despite []string
+	// Outcome is what the turn reports besides its role (OutcomeExhausted
+	// for decide's on a spent budget); "" for none.
+	Outcome string
 }
 
 // Guard is a named condition a transition needs besides the status. Input
@@ -96,6 +102,20 @@ type Facts struct {
 	Problem *Problem
 	// Debate is settle-dispute's debate, closed.
 	Debate *Debate
+	// MaxRounds is config.json's max_rounds, for the round budget: the
+	// budget_left hold and decide's turn on a spent budget read it.
+	MaxRounds int
+	// Extend is decide --extend N's N; 0 for --accept or --reject.
+	Extend int
+}
+
+// kind is the kind of document the facts describe: a problem's facts
+// carry it, a statement's or a bare status's do not.
+func (f *Facts) kind() Kind {
+	if f.Problem != nil {
+		return KindProblem
+	}
+	return KindStatement
 }
 
 func (f *Facts) openSubs() []string {
@@ -369,16 +389,37 @@ var Table = []Rule{
 				}
 				return nil
 			}}}},
+	// decide is a person's (or an orchestrator's) command, with a row per
+	// kind of item it acts on: --accept or --reject on a proposed
+	// modification, --extend on an item that has spent its round budget
+	// (the turn the budget_left hold gives way to).
 	{Skill: "decide", Roles: []Role{RoleDecide}, Kind: KindStatement,
 		From: []From{{Statuses: []Status{StatementNeedsModification}, Turn: RoleDecide,
-			Why: func(*Facts) string { return "a modification is proposed: accept or reject it" }}},
-		Leaves: "accept: pending with the proposed claim and premises; reject: the status it came from"},
+			Why: func(*Facts) string { return "a modification is proposed: accept or reject it" }},
+			decideSpent(StatementPending, StatementAwaitingVerification, StatementHasGap, StatementAwaitingSubstatement)},
+		Leaves: "accept: pending with the proposed claim and premises; reject: the status it came from; extend: the status it had",
+		Guards: []Guard{modificationProposed, extendSpent}},
+	{Skill: "decide", Roles: []Role{RoleDecide}, Kind: KindProblem,
+		From:   []From{decideSpent(ProblemPending)},
+		Leaves: "extend: the status it had",
+		Guards: []Guard{modificationProposed, extendSpent}},
 }
 
-// Lookup returns the rule of a skill.
+// Lookup returns the rule of a skill: its first row, for a skill with a
+// row per kind of document (decide); LookupKind picks one.
 func Lookup(skill string) (*Rule, bool) {
 	for i := range Table {
 		if Table[i].Skill == skill {
+			return &Table[i], true
+		}
+	}
+	return nil, false
+}
+
+// LookupKind returns the rule of a skill on documents of kind k.
+func LookupKind(skill string, k Kind) (*Rule, bool) {
+	for i := range Table {
+		if Table[i].Skill == skill && Table[i].Kind == k {
 			return &Table[i], true
 		}
 	}
@@ -397,7 +438,9 @@ func (r *Rule) ActsOn(src Source, s Status) bool {
 
 // AllowedNow lists the skills that may act on a document of kind k in
 // status s, in table order. The engine's own rules (no role: settle-dispute)
-// are not for a caller, so they are not listed.
+// are not for a caller, so they are not listed; nor is an entry that is the
+// way out of a hold (decide on a spent budget): it acts only while the hold
+// is in force, which the status alone does not say.
 func AllowedNow(k Kind, s Status) []string {
 	var out []string
 	for i := range Table {
@@ -406,7 +449,7 @@ func AllowedNow(k Kind, s Status) []string {
 			continue
 		}
 		for _, fr := range r.From {
-			if slices.Contains(fr.Statuses, s) {
+			if len(fr.Despite) == 0 && slices.Contains(fr.Statuses, s) {
 				out = append(out, r.Skill)
 				break
 			}
@@ -439,7 +482,7 @@ func (e *TransitionError) Error() string {
 	if len(e.Allowed) > 0 {
 		var names []string
 		for _, name := range e.Allowed {
-			names = append(names, name+sourceNote(name, e.Status))
+			names = append(names, name+sourceNote(name, e.Kind, e.Status))
 		}
 		allowed = strings.Join(names, ", ")
 	}
@@ -448,8 +491,8 @@ func (e *TransitionError) Error() string {
 
 // sourceNote names the source a skill needs to act on status s, when only
 // one source may: "state-mark-false (source fix)" on has_gap.
-func sourceNote(skill string, s Status) string {
-	r, _ := Lookup(skill)
+func sourceNote(skill string, k Kind, s Status) string {
+	r, _ := LookupKind(skill, k)
 	var srcs []string
 	for _, f := range r.From {
 		if f.Source != "" && slices.Contains(f.Statuses, s) {
@@ -482,7 +525,12 @@ func (e *GuardError) Unwrap() error { return e.Reason }
 // Allow checks a call of skill against the table: the status first, then
 // each guard in order. It returns a *TransitionError or a *GuardError.
 func Allow(skill string, f *Facts) error {
-	r, ok := Lookup(skill)
+	r, ok := LookupKind(skill, f.kind())
+	if !ok {
+		// A skill with one row is checked against it whatever the facts
+		// carry (the problem skills give a bare status).
+		r, ok = Lookup(skill)
+	}
 	if !ok {
 		return fmt.Errorf("unknown skill %q", skill)
 	}

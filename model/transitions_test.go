@@ -21,8 +21,10 @@ var want = map[string]map[Source][]Status{
 	"check-reject-proof":         {"": {StatementAwaitingVerification, StatementHasGap}},
 	"fix-patch-proof":            {"": {StatementHasGap, StatementAwaitingSubstatement}},
 	"fix-create-substatement":    {"": {StatementHasGap}},
-	"decide":                     {"": {StatementNeedsModification}},
-	"reopen":                     {"": {StatementTrue}},
+	// decide: a statement's row and a problem's; the statuses are one
+	// list since a problem's pending is spelled as a statement's.
+	"decide": {"": {StatementNeedsModification, StatementPending, StatementAwaitingVerification, StatementHasGap, StatementAwaitingSubstatement}},
+	"reopen": {"": {StatementTrue}},
 	"settle-dispute": {"": {StatementPending, StatementAwaitingVerification, StatementHasGap,
 		StatementAwaitingSubstatement, StatementNeedsModification}},
 }
@@ -36,8 +38,12 @@ func passing(st Status, src Source) *Facts {
 }
 
 func TestTableEverySkillEveryStatus(t *testing.T) {
-	if len(Table) != len(want) {
-		t.Fatalf("Table has %d rows; want %d", len(Table), len(want))
+	skills := map[string]bool{}
+	for _, r := range Table {
+		skills[r.Skill] = true
+	}
+	if len(skills) != len(want) {
+		t.Fatalf("Table has %d skills; want %d", len(skills), len(want))
 	}
 	for _, r := range Table {
 		sources, ok := want[r.Skill]
@@ -53,6 +59,13 @@ func TestTableEverySkillEveryStatus(t *testing.T) {
 				}
 				if r.Skill == "settle-dispute" {
 					f.Debate = withdrawnDebate(t)
+				}
+				if r.Skill == "decide" && st != StatementNeedsModification {
+					// --extend, on an item past its budget.
+					f.Extend, f.MaxRounds, f.Statement = 1, 1, &Statement{ID: "stmt_a_wrap", Status: st, Round: 2}
+					if r.Kind == KindProblem {
+						f.Statement, f.Problem = nil, &Problem{ID: "prob_a", Status: st, IdleTurns: 2}
+					}
 				}
 				err := Allow(r.Skill, f)
 				if slices.Contains(allowed, st) {

@@ -1,9 +1,6 @@
 package model
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Turn says which role must act next on an item, and why. It is derived
 // from status and history, never stored. Role "" means nobody: the item is
@@ -52,32 +49,25 @@ func ProblemExhausted(p *Problem, maxRounds int) bool {
 }
 
 // StatementTurn derives whose turn it is on a statement. subs are its
-// sub-statements, in order. The roles come from the transition table
-// (Route); before it, two holds that stop every turn: an open dispute (the
-// statement waits for its debate) and a spent round budget (decide extends
-// it or gives up). A statement the table gives nobody a turn on is final
-// (true, false) or waits on its sub-statements.
+// sub-statements, in order. The role comes from the transition table
+// (Route), its holds included: an open dispute gives nobody a turn, and a
+// spent round budget gives decide its turn (outcome exhausted). A statement
+// the table gives nobody a turn on is final (true, false), held, or waits on
+// its sub-statements.
 func StatementTurn(st *Statement, subs []Child, maxRounds int) Turn {
-	if st.Status != StatementNeedsModification && !Resolved(st.Status) {
-		for i := range st.Validate.Issues {
-			if is := &st.Validate.Issues[i]; is.DisputeOpen() {
-				return Turn{Outcome: OutcomeWaiting, Reason: fmt.Sprintf("issue %d is disputed in %s: the statement waits for it", is.IssueNumber, is.Dispute.Debate)}
-			}
-		}
-		if Exhausted(st, maxRounds) {
-			return Turn{Role: RoleDecide, Outcome: OutcomeExhausted,
-				Reason: fmt.Sprintf("the round budget is spent (%d of %d): extend it or give up", Spent(st), Budget(st, maxRounds))}
-		}
-	}
 	f := StatementFacts(st, subs)
+	f.MaxRounds = maxRounds
 	if g := Route(KindStatement, f); len(g) > 0 {
-		return Turn{Role: g[0].Role, Reason: g[0].Reason}
+		return Turn{Role: g[0].Role, Reason: g[0].Reason, Outcome: g[0].Outcome}
 	}
 	switch st.Status {
 	case StatementTrue:
 		return Turn{Reason: "proved", Outcome: OutcomeTrue}
 	case StatementFalse:
 		return Turn{Reason: "refuted", Outcome: OutcomeFalse}
+	}
+	if err := Held(f); err != nil {
+		return Turn{Reason: err.Error(), Outcome: OutcomeWaiting}
 	}
 	var open []string
 	for _, c := range subs {
@@ -92,18 +82,17 @@ func StatementTurn(st *Statement, subs []Child, maxRounds int) Turn {
 }
 
 // ProblemTurn derives whose turn it is on a problem. wraps are the
-// statements in its progresses. The roles come from the transition table
-// (Route), once the solver's budget of idle turns is not spent.
+// statements in its progresses. The role comes from the transition table
+// (Route): the solver's, or decide's once the solver has spent its budget
+// of idle turns (outcome exhausted).
 func ProblemTurn(p *Problem, wraps []Child, maxRounds int) Turn {
 	if p.Status == ProblemSolved {
 		return Turn{Reason: "solved", Outcome: OutcomeSolved}
 	}
-	if ProblemExhausted(p, maxRounds) {
-		return Turn{Role: RoleDecide, Outcome: OutcomeExhausted,
-			Reason: fmt.Sprintf("its solver changed nothing in %d turns (budget %d): extend it or give up", p.IdleTurns, maxRounds+p.ExtraRounds)}
-	}
-	if g := Route(KindProblem, ProblemFacts(p, wraps)); len(g) > 0 {
-		return Turn{Role: g[0].Role, Reason: g[0].Reason}
+	f := ProblemFacts(p, wraps)
+	f.MaxRounds = maxRounds
+	if g := Route(KindProblem, f); len(g) > 0 {
+		return Turn{Role: g[0].Role, Reason: g[0].Reason, Outcome: g[0].Outcome}
 	}
 	var waiting []string
 	for _, w := range wraps {

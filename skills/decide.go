@@ -52,7 +52,8 @@ func Decide(s *store.Store, opts store.TxOptions, p DecideParams) (*Result, erro
 }
 
 // extend grants n more rounds (idle turns, for a problem) to an item that
-// has spent its budget.
+// has spent its budget: the decide rule's --extend, on the item's row of
+// the table.
 func extend(tx *store.Tx, s *store.Store, id string, n int) (*Result, error) {
 	cfg, err := s.Config()
 	if err != nil {
@@ -62,26 +63,26 @@ func extend(tx *store.Tx, s *store.Store, id string, n int) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var spent, budget, extra int
-	var exhausted bool
+	var f *model.Facts
+	var extra int
 	if d.Kind == model.KindProblem {
 		p, err := d.Problem()
 		if err != nil {
 			return nil, err
 		}
-		spent, budget, extra, exhausted = p.IdleTurns, cfg.MaxRounds+p.ExtraRounds, p.ExtraRounds, model.ProblemExhausted(p, cfg.MaxRounds)
+		f, extra = model.ProblemFacts(p, nil), p.ExtraRounds
 	} else {
 		st, err := d.Statement()
 		if err != nil {
 			return nil, err
 		}
-		spent, budget, extra, exhausted = model.Spent(st), model.Budget(st, cfg.MaxRounds), st.ExtraRounds, model.Exhausted(st, cfg.MaxRounds)
+		f, extra = model.StatementFacts(st, nil), st.ExtraRounds
 	}
-	if !exhausted {
-		return nil, &model.GuardError{Skill: "decide", Guard: "budget_exhausted",
-			Reason: fmt.Errorf("%s has used %d of its %s; --extend is for a spent budget", id, spent, model.Count(budget, "round")),
-			Next:   fmt.Sprintf("%s still has budget left: nothing to extend until `proofloop status` shows it out of budget (a decide turn)", id)}
+	f.MaxRounds, f.Extend = cfg.MaxRounds, n
+	if err := model.Allow("decide", f); err != nil {
+		return nil, err
 	}
+	spent, budget := f.RoundBudget()
 	if err := d.Set("extra_rounds", extra+n); err != nil {
 		return nil, err
 	}
@@ -90,8 +91,20 @@ func extend(tx *store.Tx, s *store.Store, id string, n int) (*Result, error) {
 		Text:  fmt.Sprintf("Granted %s %s (budget %d, spent %d).", id, model.Count(n, "more round"), budget+n, spent)}, nil
 }
 
+// decideRefusals are decide's refusals of its guards, what GuardHint
+// answers for them: decide is a person's command, not a registry skill with
+// Refusals of its own.
+var decideRefusals = []Refusal{
+	{Code: store.CodeGuardFailed, Guard: "modification_proposed",
+		When: "--accept or --reject on an item with no proposed modification",
+		Do:   "Nothing to accept or reject: `proofloop status` says whose turn it is; --extend N is for a spent round budget."},
+	{Code: store.CodeGuardFailed, Guard: "budget_exhausted",
+		When: "--extend on an item with budget left",
+		Do:   "It still has budget left: nothing to extend until `proofloop status` shows it out of budget (a decide turn)."},
+}
+
 func decideModification(tx *store.Tx, d *store.Doc, st *model.Statement, p DecideParams) (*Result, error) {
-	if err := model.Allow("decide", &model.Facts{Status: st.Status}); err != nil {
+	if err := model.Allow("decide", model.StatementFacts(st, nil)); err != nil {
 		return nil, err
 	}
 	m := st.ProposedModification

@@ -33,11 +33,13 @@ func explain(s *store.Store, skill, id, token string, err error) error {
 // refusal of that guard, or "" when the registry has none (a test keeps
 // every guard of model.Table covered).
 func GuardHint(skill, guard string) string {
-	sk, ok := Find(skill)
-	if !ok {
+	refusals := decideRefusals
+	if sk, ok := Find(skill); ok {
+		refusals = sk.Refusals
+	} else if skill != "decide" {
 		return ""
 	}
-	for _, r := range sk.Refusals {
+	for _, r := range refusals {
 		if r.Code == store.CodeGuardFailed && r.Guard == guard {
 			return r.Do
 		}

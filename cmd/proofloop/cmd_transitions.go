@@ -18,7 +18,8 @@ func (a *app) transitionsCommand() *cobra.Command {
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if a.json {
-				return a.writeJSON(map[string]any{"ok": true, "command": "transitions", "transitions": transitionRows(), "severities": severityRows(), "protocols": protocolRows()})
+				return a.writeJSON(map[string]any{"ok": true, "command": "transitions", "transitions": transitionRows(), "holds": holdRows(),
+					"severities": severityRows(), "protocols": protocolRows()})
 			}
 			if protocols {
 				width := a.termWidth()
@@ -32,9 +33,11 @@ func (a *app) transitionsCommand() *cobra.Command {
 				if err := a.wideTransitions(); err != nil {
 					return err
 				}
+				a.printHolds(1 << 20)
 				return a.printSeverities(0)
 			}
 			a.narrowTransitions(a.termWidth())
+			a.printHolds(a.termWidth())
 			return a.printSeverities(a.termWidth())
 		},
 	}
@@ -182,13 +185,35 @@ type guardRow struct {
 }
 
 // turnRow is a turn a rule gives: next and run offer an item in one of
-// Statuses to Role, when the rule's guards that read the document and When
-// hold. A status in acts_on with no turn is only allowed.
+// Statuses to Role, when the rule's guards that read the document, When and
+// the table's holds (but those named in Despite) hold. A status in acts_on
+// with no turn is only allowed.
 type turnRow struct {
 	Role     string     `json:"role"`
 	Source   string     `json:"source,omitempty"`
 	Statuses []string   `json:"statuses"`
 	When     []guardRow `json:"when"`
+	Despite  []string   `json:"despite,omitempty"`
+}
+
+// holdRows are the table's holds (model.Holds): conditions every turn
+// shares.
+func holdRows() []guardRow {
+	rows := []guardRow{}
+	for _, h := range model.Holds {
+		rows = append(rows, guardRow{h.Name, h.Text})
+	}
+	return rows
+}
+
+// printHolds prints the table's holds under its rows, within width
+// columns.
+func (a *app) printHolds(width int) {
+	fmt.Fprintln(a.stdout)
+	a.hang(width, "", "", "Every turn above also needs the table's holds, save a turn given despite one (the way out of it):")
+	for _, h := range holdRows() {
+		a.hang(width, "  "+h.Name+": ", "    ", h.Text)
+	}
 }
 
 type transitionRow struct {
@@ -213,6 +238,9 @@ func turnsText(r transitionRow) string {
 		}
 		if len(when) > 0 {
 			s += " when " + strings.Join(when, " and ")
+		}
+		if len(t.Despite) > 0 {
+			s += ", despite " + strings.Join(t.Despite, " and ")
 		}
 		out = append(out, s)
 	}
@@ -245,6 +273,7 @@ func transitionRows() []transitionRow {
 				for _, g := range f.When {
 					t.When = append(t.When, guardRow{g.Name, g.Text})
 				}
+				t.Despite = f.Despite
 				row.Turns = append(row.Turns, t)
 			}
 		}
