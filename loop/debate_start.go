@@ -43,9 +43,10 @@ type startPlan struct {
 }
 
 // StartDebate creates a debate and its transcript in one transaction. Its
-// id is deb_<topic_slug>, then _2, _3, ... A socratic start on the source
-// and topic of an open duel finds that duel and writes nothing (seed 000:
-// one active duel per source and topic).
+// id is deb_<topic_slug>, then _2, _3, ... A start of a protocol with one
+// open debate per source and topic (model.Protocol.OnePerSource: socratic,
+// seed 000's one active duel) on the source and topic of an open one finds
+// it and writes nothing.
 func StartDebate(s *store.Store, opts store.TxOptions, in DebateStart) (*DebateResult, error) {
 	plan, err := planStart(in)
 	if err != nil {
@@ -54,7 +55,7 @@ func StartDebate(s *store.Store, opts store.TxOptions, in DebateStart) (*DebateR
 	var out *model.Debate
 	existing := false
 	_, err = s.Update(opts, func(tx *store.Tx) error {
-		out, existing, err = plan.create(tx, plan.p.Name == model.Socratic.Name && plan.src != nil)
+		out, existing, err = plan.create(tx, plan.p.OnePerSource && plan.src != nil)
 		return err
 	})
 	if err != nil {

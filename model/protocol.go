@@ -48,6 +48,10 @@ type Protocol struct {
 	// no one's turn.
 	Disputes  bool
 	UserTurns bool
+	// OnePerSource: at most one open debate of it per source and topic; a
+	// start on the source and topic of an open one finds it and writes
+	// nothing (seed 000's one active duel per source and topic).
+	OnePerSource bool
 	// TurnCommands, when set, are each role's own ways to write a turn
 	// (else: one JSON object on standard input); MoreCommands come after
 	// the shared ones.

@@ -69,8 +69,9 @@ var Socratic = Protocol{
 		SocraticDissent:           "both participants must have contributed, and a latest stance must be DISSENTING with a blocking unresolved item left",
 		SocraticMaxTurns:          "the turn limit must be reached",
 	},
-	Disputes: true,
-	Doc:      socraticDoc,
+	Disputes:     true,
+	OnePerSource: true,
+	Doc:          socraticDoc,
 }
 
 // nextSocratic: no turn before the second participant joins (seed 000);

@@ -1,7 +1,11 @@
 package model
 
 import (
+	"io/fs"
 	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -91,5 +95,47 @@ func TestTurnShapeReadsAsASentence(t *testing.T) {
 	err := Agora.ValidateTurn(d, "p1", &DebateTurn{Body: "prose"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "an agora turn is a JSON object, not --body text") {
 		t.Errorf("an agora turn with a body: %v; want a refusal saying \"an agora turn is a JSON object, not --body text\"", err)
+	}
+}
+
+// TestNoProtocolNamedOutsideModel: nothing outside model/ switches on a
+// protocol's name or reaches for one protocol's value; what differs between
+// protocols is a field or method of model.Protocol (Disputes, UserTurns,
+// OnePerSource, Layout, ...). It reads the Go sources of the packages that
+// use the protocols, tests aside.
+func TestNoProtocolNamedOutsideModel(t *testing.T) {
+	var pats []*regexp.Regexp
+	for _, p := range Protocols {
+		q := regexp.QuoteMeta(p.Name)
+		pats = append(pats, regexp.MustCompile(`(==|!=|case)\s*"`+q+`"`),
+			regexp.MustCompile(`"`+q+`"\s*(==|!=)`),
+			regexp.MustCompile(`\bmodel\.`+strings.ToUpper(q[:1])+q[1:]+`\b`))
+	}
+	files := 0
+	for _, dir := range []string{"../loop", "../cmd", "../skills", "../report"} {
+		err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			files++
+			for i, line := range strings.Split(string(b), "\n") {
+				for _, re := range pats {
+					if re.MatchString(line) {
+						t.Errorf("%s:%d names a protocol: %s", path, i+1, strings.TrimSpace(line))
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if files < 50 {
+		t.Errorf("read %d Go files; want the sources of loop, cmd, skills and report", files)
 	}
 }
