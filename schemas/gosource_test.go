@@ -1,6 +1,7 @@
 package schemas_test
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -22,7 +23,10 @@ import (
 // differs from its Go list, and `go test ./schemas -run TestSchemaEnums
 // -update` rewrites the schema's enum from Go (in place, its layout kept).
 // TestSchemaFieldsFollowGo fails when a Go type and the schema object it is
-// written as name different fields.
+// written as name different fields. TestEveryEnumHasAGoSource fails on an
+// enum of a schema that enumSources does not list, so the list guards
+// itself; the debate schema's one hand-written conditional has
+// TestSchemaPositionsRuleFollowsGo.
 var update = flag.Bool("update", false, "rewrite the schemas' enums from their Go sources")
 
 // enumSource is one enum of a schema and the Go list it comes from.
@@ -147,6 +151,99 @@ func TestSchemaEnumsFollowGo(t *testing.T) {
 	}
 }
 
+// TestEveryEnumHasAGoSource walks every "enum" of every schema and fails on
+// one that enumSources does not list: an enum written into a schema by hand
+// would otherwise have no Go source and no test.
+func TestEveryEnumHasAGoSource(t *testing.T) {
+	listed := map[string]bool{}
+	for _, e := range enumSources() {
+		listed[e.schema.FileName()+" "+e.path] = true
+	}
+	found := 0
+	for _, k := range schemas.Kinds() {
+		data, err := os.ReadFile(k.FileName())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range enumPaths(gjson.ParseBytes(data), "") {
+			found++
+			if !listed[k.FileName()+" "+path] {
+				t.Errorf("%s has an enum at %s that no Go source gives: add it to enumSources", k.FileName(), path)
+			}
+		}
+	}
+	if found < len(listed) {
+		t.Errorf("found %d enums in the schemas; enumSources lists %d", found, len(listed))
+	}
+}
+
+// enumPaths lists the gjson paths of the enum arrays under v.
+func enumPaths(v gjson.Result, at string) []string {
+	var out []string
+	join := func(k string) string {
+		k = strings.NewReplacer(".", `\.`, "*", `\*`, "?", `\?`).Replace(k)
+		if at == "" {
+			return k
+		}
+		return at + "." + k
+	}
+	v.ForEach(func(k, child gjson.Result) bool {
+		key := k.String()
+		if v.IsArray() {
+			key = fmt.Sprint(k.Int())
+		}
+		if key == "enum" && v.IsObject() && child.IsArray() {
+			out = append(out, join(key))
+		} else if child.IsObject() || child.IsArray() {
+			out = append(out, enumPaths(child, join(key))...)
+		}
+		return true
+	})
+	return out
+}
+
+// TestSchemaPositionsRuleFollowsGo: debate.schema.json's one conditional,
+// `if protocol const X then positions required, minItems N`, is written by
+// hand, since it is a rule of X's start (model.Protocol.CheckStart), not a
+// Go list a schema enum could be generated from. This test holds the two
+// together: X is the one protocol whose start refuses too few positions,
+// and N is the fewest its start takes.
+func TestSchemaPositionsRuleFollowsGo(t *testing.T) {
+	data, err := os.ReadFile(schemas.Debate.FileName())
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := gjson.ParseBytes(data)
+	name := doc.Get("if.properties.protocol.const").String()
+	minItems := int(doc.Get("then.properties.positions.minItems").Int())
+	if !slices.ContainsFunc(doc.Get("then.required").Array(), func(r gjson.Result) bool { return r.String() == "positions" }) {
+		t.Errorf("debate.schema.json then.required = %s; want positions", doc.Get("then.required").Raw)
+	}
+	for _, p := range model.Protocols {
+		fewest := -1
+		for n := range 6 {
+			d := &model.Debate{Topic: "t", MaxTurns: 5}
+			for i := range n {
+				d.Positions = append(d.Positions, model.Position{Role: fmt.Sprintf("r%d", i), Text: "x"})
+			}
+			var te *model.TurnError
+			if err := p.CheckStart(d); !errors.As(err, &te) || te.Field != "positions" {
+				fewest = n
+				break
+			}
+		}
+		switch {
+		case p.Name == name && fewest != minItems:
+			t.Errorf("debate.schema.json: %s needs %d positions; its start takes %d", name, minItems, fewest)
+		case p.Name != name && fewest != 0:
+			t.Errorf("%s's start needs %d positions; debate.schema.json's conditional is %s's alone", p.Name, fewest, name)
+		}
+	}
+	if _, err := model.LookupProtocol(name); err != nil {
+		t.Errorf("debate.schema.json's conditional: %v", err)
+	}
+}
+
 // enumJSON writes values as the array old was written: on one line, or one
 // value a line with old's indentation.
 func enumJSON(old string, values []string, nullable bool) string {
@@ -196,6 +293,13 @@ func fieldSources() []fieldSource {
 		{schemas.Debate, "definitions.suggestion", model.Suggestion{}, nil},
 		{schemas.Debate, "definitions.pool_item", model.PoolItem{}, nil},
 		{schemas.Debate, "properties.outcome", model.DebateOutcome{}, nil},
+		{schemas.ProofRevision, "", model.ProofRevision{}, nil},
+		{schemas.Lease, "", store.Lease{}, nil},
+		{schemas.Event, "", store.Event{}, nil},
+		{schemas.Event, "definitions.change", store.Change{}, nil},
+		{schemas.Config, "", store.Config{}, nil},
+		// The journal's record is unexported: store's TestJournalFollowsSchema
+		// compares it.
 	}
 }
 

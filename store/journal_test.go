@@ -6,10 +6,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/schemas"
 )
 
 // File store only: the redo journal is how the file store makes a
@@ -283,4 +288,36 @@ func TestLastSeqRefusesLineWithoutSeq(t *testing.T) {
 	})
 	wantCode(t, "commit after a last event without seq", err, CodeStoreDamaged)
 	sameFiles(t, dir, before)
+}
+
+// TestJournalFollowsSchema: the journal's record and its writes name the
+// fields journal.schema.json allows, no more and no fewer. It is
+// schemas.TestSchemaFieldsFollowGo for the one schema whose Go type is
+// unexported (the journal is the store's own), so it lives here.
+func TestJournalFollowsSchema(t *testing.T) {
+	doc := gjson.ParseBytes(schemas.Source(schemas.Journal))
+	for _, c := range []struct {
+		path string
+		typ  reflect.Type
+	}{{"", reflect.TypeFor[journal]()}, {"properties.writes.items", reflect.TypeFor[journalWrite]()}} {
+		obj := doc
+		if c.path != "" {
+			obj = doc.Get(c.path)
+		}
+		var props, fields []string
+		obj.Get("properties").ForEach(func(k, _ gjson.Result) bool {
+			props = append(props, k.String())
+			return true
+		})
+		for i := range c.typ.NumField() {
+			if name, _, _ := strings.Cut(c.typ.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+				fields = append(fields, name)
+			}
+		}
+		slices.Sort(props)
+		slices.Sort(fields)
+		if !slices.Equal(props, fields) {
+			t.Errorf("journal.schema.json %s allows %v; the Go type %s writes %v", c.path, props, c.typ, fields)
+		}
+	}
 }
