@@ -32,13 +32,73 @@ type agentsRole struct {
 	Skills  []string // each as `name`, or `name` with `--source R` for a skill whose statuses depend on its caller
 }
 
-// agentsWorksOn says which items each role works on, for AGENTS.md; which
-// role acts on an item is derived by the turn loop (loop/turn.go).
-var agentsWorksOn = map[model.Role]string{
-	model.RoleSolve: "problems: no wrap-up statement yet, one proved true, or all shown false",
-	model.RoleProve: "statements `pending`, or `awaiting_substatements` once every sub-statement is resolved",
-	model.RoleCheck: "statements `awaiting_verification`",
-	model.RoleFix:   "statements `has_gap`, or `awaiting_substatements` once the gap-filling sub-statements are resolved",
+// worksOn says which items the transition table gives role r a turn on,
+// for AGENTS.md's role table: per kind, each set of statuses with the
+// conditions under which the turn is given (When), and in parentheses the
+// guards that read the document which every rule giving that turn has
+// (Route checks them too). It reads the table as Route does, so it cannot
+// drift from the loop.
+func worksOn(r model.Role) string {
+	type group struct {
+		kind     model.Kind
+		when     string
+		statuses []string
+		rules    []*model.Rule
+	}
+	var groups []*group
+	for i := range model.Table {
+		rule := &model.Table[i]
+		for _, f := range rule.From {
+			if f.Turn != r {
+				continue
+			}
+			var when []string
+			for _, g := range f.When {
+				when = append(when, g.Text)
+			}
+			key := strings.Join(when, " and ")
+			j := slices.IndexFunc(groups, func(g *group) bool { return g.kind == rule.Kind && g.when == key })
+			if j < 0 {
+				groups = append(groups, &group{kind: rule.Kind, when: key})
+				j = len(groups) - 1
+			}
+			for _, st := range f.Statuses {
+				if q := "`" + string(st) + "`"; !slices.Contains(groups[j].statuses, q) {
+					groups[j].statuses = append(groups[j].statuses, q)
+				}
+			}
+			groups[j].rules = append(groups[j].rules, rule)
+		}
+	}
+	var kinds []string
+	for _, k := range []model.Kind{model.KindProblem, model.KindStatement} {
+		var parts []string
+		for _, g := range groups {
+			if g.kind != k {
+				continue
+			}
+			part := strings.Join(g.statuses, ", ")
+			if g.when != "" {
+				part += " when " + g.when
+			}
+			var common []string
+			for _, gd := range g.rules[0].Guards {
+				if !gd.Input && !slices.ContainsFunc(g.rules, func(o *model.Rule) bool {
+					return !slices.ContainsFunc(o.Guards, func(og model.Guard) bool { return og.Name == gd.Name })
+				}) {
+					common = append(common, gd.Text)
+				}
+			}
+			if len(common) > 0 {
+				part += " (" + strings.Join(common, "; ") + ")"
+			}
+			parts = append(parts, part)
+		}
+		if len(parts) > 0 {
+			kinds = append(kinds, string(k)+"s "+strings.Join(parts, ", or "))
+		}
+	}
+	return strings.Join(kinds, "; ")
 }
 
 // agentsCode is one row of AGENTS.md's exit code table.
@@ -71,12 +131,13 @@ func agentsMDFile(entries []Entry) ([]byte, error) {
 		ProblemStatuses []model.Status
 		Debates         []DebateDoc
 		DebateRoles     string
-	}{Marker: AgentsMDMarker, ProblemStatuses: model.ProblemStatuses, Debates: DebateDocs,
+		DecideWorksOn   string
+	}{Marker: AgentsMDMarker, ProblemStatuses: model.ProblemStatuses, Debates: DebateDocs, DecideWorksOn: worksOn(model.RoleDecide),
 		DebateRoles: "`" + strings.Join(model.DebateRoles(), "`, `") + "`"}
 	for _, r := range Roles() {
-		row := agentsRole{Role: r, Agent: "agent-" + string(r), WorksOn: agentsWorksOn[r]}
+		row := agentsRole{Role: r, Agent: "agent-" + string(r), WorksOn: worksOn(r)}
 		if row.WorksOn == "" {
-			return nil, fmt.Errorf("no text says what role %s works on", r)
+			return nil, fmt.Errorf("the transition table gives role %s no turn", r)
 		}
 		for _, e := range entries {
 			if !slices.Contains(e.Roles, r) {

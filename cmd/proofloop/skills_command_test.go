@@ -162,8 +162,8 @@ func TestSkillsAgentsMDNamesEverySkill(t *testing.T) {
 // jsonNull finds a null value in compact JSON, with the key before it.
 var jsonNull = regexp.MustCompile(`"[a-z_]*":null|[\[,]null`)
 
-// TestSkillsCommandDebates checks the debates key of `skills --json`: the
-// four protocols in order, each with the data the engine runs on (roles,
+// TestSkillsCommandDebates checks the debates key of `skills --json`: every
+// protocol of model.Protocols in order, each with the data the engine runs on (roles,
 // limit, outcomes, every turn field with its roles, requiredness, values
 // and rule) and its generated file; and the protocols' section of the
 // plain output.
