@@ -139,3 +139,29 @@ func TestNoProtocolNamedOutsideModel(t *testing.T) {
 		t.Errorf("read %d Go files; want the sources of loop, cmd, skills and report", files)
 	}
 }
+
+// TestRefusalsNameEveryProtocol: the refusals that name protocols (a
+// dispute outside a disputing protocol, --body outside a protocol with a
+// body) name every protocol the rule admits, from model.Protocols. They were
+// once written out and missed panel; this fails on a list written by hand
+// once a protocol joins it.
+func TestRefusalsNameEveryProtocol(t *testing.T) {
+	for _, p := range Protocols {
+		if !p.Disputes {
+			err := p.CheckStart(&Debate{Topic: "t", MaxTurns: 5, About: &DisputeLink{Statement: "stmt_a_wrap", IssueNumber: 1}})
+			for _, q := range Protocols {
+				if q.Disputes && (err == nil || !strings.Contains(err.Error(), q.Name)) {
+					t.Errorf("%s with --about: %v; want a refusal that names %s, which disputes", p.Name, err, q.Name)
+				}
+			}
+		}
+		if !p.HasField("body") {
+			err := p.checkFields("x", &DebateTurn{Body: "x"})
+			for _, q := range Protocols {
+				if q.HasField("body") && (err == nil || !strings.Contains(err.Error(), q.Name)) {
+					t.Errorf("%s with --body: %v; want a refusal that names %s, whose turns have a body", p.Name, err, q.Name)
+				}
+			}
+		}
+	}
+}
