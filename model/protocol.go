@@ -341,11 +341,6 @@ func (p *Protocol) TurnShape(role string) string {
 			opt = append(opt, f.Name)
 		}
 	}
-	if len(req) == 0 {
-		// A role that writes only optional keys (agora's researcher, whose
-		// rule asks for evidence): name them with their types.
-		req, opt = typed, nil
-	}
 	form := "a JSON object (--input FILE|-)"
 	if f := p.field("body"); f != nil && f.Required {
 		// A protocol whose turns are a body (dialectic) takes --body; review's
@@ -358,10 +353,11 @@ func (p *Protocol) TurnShape(role string) string {
 		s += " with " + strings.Join(req, ", ") + "; optional: " + strings.Join(opt, ", ")
 	case len(req) > 0:
 		s += " with " + strings.Join(req, ", ")
-	case len(opt) > 0:
-		// Every field is optional (review's reviewer): name them as such,
-		// not after an empty "with".
-		s += " with any of: " + strings.Join(opt, ", ")
+	case len(typed) > 0:
+		// Every field is optional (review's reviewer; agora's researcher,
+		// whose rule asks for evidence): name them with their types, as
+		// such, not after an empty "with".
+		s += " with any of: " + strings.Join(typed, ", ")
 	}
 	return s
 }

@@ -81,7 +81,7 @@ func TestTurnShapeReadsAsASentence(t *testing.T) {
 			}
 		}
 	}
-	if got, want := Review.TurnShape(RoleReviewer), "a review turn is a JSON object (--input FILE|-) with any of: body, points, follow_ups, consensus"; got != want {
+	if got, want := Review.TurnShape(RoleReviewer), "a review turn is a JSON object (--input FILE|-) with any of: body string (Markdown), points [{point, text}], follow_ups [{point, text}], consensus {agreed[], action_items[], disagreements[{point, text}]}"; got != want {
 		t.Errorf("Review.TurnShape(reviewer) = %q; want %q", got, want)
 	}
 	if got := Agora.TurnShape("a"); !strings.HasPrefix(got, "an agora turn is a JSON object (--input FILE|-) with ") {
