@@ -320,7 +320,7 @@ func GuardLease(s *store.Store, tx *store.Tx, id, token string, run func() error
 		if err := tx.UseLease(l); err != nil {
 			return err
 		}
-	} else if err := requireLease(tx, id); err != nil {
+	} else if err := requireLease(tx, id, l, token); err != nil {
 		return err
 	}
 	if err := run(); err != nil {
@@ -342,8 +342,11 @@ func GuardLease(s *store.Store, tx *store.Tx, id, token string, run func() error
 }
 
 // requireLease refuses a change of id without a live lease when config.json
-// says require_lease: every change then has an actor bound by a lease.
-func requireLease(tx *store.Tx, id string) error {
+// says require_lease: every change then has an actor bound by a lease. last
+// is the item's last lease (nil if none) and token the one the call gave:
+// the hint says whether that token was released, expired or never this
+// item's, as a refresh's refusal does.
+func requireLease(tx *store.Tx, id string, last *store.Lease, token string) error {
 	cfg, err := tx.Config()
 	if err != nil || !cfg.RequireLease {
 		return err
@@ -360,6 +363,19 @@ func requireLease(tx *store.Tx, id string) error {
 	if it, err := itemIn(nil, tx, id, tx.Clock()); err == nil && it.Role != "" {
 		role = string(it.Role)
 	}
+	claim := fmt.Sprintf("`proofloop claim %s --role %s --holder NAME` (or `proofloop next --role %s --claim --holder NAME`), then pass the token with --lease or PROOFLOOP_LEASE", id, role, role)
+	hint := "claim it first: " + claim
+	switch {
+	case token == "":
+	case last != nil && token == last.Token && last.ReleasedAt != nil:
+		hint = fmt.Sprintf("the lease token you gave was released at %s: claim it again if it is still your role's turn: %s", *last.ReleasedAt, claim)
+	case last != nil && token == last.Token:
+		hint = fmt.Sprintf("the lease token you gave expired at %s: claim it again if it is still your role's turn (and refresh sooner): %s", last.ExpiresAt, claim)
+	case last == nil:
+		hint = fmt.Sprintf("the lease token you gave was never a lease of %s, which was never claimed: claim it first: %s", id, claim)
+	default:
+		hint = fmt.Sprintf("the lease token you gave is not the last lease of %s (an older one, mistyped, or another item's): claim it first: %s", id, claim)
+	}
 	return store.Errorf(store.CodeUsage, "%s needs a live lease: config.json sets require_lease, so every change is made under a lease that names its actor", id).
-		WithHint(fmt.Sprintf("claim it first: `proofloop claim %s --role %s --holder NAME` (or `proofloop next --role %s --claim --holder NAME`), then pass the token with --lease or PROOFLOOP_LEASE", id, role, role))
+		WithHint(hint)
 }

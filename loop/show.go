@@ -174,7 +174,8 @@ func keptRevision(s *store.Store, id string, d *store.Doc, n int) (*model.ProofR
 			WithHint(fmt.Sprintf("e.g. proofloop show %s --proof-revision 1", id))
 	}
 	if n > st.ProofRevision {
-		return nil, store.Errorf(store.CodeNotFound, "%s has no proof revision %d: %s", id, n, revisionRange(st.ProofRevision))
+		return nil, store.Errorf(store.CodeNotFound, "%s has no proof revision %d: %s", id, n, revisionRange(st.ProofRevision)).
+			WithHint(keptHint(id, st))
 	}
 	kept, err := s.ProofRevisions(id)
 	if err != nil {
@@ -184,10 +185,28 @@ func keptRevision(s *store.Store, id string, d *store.Doc, n int) (*model.ProofR
 		return r, nil
 	}
 	if st.RevisionsKeptFrom == 0 || n < st.RevisionsKeptFrom {
-		return nil, store.Errorf(store.CodeNotFound, "%s: revision %d was written before revisions were kept", id, n)
+		return nil, store.Errorf(store.CodeNotFound, "%s: revision %d was written before revisions were kept", id, n).
+			WithHint(keptHint(id, st))
 	}
 	return nil, store.Errorf(store.CodeStoreDamaged, "%s: proof revision %d is not kept in %s", id, n, store.ProofsFile(id)).
 		WithHint("run `proofloop doctor`")
+}
+
+// keptHint names the proof revisions of st that show can read (those kept,
+// up to the latest) and how to read them.
+func keptHint(id string, st *model.Statement) string {
+	hi := st.ProofRevision
+	if hi == 0 {
+		return fmt.Sprintf("%s has no proof yet: `proofloop show %s` shows the statement", id, id)
+	}
+	lo := st.RevisionsKeptFrom
+	switch {
+	case lo == 0:
+		return fmt.Sprintf("%s was written before revisions were kept: `proofloop show %s` shows its proof as it is now", id, id)
+	case lo >= hi:
+		return fmt.Sprintf("only revision %d is kept: `proofloop show %s --proof-revision %d`", hi, id, hi)
+	}
+	return fmt.Sprintf("the kept revisions are %d to %d: `proofloop show %s --proof-revision %d` for the latest, `proofloop show %s --diff %d..%d` for what changed", lo, hi, id, hi, id, lo, hi)
 }
 
 func revisionRange(n int) string {

@@ -193,8 +193,12 @@ func (tx *Tx) setConfig(key, path string, value json.RawMessage) (*ConfigChange,
 			return nil, (&Error{Code: CodeStoreDamaged, Msg: ConfigFile + " is already damaged, and setting " + key + " does not repair it", Err: unwrapDamage(was)}).
 				WithHint("set the key the message names first, or run `proofloop config validate`")
 		}
+		hint := "`proofloop config get` shows the settings in effect; config.schema.json lists every key and range"
+		if r, ok := ConfigRanges[key]; ok {
+			hint = "give " + key + " a value " + r + " (`proofloop config get " + key + "` shows the one in effect), or null for its default"
+		}
 		return nil, (&Error{Code: CodeInvalidInput, Msg: "config set " + key + " " + string(valueOrNull(ch.After)) + " would make " + ConfigFile + " invalid", Err: unwrapDamage(err)}).
-			WithHint("`proofloop config get` shows the settings in effect; config.schema.json lists every key and range")
+			WithHint(hint)
 	}
 	tx.Detail("key", key)
 	tx.Detail("before", valueOrNull(ch.Before))

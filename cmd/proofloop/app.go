@@ -49,7 +49,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // execute runs one command line with a's streams and returns the exit code.
 func (a *app) execute(args []string) int {
 	rootCmd := a.rootCommand()
-	rootCmd.SetArgs(args)
+	rootCmd.SetArgs(configSetArgs(rootCmd, args))
 	rootCmd.SetIn(a.stdin)
 	rootCmd.SetOut(a.stdout)
 	rootCmd.SetErr(a.stderr)

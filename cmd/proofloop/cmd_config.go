@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -219,4 +221,47 @@ func jsonOrNull(v json.RawMessage) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return v
+}
+
+// negativeNumber is a word pflag reads as shorthand flags ("-1" as -1) but
+// that can only be a value: no flag's shorthand is a digit.
+var negativeNumber = regexp.MustCompile(`^-\.?[0-9]`)
+
+// configSetArgs lets config set take a negative value (`config set
+// max_rounds -1`), so that the ranges refuse it for what it is instead of
+// pflag refusing an unknown flag -1. When the command line is config set's
+// and a word that is no flag's value is a negative number, the words that
+// are not flags move, in their order, behind a "--" at the end, which ends
+// the flags. Any other command line is returned as it is.
+func configSetArgs(root *cobra.Command, args []string) []string {
+	c, _, err := root.Find(args)
+	if err != nil || commandName(c) != "config set" || slices.Contains(args, "--") {
+		return args
+	}
+	var flags, words []string
+	path, negative := []string{"config", "set"}, false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case len(path) > 0 && w == path[0]:
+			path = path[1:]
+			flags = append(flags, w) // the command's own words stay where they are
+		case negativeNumber.MatchString(w):
+			negative = true
+			words = append(words, w)
+		case strings.HasPrefix(w, "-") && len(w) > 1:
+			flags = append(flags, w)
+			name := strings.TrimLeft(w, "-")
+			if f := lookupFlag(c, name); f != nil && f.NoOptDefVal == "" && !strings.Contains(name, "=") && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+		default:
+			words = append(words, w)
+		}
+	}
+	if !negative {
+		return args
+	}
+	return append(append(flags, "--"), words...)
 }

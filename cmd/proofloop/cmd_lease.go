@@ -154,7 +154,8 @@ func (a *app) releaseCommand() *cobra.Command {
 
 func (a *app) leaseTarget(ref string) (*store.Store, string, error) {
 	if a.lease == "" {
-		return nil, "", store.Errorf(store.CodeUsage, "give the lease token with --lease or PROOFLOOP_LEASE")
+		return nil, "", store.Errorf(store.CodeUsage, "give the lease token with --lease or PROOFLOOP_LEASE").
+			WithHint(fmt.Sprintf("refresh extends a lease you hold: pass the token that `proofloop claim %s` or `proofloop next --claim` returned as `lease` (--lease TOKEN or $PROOFLOOP_LEASE); holding none, claim it first: `proofloop claim %s --role ROLE --holder NAME`", ref, ref))
 	}
 	s, err := a.open()
 	if err != nil {

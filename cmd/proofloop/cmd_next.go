@@ -203,14 +203,31 @@ func parseRole(s string, optional bool) (model.Role, error) {
 	if s == "" && optional {
 		return "", nil
 	}
-	roles := []string{"solve", "prove", "check", "fix", "decide"}
-	// The fixed debate roles too (an agora position's own role is named
-	// only by its debate: claim takes it, next lists it without --role).
-	roles = append(roles, model.DebateRoles()...)
+	roles := fixedRoles()
+	if s == "" {
+		return "", store.Errorf(store.CodeUsage, "--role is required").
+			WithHint("add --role ROLE, your role: one of " + strings.Join(roles, ", "))
+	}
 	if err := model.OneOf("role", s, roles); err != nil {
-		return "", store.Errorf(store.CodeInvalidInput, "%v", err)
+		return "", store.Errorf(store.CodeInvalidInput, "%v", err).WithHint(roleHint(s, roles))
 	}
 	return model.Role(s), nil
+}
+
+// fixedRoles are the roles a --role may name without a store: the proof
+// roles, decide and the fixed debate roles (an agora position's own role is
+// named only by its debate: claim takes it, next lists it without --role).
+func fixedRoles() []string {
+	return append([]string{"solve", "prove", "check", "fix", "decide"}, model.DebateRoles()...)
+}
+
+// roleHint names the roles nearest to an unknown role, then all of them.
+func roleHint(s string, roles []string) string {
+	hint := "--role is one of " + strings.Join(roles, ", ")
+	if near := model.Nearest(s, roles, 2); len(near) > 0 {
+		hint = "did you mean " + strings.Join(near, " or ") + "? (" + hint + ")"
+	}
+	return hint
 }
 
 // openWithRole opens the store and checks an optional --role value: a fixed
@@ -240,7 +257,7 @@ func (a *app) openWithRole(role string) (*store.Store, model.Role, error) {
 	s.Close()
 	var e *store.Error
 	if len(positions) > 0 && errors.As(rerr, &e) {
-		return nil, "", e.WithHint("the open agora debates' positions are roles too: " + strings.Join(positions, ", "))
+		return nil, "", e.WithHint(roleHint(role, append(fixedRoles(), positions...)) + "; the open agora debates' positions are roles too: " + strings.Join(positions, ", "))
 	}
 	return nil, "", rerr
 }

@@ -191,6 +191,41 @@ func TestRefusalHints(t *testing.T) {
 	h = refused("lease_held", append(prove, "--lease", old)...)
 	wants(h, "your lease (as slow", "expired at", "quick holds "+sub+" now")
 
+	// Each call site below once gave only its code's generic line.
+	// refresh without a token says where a token comes from.
+	h = refused("usage", "refresh", sub, "--actor", "quick")
+	wants(h, "--lease TOKEN or $PROOFLOOP_LEASE", "`proofloop claim "+sub+"`", "next --claim")
+	// A proof revision out of the kept range names the range.
+	h = refused("not_found", "show", sub, "--proof-revision", "9")
+	wants(h, sub+" has no proof yet", "`proofloop show "+sub+"`")
+	h = refused("not_found", "show", b, "--proof-revision", "9")
+	wants(h, "only revision 1 is kept", "`proofloop show "+b+" --proof-revision 1`")
+	h = refused("not_found", "show", b, "--diff", "1..5")
+	wants(h, "only revision 1 is kept", "`proofloop show "+b+" --proof-revision 1`")
+	// An unknown role names the nearest and lists them; none says it is needed.
+	for _, cmd := range []string{"next", "prime"} {
+		h = refused("invalid_input", cmd, "--role", "chek")
+		wants(h, "did you mean check?", "solve, prove, check, fix")
+	}
+	h = refused("usage", "claim", a, "--holder", "x")
+	wants(h, "add --role ROLE", "solve, prove, check, fix")
+	// config set reads a negative value as a value, refused by its range.
+	h = refused("invalid_input", "config", "set", "max_rounds", "-1", "--actor", "ops")
+	wants(h, "give max_rounds a value from 1 to 1000")
+	// With require_lease, a released token says it was released, a token
+	// of no lease says so, and none says to claim first.
+	ok("config", "set", "require_lease", "true", "--actor", "ops")
+	lease := ok("claim", "prob_odd", "--role", "solve", "--holder", "sol", "--actor", "sol")["lease"].(string)
+	ok("release", "prob_odd", "--lease", lease, "--actor", "sol")
+	wrap := []string{"prob-wrapup-statement", "--problem-path", "prob_odd", "--claim", "c", "--purpose", "p", "--actor", "sol"}
+	h = refused("usage", append(wrap, "--lease", lease)...)
+	wants(h, "the lease token you gave was released at", "claim it again", "`proofloop claim prob_odd --role solve --holder NAME`")
+	h = refused("usage", append(wrap, "--lease", "0123")...)
+	wants(h, "not the last lease of prob_odd")
+	h = refused("usage", wrap...)
+	wants(h, "claim it first")
+	ok("config", "set", "require_lease", "false", "--actor", "ops")
+
 	// timeout: debate wait ran out.
 	ok("debate", "start", "--protocol", "dialectic", "--topic", "T")
 	ok("debate", "join", "deb_t", "--participant-name", "a", "--actor", "a")
