@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -18,16 +20,23 @@ import (
 //     "ask the person who runs the project to run `proofloop doctor`".
 
 // cliMention finds a command in a text: `proofloop ARGS` in backquotes, or a
-// bare "proofloop WORD" (then only the command's own words are rewritten).
-// A "run " before it goes too: the rewrite says what to do.
-var cliMention = regexp.MustCompile("(?:\\brun )?(?:`proofloop ([^`]*)`|\\bproofloop ([a-z][a-z-]*(?: [a-z][a-z-]*)?))")
+// bare "proofloop WORD" with the words after it that can only be its
+// arguments (placeholders such as ID, flags, ids), read like the quoted
+// form so that "numbered as proofloop show ID --sentences prints them"
+// reads as a sentence. A "run " before it goes too: the rewrite says what
+// to do.
+var cliMention = regexp.MustCompile("(?:\\brun )?(?:`proofloop ([^`]*)`|\\bproofloop ([a-z][a-z-]*(?: [a-z][a-z-]*)?)\\b((?: (?:[A-Z][A-Z_]*|--[a-z][a-z0-9-]*|[a-z][a-z0-9]*_[a-z0-9_]+)\\b)*))")
 
 // cliFlag finds a flag named in prose, outside a quoted command.
 var cliFlag = regexp.MustCompile(`(^|[\s(])--([a-z][a-z0-9-]*)`)
 
+// inputAlt finds the CLI's second way to give a skill's parameter, ", or
+// give "name" in --input", which a tool's argument is already.
+var inputAlt = regexp.MustCompile(`, or give "[a-z_]+" in --input`)
+
 // cliEnvAlt finds "the argument lease TOKEN or $PROOFLOOP_LEASE" once a
 // flag is rewritten: a tool call has no environment, only its arguments.
-var cliEnvAlt = regexp.MustCompile(`(the argument [a-z_]+)(?: [A-Z]+)? or \$PROOFLOOP_[A-Z_]+`)
+var cliEnvAlt = regexp.MustCompile(`(the argument [a-z_]+)(?: [A-Z]+)? or \$?PROOFLOOP_[A-Z_]+`)
 
 // cliInputFile finds "--input FILE|-" (or FILE, or -) in prose: over MCP
 // the argument input is the JSON object itself, so where it comes from on
@@ -41,6 +50,10 @@ func (m *mcpServer) toolHint(s string) string {
 	s = m.toolNames(m.toolCommands(s))
 	s = strings.ReplaceAll(s, "see --help for the flags", "see the tool's input schema for its arguments")
 	s = cliInputFile.ReplaceAllString(s, "--"+paramInput+"$1")
+	// A tool's arguments are the skill's --input: the CLI's two ways to give
+	// a parameter are one here.
+	s = inputAlt.ReplaceAllString(s, "")
+	s = strings.ReplaceAll(s, " in --input ", " ")
 	parts := strings.Split(s, "`")
 	for i := 0; i < len(parts); i += 2 {
 		parts[i] = cliFlag.ReplaceAllStringFunc(parts[i], func(f string) string {
@@ -61,12 +74,19 @@ func (m *mcpServer) toolCommands(s string) string {
 		quoted := strings.Contains(match, "`")
 		words := strings.Fields(sub[1] + sub[2])
 		t, rest := m.findTool(words)
+		if argWords := strings.Fields(sub[3]); len(argWords) > 0 {
+			// A bare command with its arguments reads as a quoted one,
+			// unless a prose word came between the two.
+			quoted = len(rest) == 0
+			words = append(words, argWords...)
+			rest = append(rest, argWords...)
+		}
 		if t == nil {
 			cmd := "proofloop " + strings.Join(words, " ")
 			switch {
 			case !quoted && !m.isCommand(words):
 				return match // prose: "no proofloop process is running"
-			case quoted:
+			case quoted || strings.Contains(match, "`"):
 				cmd = "`" + cmd + "`"
 			}
 			if run {
@@ -75,6 +95,10 @@ func (m *mcpServer) toolCommands(s string) string {
 			return cmd + " (a command for the person who runs the project)"
 		}
 		out := "the tool " + t.tool.Name
+		if slices.Equal(rest, []string{"--help"}) {
+			// A tool's help is its description and input schema.
+			return "the description of " + out
+		}
 		if run {
 			out = "call " + out
 		}
@@ -172,6 +196,9 @@ func (t *mcpTool) toolArgs(words []string) map[string]any {
 				i++
 				v = words[i]
 			}
+			if n, err := strconv.Atoi(fmt.Sprint(v)); err == nil && f != nil && strings.HasPrefix(f.Value.Type(), "int") {
+				v = n // the schema's integer, not its digits as a string
+			}
 			switch name {
 			case "root", "json", "store":
 				continue
@@ -194,37 +221,4 @@ func (t *mcpTool) toolArgs(words []string) map[string]any {
 		}
 	}
 	return args
-}
-
-// nearest is the name among names closest to s by edit distance, if it is
-// close enough to be a slip (at most a third of s's letters).
-func nearest(s string, names []string) string {
-	best, bestD := "", len(s)/3+1
-	for _, n := range names {
-		if d := editDistance(s, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, by bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }

@@ -178,3 +178,58 @@ func TestMCPTextIsLiteral(t *testing.T) {
 		t.Errorf("hypothesis = %v; want the literal texts", js(shown["value"]))
 	}
 }
+
+// TestMCPHintsRead holds the hints of common slips over MCP to exact,
+// readable sentences: an unknown argument names the nearest parameter
+// (before any check of a parameter missing), a parameter missing says what
+// to give, and a CLI hint that names a command reads as a call of a tool
+// with its arguments, a flag as an argument, with no --input or
+// environment variable left.
+func TestMCPHintsRead(t *testing.T) {
+	root := newRoot(t)
+	for _, args := range [][]string{
+		{"new-problem", "--name", "r", "--objective", "Show r."},
+		{"prob-wrapup-statement", "--problem-path", "prob_r", "--claim", "r holds.", "--purpose", "p"},
+		{"state-complete-proof", "--statement-path", "stmt_r_wrap", "--proof-text", "One. Two.", "--strategy", "direct", "--actor", "pro"},
+	} {
+		if code, _, stderr := mcpCLI(t, root, args...); code != 0 {
+			t.Fatalf("setup %v: exit %d: %s", args, code, stderr)
+		}
+	}
+	cs := connect(t, root, nil)
+	showTakes := "show takes at, diff, field, ids, proof_revision, sentences"
+	for _, tc := range []struct {
+		tool          string
+		args          map[string]any
+		message, hint string
+	}{
+		{"show", map[string]any{"id": "stmt_r_wrap"},
+			`unknown parameter "id"`, "did you mean ids? " + showTakes},
+		{"show", map[string]any{"ids": []string{"stmt_r_wrap"}, "feild": "status"},
+			`unknown parameter "feild"`, "did you mean field? " + showTakes},
+		{"show", map[string]any{},
+			`show needs "ids"`, `give {"ids": ["ID"]}, with ids from the tools next or status, or from "created" in an earlier result`},
+		{"show", map[string]any{"ids": []string{"stmt_r_wrap"}, "proof_revision": 4},
+			"stmt_r_wrap has no proof revision 4: its only proof revision is 1",
+			`only revision 1 is kept: the tool show with {"ids":["stmt_r_wrap"],"proof_revision":1}`},
+		{"check_reject_proof", map[string]any{"statement_path": "stmt_r_wrap", "sentence_number": "two", "sentence_text": "x", "error_type": "gap", "explanation": "e"},
+			`"sentence_number" must be a positive integer, got "two"`,
+			`the sentence with the gap, numbered as the tool show with {"ids":["ID"],"sentences":true} prints them`},
+		{"check_reject_proof", map[string]any{"statement_path": "stmt_r_wrap", "sentence_text": "x", "error_type": "gap", "explanation": "e"},
+			`check_reject_proof needs the argument sentence_number (the sentence with the gap, numbered as the tool show with {"ids":["ID"],"sentences":true} prints them)`,
+			"add the argument sentence_number"},
+		{"refresh", map[string]any{"id": "stmt_r_wrap"},
+			"give the lease token with the argument lease",
+			"refresh extends a lease you hold: pass the token that the tool claim with {\"id\":\"stmt_r_wrap\"} or the tool next with {\"claim\":true} returned as `lease` (the argument lease); " +
+				`holding none, claim it first: the tool claim with {"holder":"NAME","id":"stmt_r_wrap","role":"ROLE"}`},
+		{"next", map[string]any{"role": "chek"},
+			`role "chek" is not accepted; use one of [solve prove check fix decide participant reviewer responder main partner proponent opponent judge mediator]`,
+			"did you mean check? (the argument role is one of solve, prove, check, fix, decide, participant, reviewer, responder, main, partner, proponent, opponent, judge, mediator)"},
+	} {
+		_, got := call(t, cs, tc.tool, tc.args)
+		e, _ := got["error"].(map[string]any)
+		if e["message"] != tc.message || e["hint"] != tc.hint {
+			t.Errorf("%s %v:\n message %q\n hint    %q\nwant\n message %q\n hint    %q", tc.tool, tc.args, e["message"], e["hint"], tc.message, tc.hint)
+		}
+	}
+}

@@ -174,19 +174,26 @@ func TestMCPHintsNameTools(t *testing.T) {
 	}
 	m := &mcpServer{tools: mcpTools((&app{}).rootCommand(), "")}
 	for in, want := range map[string]string{
-		"run `proofloop doctor --reindex`":                    "ask the person who runs the project to run `proofloop doctor --reindex`",
-		"`proofloop doctor` checks":                           "`proofloop doctor` (a command for the person who runs the project) checks",
-		"run `proofloop show stmt_x --sentences`":             `call the tool show with {"ids":["stmt_x"],"sentences":true}`,
-		"`proofloop show stmt_x --sentences` numbers them":    `the tool show with {"ids":["stmt_x"],"sentences":true} numbers them`,
-		"`proofloop status` lists the documents":              "the tool status lists the documents",
-		"allowed now: check-confirm-proof, reopen":            "allowed now: check_confirm_proof, reopen",
-		"e.g. proofloop show stmt_example_wrap":               "e.g. the tool show stmt_example_wrap",
-		"retry later; if no proofloop process is running":     "retry later; if no proofloop process is running",
-		"`proofloop next --role check --claim` takes one":     `the tool next with {"claim":true,"role":"check"} takes one`,
-		"run `proofloop debate turn ID --participant-id P`":   `call the tool debate_turn with {"id":"ID","participant_id":"P"}`,
-		"claim needs --holder NAME (e.g. --holder check-1)":   "claim needs the argument holder NAME (e.g. the argument holder check-1)",
-		"see --help for the flags":                            "see the tool's input schema for its arguments",
-		"pass your token (--lease TOKEN or $PROOFLOOP_LEASE)": "pass your token (the argument lease)",
+		"run `proofloop doctor --reindex`":                 "ask the person who runs the project to run `proofloop doctor --reindex`",
+		"`proofloop doctor` checks":                        "`proofloop doctor` (a command for the person who runs the project) checks",
+		"run `proofloop show stmt_x --sentences`":          `call the tool show with {"ids":["stmt_x"],"sentences":true}`,
+		"`proofloop show stmt_x --sentences` numbers them": `the tool show with {"ids":["stmt_x"],"sentences":true} numbers them`,
+		"`proofloop status` lists the documents":           "the tool status lists the documents",
+		"allowed now: check-confirm-proof, reopen":         "allowed now: check_confirm_proof, reopen",
+		"e.g. proofloop show stmt_example_wrap":            `e.g. the tool show with {"ids":["stmt_example_wrap"]}`,
+		// A bare command with its arguments reads as a call, --help as the
+		// tool's description, an integer flag as an integer (issue 22).
+		"numbered as proofloop show ID --sentences prints them":                  `numbered as the tool show with {"ids":["ID"],"sentences":true} prints them`,
+		"when its rule applies (`proofloop reopen --help`)":                      "when its rule applies (the description of the tool reopen)",
+		"run `proofloop show stmt_x --proof-revision 2`":                         `call the tool show with {"ids":["stmt_x"],"proof_revision":2}`,
+		"add --sentence-number, or give \"sentence_number\" in --input":          "add the argument sentence_number",
+		"\"sentence_number\" in --input must be a positive integer, got \"two\"": `"sentence_number" must be a positive integer, got "two"`,
+		"retry later; if no proofloop process is running":                        "retry later; if no proofloop process is running",
+		"`proofloop next --role check --claim` takes one":                        `the tool next with {"claim":true,"role":"check"} takes one`,
+		"run `proofloop debate turn ID --participant-id P`":                      `call the tool debate_turn with {"id":"ID","participant_id":"P"}`,
+		"claim needs --holder NAME (e.g. --holder check-1)":                      "claim needs the argument holder NAME (e.g. the argument holder check-1)",
+		"see --help for the flags":                                               "see the tool's input schema for its arguments",
+		"pass your token (--lease TOKEN or $PROOFLOOP_LEASE)":                    "pass your token (the argument lease)",
 	} {
 		if got := m.toolHint(in); got != want {
 			t.Errorf("toolHint(%q) = %q; want %q", in, got, want)

@@ -410,6 +410,9 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 				WithHint("give each parameter once, as the tool's input schema says")
 		}
 	}
+	if err := t.unknownParam(in); err != nil {
+		return nil, nil, err
+	}
 	args := append(slices.Clone(t.path), "--json")
 	if t.mutating {
 		actor, err := optString(in, paramActor)
@@ -480,7 +483,12 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 		delete(in, p.name)
 		if !ok {
 			if p.required {
-				return nil, nil, store.Errorf(store.CodeInvalidInput, "%s needs %q", skills.ToolName(strings.Join(t.path, " ")), p.name)
+				example := `"ID"`
+				if p.many {
+					example = `["ID"]`
+				}
+				return nil, nil, store.Errorf(store.CodeInvalidInput, "%s needs %q", t.tool.Name, p.name).
+					WithHint(fmt.Sprintf(`give {%q: %s}, with ids from the tools next or status, or from "created" in an earlier result`, p.name, example))
 			}
 			continue
 		}
@@ -498,19 +506,30 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 		}
 		pos = append(pos, id)
 	}
-	if len(in) > 0 {
-		bad := slices.Sorted(maps.Keys(in))[0]
-		params := slices.Sorted(maps.Keys(t.tool.InputSchema.(map[string]any)["properties"].(map[string]any)))
-		hint := t.tool.Name + " takes " + strings.Join(params, ", ")
-		if near := nearest(bad, params); near != "" {
-			hint = "did you mean " + near + "? " + hint
-		}
-		return nil, nil, store.Errorf(store.CodeInvalidInput, "unknown parameter %q", bad).WithHint(hint)
-	}
 	if len(pos) > 0 {
 		args = append(append(args, "--"), pos...)
 	}
 	return args, stdin, nil
+}
+
+// unknownParam refuses the first argument that is no parameter of the
+// tool's input schema, naming the nearest parameter, before any other
+// check: a slip ("feild", or "id" where show takes "ids") is told as what
+// it is, not as a parameter missing.
+func (t *mcpTool) unknownParam(in map[string]json.RawMessage) error {
+	props, _ := t.tool.InputSchema.(map[string]any)["properties"].(map[string]any)
+	params := slices.Sorted(maps.Keys(props))
+	for _, k := range slices.Sorted(maps.Keys(in)) {
+		if _, ok := props[k]; ok {
+			continue
+		}
+		hint := t.tool.Name + " takes " + strings.Join(params, ", ")
+		if near := model.Nearest(k, params, 1); len(near) > 0 {
+			hint = "did you mean " + near[0] + "? " + hint
+		}
+		return store.Errorf(store.CodeInvalidInput, "unknown parameter %q", k).WithHint(hint)
+	}
+	return nil
 }
 
 func optString(in map[string]json.RawMessage, key string) (string, error) {
