@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
@@ -59,7 +60,7 @@ func Show(s *store.Store, refs []string, q ShowQuery) ([]Shown, error) {
 		if q.Field != "" {
 			v := sh.Doc.Get(q.Field)
 			if !v.Exists() {
-				return nil, store.Errorf(store.CodeNotFound, "%s has no field %s", id, q.Field)
+				return nil, store.Errorf(store.CodeNotFound, "%s has no field %s", id, q.Field).WithHint(fieldHint(sh.Doc, q.Field))
 			}
 			sh.FieldRaw, sh.FieldText = json.RawMessage(v.Raw), v.String()
 		} else if sh.Step == nil {
@@ -190,6 +191,27 @@ func keptRevision(s *store.Store, id string, d *store.Doc, n int) (*model.ProofR
 	}
 	return nil, store.Errorf(store.CodeStoreDamaged, "%s: proof revision %d is not kept in %s", id, n, store.ProofsFile(id)).
 		WithHint("run `proofloop doctor`")
+}
+
+// fieldHint names the fields of d nearest to field (a path's first part),
+// then all of its top-level fields.
+func fieldHint(d *store.Doc, field string) string {
+	var keys []string
+	for k := range d.Get("@this").Map() {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	first, rest, _ := strings.Cut(field, ".")
+	hint := "--field takes a field of " + d.ID + " (a dotted path for a nested one): " + strings.Join(keys, ", ")
+	if near := model.Nearest(first, keys, 2); len(near) > 0 {
+		if rest != "" {
+			for i := range near {
+				near[i] += "." + rest
+			}
+		}
+		hint = "did you mean --field " + strings.Join(near, " or --field ") + "? (" + hint + ")"
+	}
+	return hint
 }
 
 // keptHint names the proof revisions of st that show can read (those kept,

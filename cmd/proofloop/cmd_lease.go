@@ -124,8 +124,13 @@ func (a *app) releaseCommand() *cobra.Command {
 			if force {
 				a.lease = ""
 			} else if a.lease == "" {
-				return store.Errorf(store.CodeUsage, "give the lease token with --lease or PROOFLOOP_LEASE, or --force").
-					WithHint("--force ends another's lease and records you as the one who did")
+				msg, hint := "give the lease token with --lease or PROOFLOOP_LEASE, or --force", fmt.Sprintf("pass the token that `proofloop claim %s` or `proofloop next --claim` returned as `lease` (--lease TOKEN or $PROOFLOOP_LEASE)", args[0])
+				if a.project != "" {
+					msg = "give the lease token with --lease" // an MCP call has no --force
+				} else {
+					hint += "; a person or orchestrator ending another's lease uses --force, which records who did"
+				}
+				return store.Errorf(store.CodeUsage, "%s", msg).WithHint(hint)
 			}
 			s, err := a.open()
 			if err != nil {

@@ -195,6 +195,11 @@ func TestRefusalHints(t *testing.T) {
 	// refresh without a token says where a token comes from.
 	h = refused("usage", "refresh", sub, "--actor", "quick")
 	wants(h, "--lease TOKEN or $PROOFLOOP_LEASE", "`proofloop claim "+sub+"`", "next --claim")
+	h = refused("usage", "release", sub, "--actor", "quick")
+	wants(h, "--lease TOKEN or $PROOFLOOP_LEASE", "`proofloop claim "+sub+"`", "--force")
+	// A field that is not there names the nearest.
+	h = refused("not_found", "show", b, "--field", "stauts")
+	wants(h, "did you mean --field status?", "proof_revision")
 	// A proof revision out of the kept range names the range.
 	h = refused("not_found", "show", sub, "--proof-revision", "9")
 	wants(h, sub+" has no proof yet", "`proofloop show "+sub+"`")

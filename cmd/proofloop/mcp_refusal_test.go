@@ -222,6 +222,9 @@ func TestMCPHintsRead(t *testing.T) {
 			"give the lease token with the argument lease",
 			"refresh extends a lease you hold: pass the token that the tool claim with {\"id\":\"stmt_r_wrap\"} or the tool next with {\"claim\":true} returned as `lease` (the argument lease); " +
 				`holding none, claim it first: the tool claim with {"holder":"NAME","id":"stmt_r_wrap","role":"ROLE"}`},
+		{"release", map[string]any{"id": "stmt_r_wrap"},
+			"give the lease token with the argument lease",
+			"pass the token that the tool claim with {\"id\":\"stmt_r_wrap\"} or the tool next with {\"claim\":true} returned as `lease` (the argument lease)"},
 		{"next", map[string]any{"role": "chek"},
 			`role "chek" is not accepted; use one of [solve prove check fix decide participant reviewer responder main partner proponent opponent judge mediator]`,
 			"did you mean check? (the argument role is one of solve, prove, check, fix, decide, participant, reviewer, responder, main, partner, proponent, opponent, judge, mediator)"},
