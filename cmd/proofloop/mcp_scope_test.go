@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -60,6 +62,23 @@ func TestMCPRoleScope(t *testing.T) {
 		t.Errorf("mcp --role check tools/list is %d bytes, the whole server's %d; want at most a third", checkBytes, allBytes)
 	}
 	t.Logf("tools/list: %d tools, %d bytes; --role check: %d tools, %d bytes", len(all), allBytes, len(check), checkBytes)
+	// docs/mcp.md states these figures: the tool counts exactly, the sizes
+	// within a KB (1,024 bytes), so a help text edited does not fail it
+	// but a tool added or a schema grown does.
+	doc, err := os.ReadFile(filepath.Join(repoTop, "docs", "mcp.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`--role check` is (\\d+) tools and\\s+(\\d+) KB of `tools/list`, against (\\d+) tools and (\\d+) KB\\s+without a role").FindSubmatch(doc)
+	if m == nil {
+		t.Fatalf("docs/mcp.md does not say \"`--role check` is N tools and K KB of `tools/list`, against N tools and K KB without a role\"")
+	}
+	kb := func(n int) int { return (n + 512) / 1024 }
+	n := func(b []byte) int { v, _ := strconv.Atoi(string(b)); return v }
+	if n(m[1]) != len(check) || n(m[3]) != len(all) || abs(n(m[2])-kb(checkBytes)) > 1 || abs(n(m[4])-kb(allBytes)) > 1 {
+		t.Errorf("docs/mcp.md says --role check is %s tools and %s KB, all %s tools and %s KB; measured %d tools and %d KB, %d tools and %d KB",
+			m[1], m[2], m[3], m[4], len(check), kb(checkBytes), len(all), kb(allBytes))
+	}
 	res, err := connect(t, root, nil, "--role", "check").ListTools(testCtx(t), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -255,3 +274,5 @@ func TestUsagePositionals(t *testing.T) {
 		}
 	}
 }
+
+func abs(n int) int { return max(n, -n) }
