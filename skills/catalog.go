@@ -157,11 +157,11 @@ var ValueMeanings = map[string]map[string]string{
 	"modification_type": {
 		"strengthen_premises": "add or sharpen premises so the claim becomes true",
 		"weaken_conclusion":   "claim less, keeping what the purpose needs",
-		"add_condition":       "add a condition (an exclusion, a bound, a special case) to the claim",
+		"add_condition":       "add a condition (an exclusion, a bound, a case) to the claim",
 	},
 	"source": {
 		"prove": "called by the prover, on its own statement",
-		"fix":   "called by the fixer, answering an open issue (give --issue-number)",
+		"fix":   "called by the fixer, answering an open issue",
 	},
 }
 

@@ -13,7 +13,7 @@ var checkConfirmProof = &Skill{
 	Purpose: "Confirm that a proof is valid; the statement becomes true once the acceptance quorum is met.",
 	Target:  "statement_path",
 	Params: []Param{
-		ref("statement_path", "the statement whose proof was verified: a bare id or a path of its JSON file"),
+		ref("statement_path", "the statement whose proof was verified: its id, or the path of its JSON file"),
 		optText("verification_summary", "a brief summary of the verification (steps checked, etc.)"),
 	},
 	Example:       `--statement-path stmt_example_wrap --verification-summary "Checked the base case and the inductive step sentence by sentence."`,

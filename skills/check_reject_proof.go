@@ -9,10 +9,10 @@ import (
 
 var checkRejectProof = &Skill{
 	Name:    "check-reject-proof",
-	Purpose: "Record a gap found while verifying a proof, at a numbered sentence.",
+	Purpose: "Record a gap in a proof under verification, at a numbered sentence.",
 	Target:  "statement_path",
 	Params: []Param{
-		ref("statement_path", "the statement whose proof has the gap: a bare id or a path of its JSON file"),
+		ref("statement_path", "the statement whose proof has the gap: its id, or the path of its JSON file"),
 		{Name: "sentence_number", Type: TypeInt, Required: true, Help: "the sentence with the gap, numbered as proofloop show ID --sentences prints them"},
 		text("sentence_text", "the exact text of that sentence, or a quoted part of it (whitespace is ignored)"),
 		enum("error_type", "the kind of error", model.ErrorTypes, true),
@@ -21,9 +21,9 @@ var checkRejectProof = &Skill{
 		severityParam,
 	},
 	Example:       `--statement-path stmt_example_wrap --sentence-number 2 --sentence-text "adding 2n+1 gives (n+1)^2" --error-type unjustified_leap --explanation "The identity n^2 + 2n + 1 = (n+1)^2 is used without being shown." --suggested-fix "Expand (n+1)^2."`,
-	When:          "Use it when, reading the proof sentence by sentence, you reach a sentence that does not follow: record that first invalid step, quote its exact text and classify the error.",
-	WhenNot:       "Do not use it for style, or for a step that is terse but that you can verify yourself. Do not record a later error before the first one. If every sentence holds and the proof proves the claim, use check-confirm-proof.",
-	Output:        "`issue_number` is the number of the issue recorded (fixers answer it by that number); `round` is the check/fix round. `status` is `has_gap`.",
+	When:          "Use it at the first sentence that does not follow, reading sentence by sentence: quote its exact text and classify the error.",
+	WhenNot:       "Do not use it for style, for a terse step you can verify, or for a later error before the first. If every sentence holds and the proof proves the claim, use check-confirm-proof.",
+	Output:        "`issue_number` is the issue recorded (fixers answer it by that number); `round` the check/fix round. `status` is `has_gap`.",
 	ExampleAfter:  "state-complete-proof",
 	ExampleOutput: `{"command":"check-reject-proof","created":[],"id":"stmt_example_wrap","issue_number":1,"ok":true,"revision":3,"round":1,"severity":"gap","status":"has_gap"}`,
 	Refusals: []Refusal{
@@ -42,7 +42,7 @@ var checkRejectProof = &Skill{
 // every skill that quotes a sentence of the proof it records an issue on.
 var quoteRefusal = Refusal{Code: store.CodeGuardFailed, Guard: "sentence_text_found",
 	When: "the quoted text is not in that sentence",
-	Do:   "Copy the text from that sentence exactly (a contiguous part of it will do; whitespace is ignored). The message shows the real sentence, and the number of the sentence where your quote does appear, if any."}
+	Do:   "Copy the text from that sentence exactly (a contiguous part will do; whitespace is ignored): the message shows the real sentence, and where your quote does appear, if anywhere."}
 
 func runCheckRejectProof(tx *store.Tx, in *Input) (*Result, error) {
 	// A rejection of a proof awaiting verification opens a round; further

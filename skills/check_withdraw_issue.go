@@ -19,7 +19,7 @@ var checkWithdrawIssue = &Skill{
 	Purpose: "Withdraw your own open issue.",
 	Target:  "statement_path",
 	Params: []Param{
-		ref("statement_path", "the statement: a bare id or a path of its JSON file"),
+		ref("statement_path", "the statement: its id, or the path of its JSON file"),
 		{Name: "issue_number", Type: TypeInt, Required: true, Help: "your open issue"},
 		text("reason", "why it does not hold (kept with the issue)"),
 	},

@@ -12,7 +12,7 @@ var fixCreateSubstatement = &Skill{
 	Purpose: "Answer an open issue with a sub-statement that fills the gap; the issue stays open until a patch uses it.",
 	Target:  "statement_path",
 	Params: []Param{
-		ref("statement_path", "the statement with the gap: a bare id or a path of its JSON file"),
+		ref("statement_path", "the statement with the gap: its id, or the path of its JSON file"),
 		{Name: "issue_number", Type: TypeInt, Required: true, Help: "the open issue this addresses"},
 		text("sub_claim", "the claim of the gap-filling sub-statement"),
 		texts("sub_premises", "a premise of the sub-statement"),

@@ -11,18 +11,18 @@ import (
 
 var fixPatchProof = &Skill{
 	Name:    "fix-patch-proof",
-	Purpose: "Answer one or more open issues by replacing a span of proof sentences.",
+	Purpose: "Answer open issues by replacing a span of proof sentences.",
 	Target:  "statement_path",
 	Params: []Param{
-		ref("statement_path", "the statement whose proof is patched: a bare id or a path of its JSON file"),
+		ref("statement_path", "the statement whose proof is patched: its id, or the path of its JSON file"),
 		{Name: "issue_number", Type: TypeInts, Required: true, Help: "an open issue this patch answers"},
 		{Name: "sentence_range", Type: TypeRange, Required: true, Help: `the sentences to replace: "3-5" or "4" (JSON also {"start": 3, "end": 5})`},
 		text("replacement_text", "the new text for that span of sentences"),
 		text("change_description", "a brief description of what was changed"),
 	},
 	Example:       `--statement-path stmt_example_wrap --issue-number 1 --sentence-range 2 --replacement-text "Step 2: If the sum up to 2n-1 is n^2, adding 2n+1 gives n^2 + 2n + 1, which is (n+1)^2 by expanding the square." --change-description "Justify the identity."`,
-	When:          "Use it for a gap a few sentences can close: replace the cited sentence, or the smallest span around it, with text that supplies the missing step. Also use it after a gap-filling sub-statement became true: patch the sentence to cite it by id. One patch may answer several issues (repeat --issue-number).",
-	WhenNot:       "Do not use it for a gap that needs a lemma with a proof of its own: use fix-create-substatement. Do not rewrite the whole proof to dodge an issue. If the issue shows the statement false or misstated, use state-mark-false or state-propose-modification with --source fix.",
+	When:          "Use it for a gap a few sentences close: replace the cited sentence, or the smallest span around it, with the missing step; or, once a gap-filling sub-statement is true, cite it by id. One patch may answer several issues (repeat --issue-number).",
+	WhenNot:       "Do not use it for a gap that needs a lemma (fix-create-substatement), to rewrite the whole proof, or on a statement false or misstated (state-mark-false, state-propose-modification --source fix).",
 	Output:        "`response_number` is the response recorded; `proof_revision` the new proof revision; `open_issues` the issues still open. `status` is `awaiting_verification` when none is open, else `has_gap`: answer the rest.",
 	ExampleAfter:  "check-reject-proof",
 	ExampleOutput: `{"command":"fix-patch-proof","created":[],"id":"stmt_example_wrap","ok":true,"open_issues":[],"proof_revision":2,"response_number":1,"revision":4,"status":"awaiting_verification"}`,

@@ -10,10 +10,10 @@ import (
 
 var probFinishUp = &Skill{
 	Name:    "prob-finish-up",
-	Purpose: "Mark a problem as solved after a key statement has been proved.",
+	Purpose: "Mark a problem solved once its key statement is proved.",
 	Target:  "problem_path",
 	Params: []Param{
-		ref("problem_path", "the problem: a bare id or a path of its JSON file"),
+		ref("problem_path", "the problem: its id, or the path of its JSON file"),
 		text("resolution", "how the objective follows from the proved statement"),
 		{Name: "key_statement_id", Type: TypeRef, Required: true, Help: "the true statement, listed in the problem's progresses, that enables the resolution"},
 	},

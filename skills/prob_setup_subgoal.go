@@ -12,7 +12,7 @@ var probSetupSubgoal = &Skill{
 	Purpose: "Create a subproblem when the current problem is too complex.",
 	Target:  "parent_problem_path",
 	Params: []Param{
-		ref("parent_problem_path", "the parent problem: a bare id or a path of its JSON file"),
+		ref("parent_problem_path", "the parent problem: its id, or the path of its JSON file"),
 		text("subproblem_objective", "what the subproblem should prove"),
 		texts("subproblem_hypothesis", "a condition inherited or specified for the subproblem"),
 		text("rationale", "why this decomposition helps"),

@@ -9,10 +9,10 @@ import (
 
 var probWrapupStatement = &Skill{
 	Name:    "prob-wrapup-statement",
-	Purpose: "Create a statement that, once proved, resolves the problem.",
+	Purpose: "Create a statement whose proof resolves the problem.",
 	Target:  "problem_path",
 	Params: []Param{
-		ref("problem_path", "the problem: a bare id or a path of its JSON file"),
+		ref("problem_path", "the problem: its id, or the path of its JSON file"),
 		text("claim", "the precise statement to be proved"),
 		texts("premises", "a condition assumed true for this statement"),
 		text("purpose", "how this statement completes the problem's resolution"),

@@ -12,10 +12,10 @@ import (
 // proof of a true statement.
 var reopen = &Skill{
 	Name:    "reopen",
-	Purpose: "Record a late finding against a true statement's accepted proof and reopen it (true -> has_gap).",
+	Purpose: "Reopen a true statement on a flaw found in its accepted proof.",
 	Target:  "statement_path",
 	Params: []Param{
-		ref("statement_path", "the true statement whose accepted proof has the flaw: a bare id or a path of its JSON file"),
+		ref("statement_path", "the true statement whose accepted proof has the flaw: its id, or the path of its JSON file"),
 		{Name: "sentence_number", Type: TypeInt, Required: true, Help: "the flawed sentence, numbered as proofloop show ID --sentences prints them"},
 		text("sentence_text", "the exact text of that sentence, or a quoted part of it (whitespace is ignored)"),
 		enum("error_type", "the kind of error", model.ErrorTypes, true),
@@ -24,9 +24,9 @@ var reopen = &Skill{
 		severityParam,
 	},
 	Example:       `--statement-path stmt_example_wrap --sentence-number 2 --sentence-text "adding 2n+1 gives (n+1)^2" --error-type unjustified_leap --explanation "The identity n^2 + 2n + 1 = (n+1)^2 is used without being shown." --suggested-fix "Expand (n+1)^2."`,
-	When:          "Use it when you find a flaw in the proof of a statement that is already true: the first invalid step, quoted exactly, as for check-reject-proof. Everything that relies on the statement stops being fully proved until it is proved again.",
-	WhenNot:       "Do not use it on a statement that is not true: while a proof awaits verification or has a gap, use check-reject-proof. Do not reopen for style, or for a step you can verify yourself.",
-	Output:        "`issue_number` is the issue recorded (fixers answer it by that number); `round` is the new check/fix round; `proof_revision` the accepted revision it was found in. `status` is `has_gap`.",
+	When:          "Use it on a flaw in the accepted proof of a true statement: the first invalid step, quoted exactly, as for check-reject-proof. What relies on the statement is no longer fully proved until it is proved again.",
+	WhenNot:       "Do not use it before the statement is true (check-reject-proof), for style, or for a step you can verify yourself.",
+	Output:        "`issue_number` is the issue recorded; `round` the new check/fix round; `proof_revision` the accepted revision it was found in. `status` is `has_gap`.",
 	ExampleAfter:  "check-confirm-proof",
 	ExampleOutput: `{"command":"reopen","created":[],"id":"stmt_example_wrap","issue_number":1,"ok":true,"proof_revision":1,"revision":4,"round":1,"severity":"gap","status":"has_gap"}`,
 	Refusals: []Refusal{

@@ -9,10 +9,10 @@ import (
 
 var stateCompleteProof = &Skill{
 	Name:    "state-complete-proof",
-	Purpose: "Submit a completed proof of a statement for verification.",
+	Purpose: "Submit a proof of a statement for verification.",
 	Target:  "statement_path",
 	Params: []Param{
-		ref("statement_path", "the statement: a bare id or a path of its JSON file"),
+		ref("statement_path", "the statement: its id, or the path of its JSON file"),
 		text("proof_text", "the complete proof, structured in steps (@FILE reads a file)"),
 		enum("strategy", "the proof strategy used", model.Strategies, true),
 	},

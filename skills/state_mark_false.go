@@ -9,17 +9,17 @@ import (
 
 var stateMarkFalse = &Skill{
 	Name:    "state-mark-false",
-	Purpose: "Mark a statement false with a counterexample, from a proof attempt (prove) or a gap (fix).",
+	Purpose: "Mark a statement false with a counterexample.",
 	Target:  "statement_path",
 	Params: []Param{
-		ref("statement_path", "the statement that is false: a bare id or a path of its JSON file"),
+		ref("statement_path", "the statement that is false: its id, or the path of its JSON file"),
 		text("counterexample", "a description of the counterexample"),
 		enum("source", "which role calls it", model.Sources, true),
 		{Name: "issue_number", Type: TypeInt, Help: "source fix only: the open issue that revealed it"},
 	},
 	Example:       `--statement-path stmt_example_wrap_sub2 --source prove --counterexample "n = 0 satisfies both premises, but 2n - 1 = -1 is not positive."`,
-	When:          "Use it when you have a counterexample: values that satisfy every premise and make the claim fail. As the prover (--source prove) on a pending statement or one whose sub-statements are resolved; as the fixer (--source fix --issue-number N) when an open issue shows the statement itself is false.",
-	WhenNot:       "Do not use it because a proof is hard or has a gap: a gap is not a counterexample. If a nearby claim is true and would serve (stronger premises, weaker conclusion), use state-propose-modification. The status false is final.",
+	When:          "Use it when you have a counterexample: values that satisfy every premise and make the claim fail; as the fixer, when an open issue shows the statement itself is false.",
+	WhenNot:       "Do not use it because a proof is hard or has a gap: a gap is not a counterexample. If a nearby claim is true and would serve, use state-propose-modification. The status false is final.",
 	Output:        "`parent` is `{id, kind, status, effect}`: what the refutation means for the parent problem or statement, and who acts next. With source fix, `response_number` and `issue_number` name the response recorded. `status` is `false`.",
 	ExampleAfter:  "state-setup-substatement",
 	ExampleOutput: `{"command":"state-mark-false","created":[],"id":"stmt_example_wrap_sub2","ok":true,"parent":{"id":"stmt_example_wrap","kind":"statement","status":"awaiting_substatements","effect":"Its parent stmt_example_wrap (awaiting_substatements) now has a false sub-statement; its prover must re-plan (state-setup-substatement, state-mark-false or state-propose-modification)."},"revision":2,"status":"false"}`,

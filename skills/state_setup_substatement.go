@@ -13,7 +13,7 @@ var stateSetupSubstatement = &Skill{
 	Purpose: "Decompose a statement into simpler sub-statements.",
 	Target:  "parent_statement_path",
 	Params: []Param{
-		ref("parent_statement_path", "the statement to decompose: a bare id or a path of its JSON file"),
+		ref("parent_statement_path", "the statement to decompose: its id, or the path of its JSON file"),
 		{Name: "sub_statements", Type: TypeSubs, Required: true, Help: `a JSON array of {"claim": TEXT, "premises": [TEXT, ...]}`},
 		text("rationale", "why this decomposition helps"),
 	},

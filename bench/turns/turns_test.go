@@ -151,6 +151,7 @@ func turns(t testing.TB, bin string) []turn {
 func TestTurnBytes(t *testing.T) {
 	bin := binary(t, t.TempDir())
 	for _, tu := range turns(t, bin) {
+		t.Logf("a %s turn reads %d bytes: %v", tu.Role, tu.total(), tu.Parts)
 		if tu.total() > maxTurnBytes {
 			t.Errorf("a %s turn reads %d bytes (%v); the budget is %d", tu.Role, tu.total(), tu.Parts, maxTurnBytes)
 		}

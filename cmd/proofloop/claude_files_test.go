@@ -283,7 +283,7 @@ type skillDoc struct {
 // output block.
 func parseSkillDoc(name string, data []byte) (*skillDoc, error) {
 	d := &skillDoc{Name: name}
-	ex := section(string(data), "## Example")
+	ex := section(string(data), "## Example (not to run on your store)")
 	if sh := fenced(ex, "sh"); len(sh) != 0 {
 		return nil, fmt.Errorf("## Example has an sh block; a SKILL.md example is shown, not run on the reader's store")
 	}
