@@ -13,7 +13,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -148,6 +150,7 @@ func TestRealClaudeCodeSolvesAProof(t *testing.T) {
 	t.Run("shown", func(t *testing.T) { p.checkShown(t, reqs) })
 	t.Run("permissions", func(t *testing.T) { p.checkPermissions(t, reqs) })
 	t.Run("refusal", func(t *testing.T) { checkRecovery(t, reqs) })
+	t.Run("prime only", func(t *testing.T) { p.checkPrimeOnly(t, reqs) })
 	t.Run("cost", func(t *testing.T) { p.checkCost(t, len(logsOf(p))) })
 	if t.Failed() {
 		t.Logf("run output:\n%s\n%s", out, p.turnLogs())
@@ -336,13 +339,18 @@ func (p *project) checkPermissions(t *testing.T, reqs []*request) {
 	}
 }
 
-// checkRecovery: a proofloop call was refused with a hint, and the model
-// got the skill through by following the hint.
+// checkRecovery: exactly one proofloop call was refused, with a hint, and
+// the model got the skill through by following the hint.
 func checkRecovery(t *testing.T, reqs []*request) {
 	calls := finalCalls(reqs)
+	refused := 0
 	for i, c := range calls {
 		res := c.result()
 		if res == nil || res["ok"] != false || skillCall(c.command()) == "" {
+			continue
+		}
+		if refused++; refused > 1 {
+			t.Errorf("%s was refused too: %s; want one refusal, the deliberate one", c.command(), c.Result)
 			continue
 		}
 		e, _ := res["error"].(map[string]any)
@@ -350,14 +358,89 @@ func checkRecovery(t *testing.T, reqs []*request) {
 		if h, _ := e["hint"].(string); h == "" {
 			t.Errorf("%s was refused (%v) without a hint", c.command(), e["code"])
 		}
-		for _, next := range calls[i+1:] {
-			if r := next.result(); skillCall(next.command()) == skillCall(c.command()) && r != nil && r["ok"] == true {
-				t.Logf("recovered: %s", next.command())
-				return
+		recovered := slices.ContainsFunc(calls[i+1:], func(next call) bool {
+			r := next.result()
+			return skillCall(next.command()) == skillCall(c.command()) && r != nil && r["ok"] == true
+		})
+		if !recovered {
+			t.Errorf("the model did not recover from the refusal of %s", c.command())
+		}
+	}
+	if refused == 0 {
+		t.Errorf("no proofloop call was refused; the model should have met a refusal and followed its hint")
+	}
+}
+
+// checkPrimeOnly: each check and fix session acted on the SessionStart
+// hook's `prime --id` alone (issue 22, item 5). It made one skill call and
+// nothing else: no proofloop read (show, list, status, prime, ...), no
+// other tool; only after a refusal, the command the refusal's hint named
+// and the retry. And the sentence it cited is the one prime numbered so,
+// which is the store's numbering: the issue recorded cites it, and the
+// patch replaces it.
+func (p *project) checkPrimeOnly(t *testing.T, reqs []*request) {
+	issues := map[int]map[string]any{}
+	v, _ := p.doc("stmt_even_sum_wrap")["validate"].(map[string]any)
+	list, _ := v["issues"].([]any)
+	for _, x := range list {
+		is, _ := x.(map[string]any)
+		n, _ := is["issue_number"].(float64)
+		issues[int(n)] = is
+	}
+	var roles []string
+	for _, s := range sessions(reqs) {
+		if s.Role != "check" && s.Role != "fix" {
+			continue
+		}
+		roles = append(roles, s.Role)
+		var acts []call
+		for i, k := range s.Calls {
+			switch {
+			case k.Tool == "Bash" && skillCall(k.command()) != "":
+				acts = append(acts, k)
+			case k.Tool == "Bash" && i > 0 && hintNamed(s.Calls[i-1], k.command()):
+				// The refusal's hint named it: the recovery.
+			default:
+				t.Errorf("the %s session on %s called %s %q; prime --id should have given it all it needs:\n%s",
+					s.Role, s.ID, k.Tool, k.command(), s.Prime)
 			}
 		}
-		t.Errorf("the model did not recover from the refusal of %s", c.command())
-		return
+		first := len(acts) > 0 && acts[0].result()["ok"] == true
+		if len(acts) == 0 || (first && len(acts) != 1) || (!first && len(acts) != 2) || acts[len(acts)-1].result()["ok"] != true {
+			var cmds []string
+			for _, a := range acts {
+				cmds = append(cmds, a.command())
+			}
+			t.Errorf("the %s session on %s made the skill calls %q; want one that is done, or a refused one and its retry", s.Role, s.ID, cmds)
+			continue
+		}
+		b, cmd := primed(s.Prime), acts[len(acts)-1].command()
+		switch skillCall(cmd) {
+		case "check-reject-proof":
+			n := flagInt(cmd, "--sentence-number")
+			if b.Sentences[n] != gapText || issues[1]["sentence"] != float64(n) || issues[1]["sentence_text"] != gapText {
+				t.Errorf("the check cited sentence %d, which prime numbers %q, and the store's issue 1 cites sentence %v (%q); want %q at one number in both",
+					n, b.Sentences[n], issues[1]["sentence"], issues[1]["sentence_text"], gapText)
+			}
+		case "fix-patch-proof":
+			n, at := flagInt(cmd, "--issue-number"), flagInt(cmd, "--sentence-range")
+			if !slices.Contains(b.Issues, issue{Number: n, Sentence: at}) || issues[n]["sentence"] != float64(at) || b.Sentences[at] != issues[n]["sentence_text"] {
+				t.Errorf("the fix patched sentence %d for issue %d; prime showed the issues %v over the sentences %v, and the store's issue %d cites %v (%q)",
+					at, n, b.Issues, b.Sentences, n, issues[n]["sentence"], issues[n]["sentence_text"])
+			}
+		}
 	}
-	t.Errorf("no proofloop call was refused; the model should have met a refusal and followed its hint")
+	if want := []string{"check", "fix", "check"}; !slices.Equal(roles, want) {
+		t.Errorf("check and fix sessions %v; want %v", roles, want)
+	}
+}
+
+// flagInt is the number a command line gives a flag, or -1.
+func flagInt(cmd, flag string) int {
+	m := regexp.MustCompile(regexp.QuoteMeta(flag) + ` (\d+)`).FindStringSubmatch(cmd)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
 }

@@ -4,14 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
 // The scripted model. It keeps no state: every request carries the whole
 // conversation, and the next step is decided from it, as a model would:
-// from the prompt (which role, which item), the calls made so far and what
-// they printed (ids, revisions, issue numbers read from proofloop's JSON),
-// and, after a refusal, from the refusal's hint.
+// from the prompt (which role, which item), what the SessionStart hook's
+// `prime --id` put in the session (a check or fix turn reads its revision,
+// numbered sentences and open issues there, and makes no other read), the
+// calls made so far and what they printed (ids, revisions read from
+// proofloop's JSON), and, after a refusal, from the refusal's hint.
 
 // The small proof the model works out: two even integers have an even sum.
 // The first proof skips a step (sentence 3 does not say why 2k + 2m is
@@ -55,6 +58,7 @@ type conversation struct {
 	Prompt string // the first user text that is not a system reminder
 	Role   string // the role the prompt names
 	ID     string // the item the prompt names
+	Prime  string // what the SessionStart hook's prime --id put in the session
 	Calls  []call
 }
 
@@ -81,6 +85,7 @@ func read(r *request) *conversation {
 			}
 		}
 	}
+	c.Prime = sessionStart(r)
 	if m := turnPrompt.FindStringSubmatch(c.Prompt); m != nil {
 		c.Role, c.ID = strings.ToLower(m[1]), m[2]
 	}
@@ -143,6 +148,17 @@ func (c *conversation) agent() reply {
 			return done("Done: %s on %s left it %v.", skillCall(last.command()), c.ID, res["status"])
 		}
 	}
+	// A check or fix turn acts on what the SessionStart hook's prime gave it.
+	if c.Role == "check" || c.Role == "fix" {
+		b, read := c.briefed()
+		if read != nil {
+			return *read
+		}
+		if c.Role == "check" {
+			return c.check(b)
+		}
+		return c.fix(b)
+	}
 	// Read the item first; every decision below rests on what it says.
 	doc, ok := c.shown(c.ID)
 	if !ok {
@@ -153,10 +169,6 @@ func (c *conversation) agent() reply {
 		return c.solve(doc)
 	case "prove":
 		return bash("proofloop state-complete-proof --statement-path " + c.ID + " --strategy direct --proof-text " + q(proofText) + " --json")
-	case "check":
-		return c.check(doc)
-	case "fix":
-		return c.fix(doc)
 	}
 	return done("There is no %s role I know.", c.Role)
 }
@@ -168,9 +180,6 @@ func (c *conversation) shown(id string) (map[string]any, bool) {
 		if f := strings.Fields(k.command()); len(f) >= 3 && f[0] == "proofloop" && f[1] == "show" && f[2] == id {
 			if res := k.result(); res != nil && res["ok"] == true {
 				doc, _ := res["document"].(map[string]any)
-				if doc != nil {
-					doc["_sentences"] = res["sentences"]
-				}
 				return doc, doc != nil
 			}
 		}
@@ -241,50 +250,144 @@ func (c *conversation) solve(doc map[string]any) reply {
 	return bash(cmd + " --purpose " + q("It is the objective, stated as a claim to prove.") + " --json")
 }
 
-// check rejects the first proof at the sentence that skips a step, and
-// confirms a proof without that sentence. It passes --expect-revision, and
-// takes the number from the wrong field (proof_revision, not revision):
-// the refusal's hint has to put it right.
-func (c *conversation) check(doc map[string]any) reply {
-	id := c.ID
-	sentences, _ := doc["_sentences"].([]any)
-	if sentences == nil {
-		return bash("proofloop show " + id + " --sentences --json")
-	}
-	for _, s := range sentences {
-		m, _ := s.(map[string]any)
-		if m["text"] == gapText {
-			return bash(fmt.Sprintf("proofloop check-reject-proof --statement-path %s --sentence-number %v --sentence-text %s"+
-				" --error-type unjustified_leap --explanation %s --suggested-fix %s --expect-revision %v --json",
-				id, m["number"], q(gapText), q("It does not say why 2k + 2m is even."),
-				q("Factor out 2: 2k + 2m = 2(k + m)."), doc["proof_revision"]))
-		}
-	}
-	return bash("proofloop check-confirm-proof --statement-path " + id + " --verification-summary " +
-		q("Checked every sentence; each follows from the premises and the ones before.") + " --json")
+// brief is what a check or fix turn acts on: the item's revision, the
+// proof's revision, its numbered sentences and its open issues.
+type brief struct {
+	Revision, ProofRevision int
+	Sentences               map[int]string
+	Issues                  []issue // the open ones
 }
 
-// fix patches the sentence of the open issue.
-func (c *conversation) fix(doc map[string]any) reply {
+// issue is an open issue and the sentence it cites.
+type issue struct{ Number, Sentence int }
+
+// enough reports whether the brief holds what the role's decision needs:
+// the revision to pass, and the sentences to judge (check) or an open
+// issue and its sentence (fix).
+func (b brief) enough(role string) bool {
+	if role == "check" {
+		return b.Revision > 0 && b.ProofRevision > 0 && len(b.Sentences) > 0
+	}
+	return b.Revision > 0 && len(b.Issues) > 0 && b.Sentences[b.Issues[0].Sentence] != ""
+}
+
+var (
+	primeHead     = regexp.MustCompile(`turn on \S+ \(\w+, status \w+, revision (\d+)`)
+	primeProof    = regexp.MustCompile(`(?m)^Proof \(revision (\d+)`)
+	primeSentence = regexp.MustCompile(`^\[(\d+)\] (.*)$`)
+	primeIssue    = regexp.MustCompile(`^\s+\^ open issue (\d+) `)
+	primeOldIssue = regexp.MustCompile(`^Open issue on proof revision \d+, sentence (\d+): open issue (\d+) `)
+)
+
+// primed reads the brief from the text of `prime --role R --id ID` that the
+// SessionStart hook put in the session: the revision from its first line,
+// the proof's revision, each "[N] sentence", and each open issue under the
+// sentence it cites.
+func primed(text string) brief {
+	b := brief{Sentences: map[int]string{}}
+	if m := primeHead.FindStringSubmatch(text); m != nil {
+		b.Revision, _ = strconv.Atoi(m[1])
+	}
+	if m := primeProof.FindStringSubmatch(text); m != nil {
+		b.ProofRevision, _ = strconv.Atoi(m[1])
+	}
+	at := 0
+	for _, l := range strings.Split(text, "\n") {
+		if m := primeSentence.FindStringSubmatch(l); m != nil {
+			at, _ = strconv.Atoi(m[1])
+			b.Sentences[at] = m[2]
+		} else if m := primeIssue.FindStringSubmatch(l); m != nil && at > 0 {
+			n, _ := strconv.Atoi(m[1])
+			b.Issues = append(b.Issues, issue{Number: n, Sentence: at})
+		} else if m := primeOldIssue.FindStringSubmatch(l); m != nil {
+			s, _ := strconv.Atoi(m[1])
+			n, _ := strconv.Atoi(m[2])
+			b.Issues = append(b.Issues, issue{Number: n, Sentence: s})
+		}
+	}
+	return b
+}
+
+// shownBrief reads the brief from `proofloop show ID --sentences --json`,
+// which the model runs only when prime fell short.
+func shownBrief(res map[string]any) brief {
+	b := brief{Sentences: map[int]string{}}
+	doc, _ := res["document"].(map[string]any)
+	rev, _ := doc["revision"].(float64)
+	proofRev, _ := doc["proof_revision"].(float64)
+	b.Revision, b.ProofRevision = int(rev), int(proofRev)
+	sentences, _ := res["sentences"].([]any)
+	for _, x := range sentences {
+		m, _ := x.(map[string]any)
+		n, _ := m["number"].(float64)
+		b.Sentences[int(n)], _ = m["text"].(string)
+	}
 	v, _ := doc["validate"].(map[string]any)
 	answered := map[float64]bool{}
-	for _, r := range v["responses"].([]any) {
+	responses, _ := v["responses"].([]any)
+	for _, r := range responses {
 		m, _ := r.(map[string]any)
 		for _, n := range toList(m["issue_addressed"]) {
 			answered[n] = true
 		}
 	}
-	for _, x := range v["issues"].([]any) {
-		is, _ := x.(map[string]any)
-		n, _ := is["issue_number"].(float64)
-		if answered[n] {
-			continue
+	issues, _ := v["issues"].([]any)
+	for _, x := range issues {
+		m, _ := x.(map[string]any)
+		n, _ := m["issue_number"].(float64)
+		s, _ := m["sentence"].(float64)
+		if !answered[n] {
+			b.Issues = append(b.Issues, issue{Number: int(n), Sentence: int(s)})
 		}
-		return bash(fmt.Sprintf("proofloop fix-patch-proof --statement-path %s --issue-number %v --sentence-range %v"+
-			" --replacement-text %s --change-description %s --json", c.ID, n, is["sentence"], q(patchText),
-			q("Say why 2k + 2m is even.")))
 	}
-	return done("%s has no open issue; nothing for me to do.", c.ID)
+	return b
+}
+
+// briefed is the brief a check or fix turn acts on: prime's, which the
+// SessionStart hook gave it; only when that lacks what the decision needs
+// does the model read the item itself, as a model would (and the test then
+// fails: a check or fix turn must need no other read).
+func (c *conversation) briefed() (brief, *reply) {
+	if b := primed(c.Prime); b.enough(c.Role) {
+		return b, nil
+	}
+	read := "proofloop show " + c.ID + " --sentences --json"
+	for _, k := range c.Calls {
+		if res := k.result(); k.command() == read && res != nil && res["ok"] == true {
+			if b := shownBrief(res); b.enough(c.Role) {
+				return b, nil
+			}
+			r := done("Neither prime nor show gives me what a %s turn on %s needs; I stop.", c.Role, c.ID)
+			return brief{}, &r
+		}
+	}
+	r := bash(read)
+	return brief{}, &r
+}
+
+// check rejects the first proof at the sentence that skips a step, and
+// confirms a proof without that sentence, each with the revision prime
+// gave. The rejection takes the number from the wrong place (the proof's
+// revision, not the item's): the refusal's hint has to put it right.
+func (c *conversation) check(b brief) reply {
+	for n, text := range b.Sentences {
+		if text == gapText {
+			return bash(fmt.Sprintf("proofloop check-reject-proof --statement-path %s --sentence-number %d --sentence-text %s"+
+				" --error-type unjustified_leap --explanation %s --suggested-fix %s --expect-revision %d --json",
+				c.ID, n, q(gapText), q("It does not say why 2k + 2m is even."),
+				q("Factor out 2: 2k + 2m = 2(k + m)."), b.ProofRevision))
+		}
+	}
+	return bash(fmt.Sprintf("proofloop check-confirm-proof --statement-path %s --verification-summary %s --expect-revision %d --json",
+		c.ID, q("Checked every sentence; each follows from the premises and the ones before."), b.Revision))
+}
+
+// fix patches the sentence of the first open issue.
+func (c *conversation) fix(b brief) reply {
+	is := b.Issues[0]
+	return bash(fmt.Sprintf("proofloop fix-patch-proof --statement-path %s --issue-number %d --sentence-range %d"+
+		" --replacement-text %s --change-description %s --expect-revision %d --json", c.ID, is.Number, is.Sentence,
+		q(patchText), q("Say why 2k + 2m is even."), b.Revision))
 }
 
 // toList reads a number or a list of numbers.

@@ -80,3 +80,48 @@ func finalCalls(reqs []*request) []call {
 	}
 	return out
 }
+
+// session is one Claude Code session of a turn: its role and item, what
+// the SessionStart hook put in it, and every tool call it made, each with
+// its result.
+type session struct {
+	Role, ID, Prime string
+	Calls           []call
+}
+
+// sessions groups the requests by session, in the order they started. A
+// session's requests share its hook output (prime's lease line makes each
+// one unique), and its last request carries all its calls.
+func sessions(reqs []*request) []session {
+	var out []session
+	at := map[string]int{}
+	for _, r := range reqs {
+		c := read(r)
+		if c.ID == "" || len(r.Tools) == 0 {
+			continue
+		}
+		key := c.Role + " " + c.ID + "\n" + c.Prime
+		i, ok := at[key]
+		if !ok {
+			i, at[key] = len(out), len(out)
+			out = append(out, session{Role: c.Role, ID: c.ID, Prime: c.Prime})
+		}
+		if len(c.Calls) >= len(out[i].Calls) {
+			out[i].Calls = c.Calls
+		}
+	}
+	return out
+}
+
+// hintNamed reports whether cmd is what the refusal of prev told the model
+// to run (with --json added, to read its result).
+func hintNamed(prev call, cmd string) bool {
+	res := prev.result()
+	if res == nil || res["ok"] != false {
+		return false
+	}
+	e, _ := res["error"].(map[string]any)
+	hint, _ := e["hint"].(string)
+	m := hintCommand.FindStringSubmatch(hint)
+	return m != nil && (cmd == m[1] || cmd == m[1]+" --json")
+}
