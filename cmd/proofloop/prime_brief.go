@@ -60,7 +60,11 @@ func primeBrief(w io.Writer, b *loop.Brief) {
 			}
 			fmt.Fprintf(w, "Proof (revision %d%s), one sentence per number, as you cite and patch them:\n", b.ProofRevision, strategy)
 			for _, s := range b.Sentences {
-				fmt.Fprintf(w, "[%d] %s\n", s.N, s.Text)
+				// One line per sentence, so that a line that opens with
+				// [N] holds all of sentence N (a sentence may span lines of
+				// the proof); a quote of it still matches, as
+				// sentence_text ignores whitespace.
+				fmt.Fprintf(w, "[%d] %s\n", s.N, strings.Join(strings.Fields(s.Text), " "))
 				for _, is := range s.Issues {
 					issueLine(w, "    ^ ", is)
 				}
