@@ -104,6 +104,10 @@ func TestRefusalHints(t *testing.T) {
 	wants(h, "it is fix's turn", "not prove's")
 	guard("state-mark-false", "fix_names_open_issue", "--statement-path", b, "--source", "fix", "--counterexample", "n = 0", "--actor", "fixer")
 	guard("state-propose-modification", "fix_names_open_issue", "--statement-path", b, "--source", "fix", "--modification-type", "add_condition", "--suggested-claim", "c", "--rationale", "r", "--actor", "fixer")
+	// decide acts on b only for what its guards name: a proposed
+	// modification, or a spent round budget.
+	guard("decide", "modification_proposed", b, "--accept", "--reason", "r", "--actor", "dee")
+	guard("decide", "budget_exhausted", b, "--extend", "2", "--reason", "r", "--actor", "dee")
 	patch := func(issue, rng string) []string {
 		return []string{"--statement-path", b, "--issue-number", issue, "--sentence-range", rng, "--replacement-text", "Step 2: It follows.", "--change-description", "d", "--actor", "fixer"}
 	}
