@@ -51,14 +51,16 @@ type Change struct {
 	Deleted  bool            `json:"deleted,omitempty"`
 }
 
-// Patch is the RFC 6902 patch from before to after (two JSON objects),
-// computed with jsondiff. Only the top-level fields whose bytes differ are
-// handed to it: a transaction changes a few fields of a document, and a
-// large field it left alone (a 100 KB proof) need not be decoded and
-// compared. The patch is the same as jsondiff's over the whole documents.
+// Patch is the RFC 6902 patch from before to after, computed with
+// jsondiff. Only what differs is handed to it (see prune): a transaction
+// changes a few fields of a document, and a large part it left alone (a
+// 100 KB proof, the 300 issues before the one it appended) need not be
+// decoded and compared. The patch is the same as jsondiff's over the whole
+// documents.
 func Patch(before, after []byte) (json.RawMessage, error) {
-	b, a := changedFields(before, after)
-	p, err := jsondiff.CompareJSON(b, a)
+	var b, a bytes.Buffer
+	prune(&b, &a, gjson.ParseBytes(before), gjson.ParseBytes(after))
+	p, err := jsondiff.CompareJSON(b.Bytes(), a.Bytes())
 	if err != nil {
 		return nil, err
 	}
@@ -81,42 +83,87 @@ func Patch(before, after []byte) (json.RawMessage, error) {
 	return Marshal(ops)
 }
 
-// changedFields returns two JSON objects holding only the top-level fields
-// of before and after whose raw bytes differ (or that only one of them has).
-func changedFields(before, after []byte) ([]byte, []byte) {
-	old := map[string]string{}
-	gjson.ParseBytes(before).ForEach(func(k, v gjson.Result) bool {
-		old[k.Str] = v.Raw
-		return true
-	})
-	var b, a bytes.Buffer
-	b.WriteByte('{')
-	a.WriteByte('{')
-	field := func(buf *bytes.Buffer, k, raw string) {
-		if buf.Len() > 1 {
-			buf.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		buf.Write(kb)
-		buf.WriteByte(':')
-		buf.WriteString(raw)
-	}
-	gjson.ParseBytes(after).ForEach(func(k, v gjson.Result) bool {
-		if o, ok := old[k.Str]; !ok || o != v.Raw {
-			if ok {
-				field(&b, k.Str, o)
+// prune writes to b and a two values that jsondiff diffs into the same
+// patch as before and after, leaving out what the two share. jsondiff
+// (without options) compares objects key by key and arrays index by index,
+// so: an object keeps only the keys whose bytes differ or that one side
+// lacks, each pruned in turn; an array keeps its length, with an element
+// equal on both sides replaced by 0 on both (equal, so no operation, and
+// the indexes of the others stay), a differing one pruned, and the
+// elements only one side has as they are. Any other pair is written as it
+// is: jsondiff decides whether they differ.
+func prune(b, a *bytes.Buffer, before, after gjson.Result) {
+	switch {
+	case before.IsObject() && after.IsObject():
+		old := map[string]gjson.Result{}
+		var keys []string // before's keys in order, for the ones after lacks
+		before.ForEach(func(k, v gjson.Result) bool {
+			old[k.Raw] = v
+			keys = append(keys, k.Raw)
+			return true
+		})
+		b.WriteByte('{')
+		a.WriteByte('{')
+		field := func(buf *bytes.Buffer, k string) {
+			if buf.Bytes()[buf.Len()-1] != '{' {
+				buf.WriteByte(',')
 			}
-			field(&a, k.Str, v.Raw)
+			buf.WriteString(k)
+			buf.WriteByte(':')
 		}
-		delete(old, k.Str)
-		return true
-	})
-	for k, raw := range old {
-		field(&b, k, raw)
+		after.ForEach(func(k, v gjson.Result) bool {
+			o, ok := old[k.Raw]
+			switch {
+			case !ok:
+				field(a, k.Raw)
+				a.WriteString(v.Raw)
+			case o.Raw != v.Raw:
+				field(b, k.Raw)
+				field(a, k.Raw)
+				prune(b, a, o, v)
+			}
+			delete(old, k.Raw)
+			return true
+		})
+		for _, k := range keys {
+			if o, ok := old[k]; ok {
+				field(b, k)
+				b.WriteString(o.Raw)
+			}
+		}
+		b.WriteByte('}')
+		a.WriteByte('}')
+	case before.IsArray() && after.IsArray():
+		bs, as := before.Array(), after.Array()
+		b.WriteByte('[')
+		a.WriteByte('[')
+		for i := range max(len(bs), len(as)) {
+			if i > 0 {
+				if i < len(bs) {
+					b.WriteByte(',')
+				}
+				if i < len(as) {
+					a.WriteByte(',')
+				}
+			}
+			switch {
+			case i >= len(as):
+				b.WriteString(bs[i].Raw)
+			case i >= len(bs):
+				a.WriteString(as[i].Raw)
+			case bs[i].Raw == as[i].Raw:
+				b.WriteByte('0')
+				a.WriteByte('0')
+			default:
+				prune(b, a, bs[i], as[i])
+			}
+		}
+		b.WriteByte(']')
+		a.WriteByte(']')
+	default:
+		b.WriteString(before.Raw)
+		a.WriteString(after.Raw)
 	}
-	b.WriteByte('}')
-	a.WriteByte('}')
-	return b.Bytes(), a.Bytes()
 }
 
 // hashSuffix is how every sealed line ends: ,"hash":"<64 hex digits>"}
