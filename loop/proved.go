@@ -9,26 +9,28 @@ import (
 // Prover): nothing of it is stored, so a statement that is reopened or
 // proved again changes the verdict of everything that relies on it
 // without a write. It also fills in the open issues by severity.
+//
+// The items carry what it needs from the rows they were read from; only a
+// statement they rely on outside items is read from the index, so Proved
+// over a whole snapshot (status, a 100k store) reads no row twice.
 func Proved(s *store.Store, items []*Item) error {
 	return s.View(func(v *store.IndexView) error {
-		rows := map[string]*store.Row{}
-		row := func(id string) (*store.Row, error) {
-			if r, ok := rows[id]; ok {
-				return r, nil
+		nodes := make(map[string]*model.Node, len(items))
+		for _, it := range items {
+			if it.node != nil {
+				nodes[it.ID] = it.node
+			}
+		}
+		p := model.NewProver(func(id string) (*model.Node, error) {
+			if n, ok := nodes[id]; ok {
+				return n, nil
 			}
 			r, err := v.Row(id)
 			if err != nil {
 				return nil, err
 			}
-			rows[id] = r
-			return r, nil
-		}
-		p := model.NewProver(func(id string) (*model.Node, error) {
-			r, err := row(id)
-			if err != nil || r == nil {
-				return nil, err
-			}
-			return &model.Node{Status: r.Status, Verified: r.Verified, ReliesOn: r.ReliesOn, Uncited: r.Uncited}, nil
+			nodes[id] = nodeOf(r)
+			return nodes[id], nil
 		})
 		for _, it := range items {
 			pr, err := p.Of(it.ID)
@@ -36,10 +38,27 @@ func Proved(s *store.Store, items []*Item) error {
 				return err
 			}
 			it.Proved = &pr
-			if r, err := row(it.ID); err == nil && r != nil && len(it.OpenIssues) > 0 {
-				it.OpenBySeverity = map[string]int{model.SeverityCritical: r.OpenCritical, model.SeverityGap: len(it.OpenIssues) - r.OpenCritical}
+			if len(it.OpenIssues) == 0 {
+				continue
 			}
+			critical := it.openCritical
+			if it.node == nil { // an item made by id: its row says
+				r, err := v.Row(it.ID)
+				if err != nil || r == nil {
+					continue
+				}
+				critical = r.OpenCritical
+			}
+			it.OpenBySeverity = map[string]int{model.SeverityCritical: critical, model.SeverityGap: len(it.OpenIssues) - critical}
 		}
 		return nil
 	})
+}
+
+// nodeOf is what model.Prover needs of a row; nil for no row.
+func nodeOf(r *store.Row) *model.Node {
+	if r == nil {
+		return nil
+	}
+	return &model.Node{Status: r.Status, Verified: r.Verified, ReliesOn: r.ReliesOn, Uncited: r.Uncited}
 }

@@ -40,13 +40,19 @@ type Item struct {
 	ConfirmedModels []string `json:"confirmed_models,omitempty"`
 
 	leased bool
+	// node and openCritical are what Proved derives from, kept from the
+	// row the item was read from, so that Proved over a whole snapshot
+	// reads no row a second time.
+	node         *model.Node
+	openCritical int
 }
 
 // itemOf is the item of an index row at time now: its lease counts only
 // while it is live.
 func itemOf(r *store.Row, now time.Time) *Item {
 	it := &Item{ID: r.ID, Kind: r.Kind, Status: r.Status, Role: r.Role, Reason: r.Reason, Outcome: r.Outcome,
-		Round: r.Round, OpenIssues: r.OpenIssues, Parent: r.Parent, Children: r.Children, Depth: r.Depth, Root: r.Root, ConfirmedModels: r.ConfirmedModels}
+		Round: r.Round, OpenIssues: r.OpenIssues, Parent: r.Parent, Children: r.Children, Depth: r.Depth, Root: r.Root, ConfirmedModels: r.ConfirmedModels,
+		node: nodeOf(r), openCritical: r.OpenCritical}
 	if it.OpenIssues == nil {
 		it.OpenIssues = []int{}
 	}

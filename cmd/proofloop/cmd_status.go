@@ -5,6 +5,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -82,16 +83,7 @@ func (a *app) statusCommand() *cobra.Command {
 				}
 			}
 			if a.json {
-				// json/v2's engine encodes a 100k-item tree about twice as
-				// fast as encoding/json; with v1's options (omitempty, nil
-				// slices, sorted keys) and no HTML escaping, as writeJSON,
-				// the bytes are the same.
-				out := map[string]any{"ok": true, "command": "status", "items": items}
-				if err := jsonv2.MarshalWrite(a.stdout, out, jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false)); err != nil {
-					return err
-				}
-				_, err := fmt.Fprintln(a.stdout)
-				return err
+				return writeStatusJSON(a.stdout, items)
 			}
 			if len(items) == 0 {
 				fmt.Fprintln(a.stdout, "No problems yet: start one with `proofloop new-problem`.")
@@ -111,6 +103,34 @@ func (a *app) statusCommand() *cobra.Command {
 	c.Flags().BoolVar(&all, "all", false, "print every line of a large tree instead of a summary")
 	c.Flags().BoolVar(&cost, "cost", false, "what the agents' turns cost (run-usage events): per problem, role, agent and model")
 	return c
+}
+
+// writeStatusJSON writes status --json: {"command":"status","items":[...],
+// "ok":true} and a newline, what writeJSON writes of that map. It streams:
+// each item is encoded into the output as it comes, so a 100k-item tree is
+// never held a second time as one encoded value. json/v2's engine encodes
+// about twice as fast as encoding/json; with v1's options (omitempty, nil
+// slices, sorted map keys) and no HTML escaping the bytes are
+// encoding/json's (TestStatusJSONStreamed).
+func writeStatusJSON(w io.Writer, items []*loop.Item) error {
+	opts := []jsonv2.Options{jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false)}
+	enc := jsontext.NewEncoder(w, opts...)
+	for _, t := range []jsontext.Token{jsontext.BeginObject, jsontext.String("command"), jsontext.String("status"), jsontext.String("items"), jsontext.BeginArray} {
+		if err := enc.WriteToken(t); err != nil {
+			return err
+		}
+	}
+	for _, it := range items {
+		if err := jsonv2.MarshalEncode(enc, it, opts...); err != nil {
+			return err
+		}
+	}
+	for _, t := range []jsontext.Token{jsontext.EndArray, jsontext.String("ok"), jsontext.True, jsontext.EndObject} {
+		if err := enc.WriteToken(t); err != nil {
+			return err
+		}
+	}
+	return nil // the encoder ends the top-level value with a newline
 }
 
 // treeOrder lists a snapshot's items depth first from its roots, with each

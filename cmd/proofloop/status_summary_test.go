@@ -102,3 +102,51 @@ func TestStatusJSONEncoding(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusJSONStreamed: status --json, streamed item by item, is byte for
+// byte what encoding/json writes of the whole {"ok","command","items"} map
+// (the output before it streamed), on a generated store with every status,
+// leases, solved problems and fully_proved verdicts.
+func TestStatusJSONStreamed(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "contents")
+	reserve := map[string]int{}
+	for _, shape := range storegen.Shapes {
+		reserve[shape] = 2
+	}
+	if _, err := storegen.Generate(root, storegen.Options{Statements: 200, Reserve: reserve}); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"--root", root, "--json", "status"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("status --json: exit %d: %s", code, errb.String())
+	}
+	s, err := store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	snap, err := loop.Load(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, _ := treeOrder(snap)
+	if err := loop.Proved(s, items); err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(map[string]any{"ok": true, "command": "status", "items": items}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != want.String() {
+		i := 0
+		for i < len(got) && i < want.Len() && got[i] == want.String()[i] {
+			i++
+		}
+		t.Fatalf("status --json (%d bytes) differs from encoding/json's (%d bytes) at byte %d: %.200q", len(got), want.Len(), i, got[max(0, i-100):])
+	}
+	if !strings.Contains(out.String(), `"fully_proved":true`) {
+		t.Errorf("status --json has no fully proved item; the store was meant to have some")
+	}
+}
