@@ -126,7 +126,7 @@ func (tx *Tx) stamp(ev *Event, changed []*Doc) ([]journalWrite, error) {
 				return nil, err
 			}
 			d.Raw = pretty.Pretty(d.Raw)
-			if err := schemas.Validate(schemas.Kind(d.Kind), d.Raw); err != nil {
+			if err := validateWrite(d); err != nil {
 				return nil, Errorf(CodeInternal, "%s would not pass its schema; nothing was written", p).Wrap(err)
 			}
 			var err error
@@ -147,6 +147,18 @@ func (tx *Tx) stamp(ev *Event, changed []*Doc) ([]journalWrite, error) {
 		}
 	}
 	return writes, nil
+}
+
+// validateWrite schema-checks the document about to be written. A
+// document the transaction read passed its schema then (readDoc, or this
+// transaction's earlier commit), so only what the transaction changed is
+// checked, where the schema allows (schemas.ValidateChange): the issue a
+// skill appended to 300, not the 300. A created document is checked whole.
+func validateWrite(d *Doc) error {
+	if d.created {
+		return schemas.Validate(schemas.Kind(d.Kind), d.Raw)
+	}
+	return schemas.ValidateChange(schemas.Kind(d.Kind), d.orig, d.Raw)
 }
 
 // commitFile is the write phase on the file store. It holds the lock, so

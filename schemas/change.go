@@ -1,0 +1,259 @@
+package schemas
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/tidwall/gjson"
+	"github.com/xeipuuv/gojsonschema"
+)
+
+// ValidateChange checks after, a new version of before, against the kind's
+// schema, where before passes it (the store checked it when it read it). It
+// checks only what differs: where a schema node only says "an object with
+// these properties, these required" or "an array of these items", the
+// document is valid when each of its parts is valid against the part's own
+// schema, so a part whose bytes did not change is valid still and is
+// skipped, and a changed one is checked on its own. Appending an issue to
+// a statement with 300 checks the new issue, the fields the commit
+// stamped, and the three keys of validate; not the 300 issues or the proof.
+//
+// A node with any other keyword (a pattern, an enum, if/then, uniqueItems,
+// ...) is checked whole, so the verdict is Validate's: the skip is taken
+// only where the schema makes the parts independent. When a part fails,
+// or before is empty, ValidateChange returns Validate(kind, after), whose
+// error names every failure by its path in the document.
+func ValidateChange(kind Kind, before, after []byte) error {
+	if len(before) == 0 || !gjson.ValidBytes(after) {
+		return Validate(kind, after)
+	}
+	root, err := rawSchema(kind)
+	if err != nil {
+		return err
+	}
+	ok, err := validPart(kind, root, "#", gjson.ParseBytes(before), gjson.ParseBytes(after))
+	if err != nil {
+		return err
+	}
+	if ok {
+		return nil
+	}
+	return Validate(kind, after)
+}
+
+// splittable lists the keywords of a node that ValidateChange may split:
+// annotations, and what makes an object's or an array's parts independent.
+var splittable = map[string]bool{
+	"$schema": true, "title": true, "description": true, "$comment": true, "definitions": true,
+	"type": true, "properties": true, "required": true, "additionalProperties": true, "items": true,
+}
+
+// validPart reports whether a, in place of b (valid against node), is
+// valid against node; ptr names node in the kind's schema, as a "#/..."
+// JSON pointer.
+func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (bool, error) {
+	if ref, ok := node["$ref"].(string); ok {
+		target, err := resolve(kind, ref)
+		if err != nil {
+			return false, err
+		}
+		node, ptr = target, ref
+	}
+	if a.Raw == b.Raw {
+		return true, nil
+	}
+	for k := range node {
+		if !splittable[k] {
+			return wholePart(kind, node, ptr, a)
+		}
+	}
+	switch {
+	case a.IsObject() && b.IsObject() && allows(node, "object"):
+		for _, r := range stringsOf(node["required"]) {
+			if !a.Get(gjson.Escape(r)).Exists() {
+				return false, nil
+			}
+		}
+		props, _ := node["properties"].(map[string]any)
+		ok := true
+		var err error
+		a.ForEach(func(k, v gjson.Result) bool {
+			sub, subPtr := props[k.Str], ptr+"/properties/"+escapePointer(k.Str)
+			if sub == nil {
+				switch extra := node["additionalProperties"].(type) {
+				case bool:
+					ok = extra
+					return ok
+				case map[string]any:
+					sub, subPtr = extra, ptr+"/additionalProperties"
+				default: // absent: anything goes
+					return true
+				}
+			}
+			sm, isMap := sub.(map[string]any)
+			if !isMap {
+				ok = sub == true
+				return ok
+			}
+			if old := b.Get(gjson.Escape(k.Str)); old.Exists() {
+				ok, err = validPart(kind, sm, subPtr, old, v)
+			} else {
+				ok, err = wholePart(kind, sm, subPtr, v)
+			}
+			return ok && err == nil
+		})
+		return ok, err
+	case a.IsArray() && b.IsArray() && allows(node, "array"):
+		items, isMap := node["items"].(map[string]any)
+		if !isMap {
+			if _, present := node["items"]; present {
+				return wholePart(kind, node, ptr, a) // a tuple or a boolean
+			}
+			return true, nil
+		}
+		bs, as := b.Array(), a.Array()
+		for i, v := range as {
+			var ok bool
+			var err error
+			if i < len(bs) {
+				ok, err = validPart(kind, items, ptr+"/items", bs[i], v)
+			} else {
+				ok, err = wholePart(kind, items, ptr+"/items", v)
+			}
+			if !ok || err != nil {
+				return ok, err
+			}
+		}
+		return true, nil
+	}
+	return wholePart(kind, node, ptr, a)
+}
+
+// allows reports whether node's type admits the JSON type t (no type
+// admits every one).
+func allows(node map[string]any, t string) bool {
+	switch ty := node["type"].(type) {
+	case nil:
+		return true
+	case string:
+		return ty == t
+	default:
+		return slices.Contains(stringsOf(ty), t)
+	}
+}
+
+func stringsOf(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, s := range list {
+		if s, ok := s.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// wholePart validates v against node, the part of the kind's schema at
+// ptr, with that part compiled on its own (once per process).
+func wholePart(kind Kind, node map[string]any, ptr string, v gjson.Result) (bool, error) {
+	s, err := partSchema(kind, node, ptr)
+	if err != nil {
+		return false, err
+	}
+	res, err := s.Validate(newDocLoader([]byte(v.Raw)))
+	if err != nil {
+		return false, nil // Validate of the whole document says why
+	}
+	return res.Valid(), nil
+}
+
+var (
+	raws  sync.Map // Kind -> *rawEntry
+	parts sync.Map // kind + " " + ptr -> *gojsonschema.Schema
+)
+
+type rawEntry struct {
+	once sync.Once
+	m    map[string]any
+	err  error
+}
+
+// rawSchema is the kind's schema decoded as a tree, once per process.
+func rawSchema(kind Kind) (map[string]any, error) {
+	e, _ := raws.LoadOrStore(kind, &rawEntry{})
+	r := e.(*rawEntry)
+	r.once.Do(func() {
+		src := Source(kind)
+		if src == nil {
+			r.err = fmt.Errorf("schemas: unknown kind %q (known: %v)", kind, Kinds())
+			return
+		}
+		r.err = json.Unmarshal(src, &r.m)
+	})
+	return r.m, r.err
+}
+
+// resolve finds a local reference "#/definitions/NAME" in the kind's
+// schema; the schemas use no other kind.
+func resolve(kind Kind, ref string) (map[string]any, error) {
+	root, err := rawSchema(kind)
+	if err != nil {
+		return nil, err
+	}
+	const prefix = "#/definitions/"
+	if len(ref) > len(prefix) && ref[:len(prefix)] == prefix {
+		defs, _ := root["definitions"].(map[string]any)
+		if m, ok := defs[ref[len(prefix):]].(map[string]any); ok {
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("schemas: %s: cannot resolve %s", kind.FileName(), ref)
+}
+
+// partSchema compiles node, the part of the kind's schema at ptr, as a
+// schema of its own: node beside the kind's definitions, so that its
+// references resolve as they do in the whole schema.
+func partSchema(kind Kind, node map[string]any, ptr string) (*gojsonschema.Schema, error) {
+	key := string(kind) + " " + ptr
+	if s, ok := parts.Load(key); ok {
+		return s.(*gojsonschema.Schema), nil
+	}
+	root, err := rawSchema(kind)
+	if err != nil {
+		return nil, err
+	}
+	defs := map[string]any{}
+	if d, ok := root["definitions"].(map[string]any); ok {
+		for k, v := range d {
+			defs[k] = v
+		}
+	}
+	const self = "proofloop_part"
+	defs[self] = node
+	s, err := gojsonschema.NewSchema(gojsonschema.NewGoLoader(map[string]any{
+		"$schema": root["$schema"], "definitions": defs, "$ref": "#/definitions/" + self,
+	}))
+	if err != nil {
+		return nil, fmt.Errorf("schemas: compile %s at %s: %w", kind.FileName(), ptr, err)
+	}
+	parts.Store(key, s)
+	return s, nil
+}
+
+// escapePointer escapes a key for a JSON pointer (RFC 6901).
+func escapePointer(k string) string {
+	out := make([]byte, 0, len(k))
+	for i := 0; i < len(k); i++ {
+		switch k[i] {
+		case '~':
+			out = append(out, '~', '0')
+		case '/':
+			out = append(out, '~', '1')
+		default:
+			out = append(out, k[i])
+		}
+	}
+	return string(out)
+}
