@@ -1,8 +1,11 @@
 package skills
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
+
+	"github.com/tidwall/sjson"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
@@ -246,14 +249,34 @@ func enum(name, help string, values []string, required bool) Param {
 // gone (a new proof, an accepted modification).
 func supersede(tx *store.Tx, d *store.Doc, st *model.Statement) error {
 	open := st.OpenIssues()
-	for i, is := range st.Validate.Issues {
-		if slices.Contains(open, is.IssueNumber) {
-			if err := d.Set(fmt.Sprintf("validate.issues.%d.superseded_at", i), tx.Now()); err != nil {
-				return err
+	if len(open) == 0 {
+		return nil
+	}
+	// One rewrite of the list, not one Set per issue: each Set copies the
+	// whole document, and a proof with 300 open issues made that 300
+	// copies of 230 KB. The store re-indents what it writes, so the list
+	// is written compact here.
+	at, err := store.Marshal(tx.Now())
+	if err != nil {
+		return err
+	}
+	issues := d.Get("validate.issues").Array()
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, is := range issues {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		raw := is.Raw
+		if i < len(st.Validate.Issues) && slices.Contains(open, st.Validate.Issues[i].IssueNumber) {
+			if raw, err = sjson.SetRaw(raw, "superseded_at", string(at)); err != nil {
+				return fmt.Errorf("supersede issue %d of %s: %w", st.Validate.Issues[i].IssueNumber, d.ID, err)
 			}
 		}
+		b.WriteString(raw)
 	}
-	return nil
+	b.WriteByte(']')
+	return d.SetRaw("validate.issues", b.Bytes())
 }
 
 // checkFacts adds what the check skills' self-check guard needs.
