@@ -8,6 +8,14 @@ import (
 	"github.com/tidwall/sjson"
 )
 
+// byParts makes ValidateChange split documents of any size, for the
+// test's duration: the fixtures are small.
+func byParts(t testing.TB) {
+	old := wholeBelow
+	wholeBelow = 0
+	t.Cleanup(func() { wholeBelow = old })
+}
+
 // errText is err's message, "" for nil.
 func errText(err error) string {
 	if err == nil {
@@ -21,6 +29,7 @@ func errText(err error) string {
 // indented, ValidateChange of the fixture and the changed document gives
 // Validate's verdict and Validate's message.
 func TestValidateChangeAgrees(t *testing.T) {
+	byParts(t)
 	type change struct {
 		name string
 		kind Kind
@@ -120,6 +129,7 @@ func TestValidateChangeAppend(t *testing.T) {
 // refuses the changed document, ValidateChange passes it, because all it
 // checked was the appended issue and the stamped fields.
 func TestValidateChangeChecksOnlyTheChange(t *testing.T) {
+	byParts(t)
 	before, _ := sjson.SetBytes(statementWithIssues(t, 10), "validate.issues.4.error_type", "typo")
 	after, _ := sjson.SetBytes(before, "validate.issues.-1", issue(13))
 	after, _ = sjson.SetBytes(after, "revision", 13)
