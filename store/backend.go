@@ -23,15 +23,18 @@ type Backend interface {
 	// String names the backend for messages; never with a password.
 	String() string
 	Close() error
-	// Begin starts a transaction. lockTimeout bounds each wait for a lock;
-	// a longer one fails with lock_timeout.
-	Begin(lockTimeout time.Duration) (BackendTx, error)
+	// Begin starts a transaction, and reads o's documents and files in the
+	// same round trip.
+	Begin(o BeginOptions) (BackendTx, error)
 
 	// The readers below see the last committed state and take no lock.
 	// A missing document or file is nil with no error.
 	ReadDoc(id string) ([]byte, error)
 	ListDocs(k model.Kind) ([]string, error)
 	ReadFile(name string) ([]byte, error)
+	// ReadFileNow is ReadFile and Now in one round trip: what a command
+	// reads first (config.json, and the clock its offset is taken from).
+	ReadFileNow(name string) ([]byte, time.Time, error)
 	// Events calls fn with each event line above seq since, in order.
 	Events(since int, fn func(seq int, line []byte) error) error
 	// EventLines returns the lines of the given seqs, in the same order.
@@ -46,6 +49,21 @@ type Backend interface {
 	// View runs fn on a consistent snapshot of the whole store.
 	View(fn func(Snapshot) error) error
 }
+
+// BeginOptions describe a transaction to Begin.
+type BeginOptions struct {
+	// LockTimeout bounds each wait for a lock; a longer one fails with
+	// lock_timeout.
+	LockTimeout time.Duration
+	// Files and Docs are read, locked, in the transaction's first round
+	// trip, in that order, and served to its first ReadFile and ReadDoc of
+	// each: what it is known to read first (its target's lease and
+	// document), so that reading them costs no round trip of its own.
+	Files, Docs []string
+}
+
+// KVKey names one key of the index.
+type KVKey struct{ Bucket, Key string }
 
 // Snapshot reads a Backend as of one moment: the index (KV), the documents,
 // the files and the log.
@@ -77,6 +95,14 @@ type BackendTx interface {
 	Exclusive() error
 	// ReplaceIndex empties the index and writes ops.
 	ReplaceIndex(ops []KVOp) error
+	// LockLog takes the log's counter until the transaction ends, and
+	// reads the index keys get in the same round trip, returning the
+	// values of those present. A transaction that writes holds the counter
+	// from its commit's first step (Commit takes it when LockLog did not),
+	// so once it is taken no other transaction can change a document, a
+	// file or the log before this one ends: what it reads after needs no
+	// row lock, and Commit seals with no round trip of its own.
+	LockLog(get []KVKey) (map[KVKey][]byte, error)
 	// Commit writes w, then takes the next seq and the hash of the last
 	// event, lets seal make the event line and the index changes that name
 	// the seq, writes them, and commits. With seal nil it commits w and no

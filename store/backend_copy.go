@@ -178,7 +178,7 @@ func Import(b Backend, dir string) (*ImportReport, error) {
 	if n := len(lines); n > 0 {
 		r.LastSeq = int(gjson.GetBytes(lines[n-1], "seq").Int())
 	}
-	bt, err := b.Begin(DefaultLockTimeout)
+	bt, err := b.Begin(BeginOptions{LockTimeout: DefaultLockTimeout})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math/rand/v2"
 	"time"
+
+	"github.com/proofloop/proofloop/model"
 )
 
 // updateBackend is Update on a Backend. A transaction that the backend
@@ -28,7 +30,13 @@ func (s *Store) updateBackend(opts TxOptions, fn func(tx *Tx) error) (*Commit, e
 }
 
 func (s *Store) updateOnce(opts TxOptions, fn func(tx *Tx) error) (*Commit, error) {
-	bt, err := s.backend.Begin(s.LockTimeout)
+	// A command's target and its lease are what it reads first (a skill's
+	// lease guard, then its document): they come with the first round trip.
+	o := BeginOptions{LockTimeout: s.LockTimeout}
+	if _, err := model.KindOf(opts.Target); err == nil {
+		o.Files, o.Docs = []string{leasePath(opts.Target)}, []string{opts.Target}
+	}
+	bt, err := s.backend.Begin(o)
 	if err != nil {
 		return nil, err
 	}
@@ -45,6 +53,9 @@ func (s *Store) updateOnce(opts TxOptions, fn func(tx *Tx) error) (*Commit, erro
 // backend takes the log's next seq, and the event is sealed and numbered
 // there, with the index keys that name its seq.
 func (tx *Tx) commitBackend(ev *Event, changed []*Doc, writes []journalWrite) error {
+	if err := tx.lockLog(changed); err != nil {
+		return err
+	}
 	ops, err := tx.rowOps(changed)
 	if err != nil {
 		return err
@@ -70,6 +81,75 @@ func (tx *Tx) commitBackend(ev *Event, changed []*Doc, writes []journalWrite) er
 		return line, ops, nil
 	})
 	return err
+}
+
+// lockLog takes the backend's log counter before the index rows are
+// derived, with the index keys deriving them reads, in one round trip: the
+// stamp, and the rows of each changed document, of its children and of its
+// parent. From here no other transaction commits until this one has, so
+// the rows are derived from what is current, and the reads that remain
+// (a parent whose turn changed) need no row lock.
+func (tx *Tx) lockLog(changed []*Doc) error {
+	var get []KVKey
+	if len(changed) > 0 || len(tx.dirtyLeases) > 0 {
+		for _, k := range []string{"seq", "max_rounds", "version"} {
+			get = append(get, KVKey{string(bucketMeta), k})
+		}
+		item := func(id string) { get = append(get, KVKey{string(bucketItems), id}) }
+		for _, d := range changed {
+			item(d.ID)
+			for _, c := range childIDs(d) {
+				item(c)
+			}
+			if p := parentID(d); p != "" {
+				item(p)
+			}
+		}
+		for _, id := range tx.dirtyLeases {
+			item(id)
+		}
+	}
+	vals, err := tx.bt.LockLog(get)
+	if err != nil || len(get) == 0 {
+		return err
+	}
+	kv := readAhead{KV: tx.bt.KV(), vals: vals, asked: map[KVKey]bool{}}
+	for _, k := range get {
+		kv.asked[k] = true
+	}
+	if tx.ix != nil {
+		tx.ix.kv = kv
+		return nil
+	}
+	_, err = tx.indexOn(kv)
+	return err
+}
+
+// parentID is the document a document hangs under: a statement's context,
+// a sub-problem's parent statement; "" for none.
+func parentID(d *Doc) string {
+	switch d.Kind {
+	case model.KindStatement:
+		return d.Get("context").String()
+	case model.KindProblem:
+		return d.Get("parent").String()
+	}
+	return ""
+}
+
+// readAhead serves the index keys read ahead (one absent is nil) and
+// reads any other through KV.
+type readAhead struct {
+	KV
+	vals  map[KVKey][]byte
+	asked map[KVKey]bool
+}
+
+func (r readAhead) Get(bucket string, key []byte) ([]byte, error) {
+	if k := (KVKey{bucket, string(key)}); r.asked[k] {
+		return r.vals[k], nil
+	}
+	return r.KV.Get(bucket, key)
 }
 
 // reindexIn rebuilds a backend's index inside transaction bt: it waits
@@ -116,7 +196,7 @@ func (s *Store) reindexBackend() (int, error) {
 }
 
 func (s *Store) reindexOnce() (int, error) {
-	bt, err := s.backend.Begin(s.LockTimeout)
+	bt, err := s.backend.Begin(BeginOptions{LockTimeout: s.LockTimeout})
 	if err != nil {
 		return 0, err
 	}

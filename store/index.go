@@ -674,8 +674,12 @@ func (b boltKV) Scan(bucket string, prefix []byte, fn func(k, v []byte) error) e
 // indexBackend opens a backend's index for the transaction, rebuilding it
 // inside the transaction first when it is missing, of another version or
 // derived for another max_rounds.
-func (tx *Tx) indexBackend() (*indexState, error) {
-	ix := &indexState{kv: tx.bt.KV(), rows: map[string]*Row{}}
+func (tx *Tx) indexBackend() (*indexState, error) { return tx.indexOn(tx.bt.KV()) }
+
+// indexOn is indexBackend reading through kv (which may hold keys read
+// ahead: a rebuild drops it for the rebuilt index).
+func (tx *Tx) indexOn(kv KV) (*indexState, error) {
+	ix := &indexState{kv: kv, rows: map[string]*Row{}}
 	why, err := tx.s.stale(ix.kv)
 	if err != nil {
 		return nil, err
@@ -685,6 +689,7 @@ func (tx *Tx) indexBackend() (*indexState, error) {
 		if _, err := tx.s.reindexIn(tx.bt); err != nil {
 			return nil, err
 		}
+		ix.kv = tx.bt.KV()
 	}
 	tx.ix = ix
 	return ix, nil

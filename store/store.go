@@ -95,10 +95,18 @@ func checkFolders(root *os.Root) error {
 // for what is not shared (run logs); it is made when missing. It fails with
 // not_found when b holds no store yet (no config.json).
 func OpenBackend(dir string, b Backend) (*Store, error) {
-	cfg, err := b.ReadFile(ConfigFile)
+	// The config and the clock in one round trip: a command's first.
+	t0 := localNow()
+	cfg, at, err := b.ReadFileNow(ConfigFile)
 	if err != nil {
 		return nil, err
 	}
+	// The backend's clock, as this machine's clock plus the offset
+	// measured now: a query per reading would cost a connection of its own
+	// while a transaction holds one. Transactions read the backend's clock
+	// itself (BackendTx.Now), and that is what leases are written and
+	// judged by inside them.
+	offset := at.Sub(t0.Add(localNow().Sub(t0) / 2))
 	if cfg == nil {
 		return nil, Errorf(CodeNotFound, "%s holds no proofloop store yet", b).WithHint("run `proofloop init` with the same --store first")
 	}
@@ -109,20 +117,13 @@ func OpenBackend(dir string, b Backend) (*Store, error) {
 	if err != nil {
 		return nil, Errorf(CodeInvalidInput, "cannot open %s", dir).Wrap(err)
 	}
-	// The backend's clock, as this machine's clock plus the offset
-	// measured now: a query per reading would cost a connection of its own
-	// while a transaction holds one. Transactions read the backend's clock
-	// itself (BackendTx.Now), and that is what leases are written and
-	// judged by inside them.
-	t0 := localNow()
-	at, err := b.Now()
-	if err != nil {
-		root.Close()
-		return nil, err
-	}
-	offset := at.Sub(t0.Add(localNow().Sub(t0) / 2))
 	s := &Store{Dir: dir, LockTimeout: DefaultLockTimeout, root: root, backend: b}
 	s.Now = func() time.Time { return localNow().Add(offset) }
+	// The config just read serves the command's first asks (Config): one
+	// that does not parse is left for Config to refuse.
+	if c, err := ParseConfig(cfg); err == nil {
+		s.cfg, s.cfgAt = &c, time.Now()
+	}
 	return s, nil
 }
 
@@ -137,7 +138,7 @@ func InitBackend(b Backend) (bool, error) {
 	if err := schemas.Validate(schemas.Config, cfg); err != nil {
 		return false, Errorf(CodeInternal, "default config").Wrap(err)
 	}
-	bt, err := b.Begin(DefaultLockTimeout)
+	bt, err := b.Begin(BeginOptions{LockTimeout: DefaultLockTimeout})
 	if err != nil {
 		return false, err
 	}

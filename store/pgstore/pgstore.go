@@ -13,6 +13,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -88,24 +89,33 @@ func connect(dsn string) (*Store, error) {
 	// only when asked for, so a high bound costs nothing and keeps a
 	// process from waiting on itself.
 	cfg.MaxConns = 64
+	if path := os.Getenv(TraceEnv); path != "" {
+		cfg.ConnConfig.Tracer = tracer{path}
+	}
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		return nil, badDSN(dsn)
 	}
+	// No ping: the first statement connects, and a failure to connect is
+	// told apart there (connectErr), so a command pays no round trip for it.
 	s := &Store{pool: pool}
 	s.reader = reader{q: pool, name: s.String()}
-	if err := pool.Ping(context.Background()); err != nil {
-		pool.Close()
-		var pe *pgconn.PgError
-		if errors.As(err, &pe) && (strings.HasPrefix(pe.Code, "28") || pe.Code == "3D000") {
-			// Refused: a wrong user or password, no such database.
-			return nil, store.Errorf(store.CodeInvalidInput, "cannot connect to %s: %s", s, pe.Message).
-				WithHint("check the URL, and the password in PGPASSWORD or ~/.pgpass")
-		}
-		return nil, store.Errorf(store.CodeConflict, "cannot connect to %s", s).
-			WithHint("check that the server is up and reachable, then retry").Wrap(err)
-	}
 	return s, nil
+}
+
+// connectErr is the refusal of a connection that could not be made: bad
+// input (exit 2) for a wrong user or password or no such database, else a
+// conflict (exit 5) to retry once the server is reachable.
+func connectErr(ce *pgconn.ConnectError) error {
+	c := ce.Config
+	name := fmt.Sprintf("postgres://%s@%s:%d/%s", c.User, c.Host, c.Port, c.Database)
+	var pe *pgconn.PgError
+	if errors.As(ce, &pe) && (strings.HasPrefix(pe.Code, "28") || pe.Code == "3D000") {
+		return store.Errorf(store.CodeInvalidInput, "cannot connect to %s: %s", name, pe.Message).
+			WithHint("check the URL, and the password in PGPASSWORD or ~/.pgpass")
+	}
+	return store.Errorf(store.CodeConflict, "cannot connect to %s", name).
+		WithHint("check that the server is up and reachable, then retry").Wrap(ce)
 }
 
 // Migrate connects to dsn and brings its tables up to this binary's schema.
@@ -149,6 +159,9 @@ func dbErr(err error, format string, args ...any) error {
 	if e := (*store.Error)(nil); errors.As(err, &e) {
 		return err
 	}
+	if ce := (*pgconn.ConnectError)(nil); errors.As(err, &ce) {
+		return connectErr(ce)
+	}
 	msg := fmt.Sprintf(format, args...)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
@@ -182,6 +195,18 @@ func lost(msg string, err error) error {
 // ReadDoc reads a document as committed; nil when there is none.
 func (s reader) ReadDoc(id string) ([]byte, error) {
 	return scanText(s.q.QueryRow(context.Background(), `SELECT raw FROM documents WHERE id = $1`, id), "read "+id)
+}
+
+// ReadFileNow reads a file as committed (nil when there is none) and the
+// database clock, in one statement.
+func (s *Store) ReadFileNow(name string) ([]byte, time.Time, error) {
+	var raw []byte
+	var now time.Time
+	err := s.pool.QueryRow(context.Background(), `SELECT (SELECT content FROM files WHERE name = $1), now()`, name).Scan(&raw, &now)
+	if err != nil {
+		return nil, time.Time{}, dbErr(err, "read %s", name)
+	}
+	return raw, now, nil
 }
 
 // ListDocs lists the ids of the documents of kind k, in order.

@@ -6,39 +6,74 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/tidwall/gjson"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
 
-// txn is one transaction, at READ COMMITTED: each statement sees what was
-// committed when it ran, and the documents and files it reads are locked
-// (FOR UPDATE) until it ends, so what it read stays current. The counter
-// row, which every committer updates, is taken last, just before COMMIT.
+// txn is one transaction, at READ COMMITTED, on a connection of its own
+// from the pool: each statement sees what was committed when it ran, and
+// the documents and files it reads are locked (FOR UPDATE) until it ends,
+// so what it read stays current. The counter row, which every committer
+// updates, is taken when it begins to commit (LockLog); from then on no
+// other transaction can change a row it reads, and it reads without locks.
+//
+// It runs BEGIN and COMMIT itself, each in a pipeline with the statements
+// around it: BEGIN with the lock timeout, the clock and the first reads;
+// COMMIT with the writes, the event, the counter, the index and the
+// notification. A statement that fails leaves the rest of its pipeline
+// unrun and the transaction aborted, which Rollback ends.
 type txn struct {
-	s   *Store
-	tx  pgx.Tx
-	now time.Time
+	s    *Store
+	conn *pgxpool.Conn
+	now  time.Time
 	// found records, for each document and file read, whether it existed:
 	// one that did not is inserted, so that a concurrent insert of the
 	// same row makes one of the two run again.
-	found     map[string]bool
+	found map[string]bool
+	// ahead holds the documents and files read in the first round trip
+	// ("doc:ID", "file:NAME"; nil when there is none), until first asked.
+	ahead     map[string][]byte
 	exclusive bool
+	// logged: the counter is held, at seq and hash.
+	logged    bool
+	seq       int
+	hash      string
+	committed bool
 }
 
-// Begin starts a transaction with lock_timeout set to lockTimeout, and
-// reads the database clock once for it.
-func (s *Store) Begin(lockTimeout time.Duration) (store.BackendTx, error) {
+// Begin starts a transaction with lock_timeout set to o.LockTimeout, reads
+// the database clock once for it, and reads o's files and documents, in
+// one round trip.
+func (s *Store) Begin(o store.BeginOptions) (store.BackendTx, error) {
 	ctx := context.Background()
-	tx, err := s.pool.Begin(ctx)
+	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return nil, dbErr(err, "begin a transaction on %s", s)
 	}
-	t := &txn{s: s, tx: tx, found: map[string]bool{}}
-	ms := fmt.Sprintf("%dms", max(lockTimeout.Milliseconds(), 1))
-	if err := tx.QueryRow(ctx, `SELECT set_config('lock_timeout', $1, true), now()`, ms).Scan(new(string), &t.now); err != nil {
-		tx.Rollback(ctx)
+	t := &txn{s: s, conn: conn, found: map[string]bool{}, ahead: map[string][]byte{}}
+	ms := fmt.Sprintf("%dms", max(o.LockTimeout.Milliseconds(), 1))
+	b := &pgx.Batch{}
+	b.Queue(`BEGIN`)
+	b.Queue(`SELECT set_config('lock_timeout', $1, true), now()`, ms).QueryRow(func(r pgx.Row) error { return r.Scan(new(string), &t.now) })
+	for _, name := range o.Files {
+		b.Queue(`SELECT content FROM files WHERE name = $1 FOR UPDATE`, name).QueryRow(func(r pgx.Row) error {
+			raw, err := scanBytes(r, "read "+name)
+			t.ahead["file:"+name] = raw
+			return err
+		})
+	}
+	for _, id := range o.Docs {
+		b.Queue(`SELECT raw FROM documents WHERE id = $1 FOR UPDATE`, id).QueryRow(func(r pgx.Row) error {
+			raw, err := scanText(r, "read "+id)
+			t.ahead["doc:"+id] = raw
+			return err
+		})
+	}
+	if err := conn.SendBatch(ctx, b).Close(); err != nil {
+		t.Rollback()
 		return nil, dbErr(err, "begin a transaction on %s", s)
 	}
 	return t, nil
@@ -47,14 +82,27 @@ func (s *Store) Begin(lockTimeout time.Duration) (store.BackendTx, error) {
 func (t *txn) Now() time.Time { return t.now }
 
 func (t *txn) lock() string {
-	if t.exclusive {
+	if t.exclusive || t.logged {
 		return "" // a rebuild reads what is committed; writers wait on the index
 	}
 	return " FOR UPDATE"
 }
 
+// readAhead serves key from what Begin read, once.
+func (t *txn) readAhead(key string) ([]byte, bool) {
+	raw, ok := t.ahead[key]
+	if ok {
+		delete(t.ahead, key)
+		t.found[key] = raw != nil
+	}
+	return raw, ok
+}
+
 func (t *txn) ReadDoc(id string) ([]byte, error) {
-	raw, err := scanText(t.tx.QueryRow(context.Background(), `SELECT raw FROM documents WHERE id = $1`+t.lock(), id), "read "+id)
+	if raw, ok := t.readAhead("doc:" + id); ok {
+		return raw, nil
+	}
+	raw, err := scanText(t.conn.QueryRow(context.Background(), `SELECT raw FROM documents WHERE id = $1`+t.lock(), id), "read "+id)
 	if err == nil {
 		t.found["doc:"+id] = raw != nil
 	}
@@ -62,8 +110,11 @@ func (t *txn) ReadDoc(id string) ([]byte, error) {
 }
 
 func (t *txn) DocExists(id string) (bool, error) {
+	if raw, ok := t.ahead["doc:"+id]; ok {
+		return raw != nil, nil
+	}
 	var ok bool
-	if err := t.tx.QueryRow(context.Background(), `SELECT EXISTS (SELECT 1 FROM documents WHERE id = $1)`, id).Scan(&ok); err != nil {
+	if err := t.conn.QueryRow(context.Background(), `SELECT EXISTS (SELECT 1 FROM documents WHERE id = $1)`, id).Scan(&ok); err != nil {
 		return false, dbErr(err, "read %s", id)
 	}
 	if _, seen := t.found["doc:"+id]; !seen {
@@ -72,10 +123,13 @@ func (t *txn) DocExists(id string) (bool, error) {
 	return ok, nil
 }
 
-func (t *txn) ListDocs(k model.Kind) ([]string, error) { return listDocs(t.tx, k) }
+func (t *txn) ListDocs(k model.Kind) ([]string, error) { return listDocs(t.conn, k) }
 
 func (t *txn) ReadFile(name string) ([]byte, error) {
-	raw, err := scanBytes(t.tx.QueryRow(context.Background(), `SELECT content FROM files WHERE name = $1`+t.lock(), name), "read "+name)
+	if raw, ok := t.readAhead("file:" + name); ok {
+		return raw, nil
+	}
+	raw, err := scanBytes(t.conn.QueryRow(context.Background(), `SELECT content FROM files WHERE name = $1`+t.lock(), name), "read "+name)
 	if err == nil {
 		t.found["file:"+name] = raw != nil
 	}
@@ -83,15 +137,15 @@ func (t *txn) ReadFile(name string) ([]byte, error) {
 }
 
 func (t *txn) Peek(name string) ([]byte, error) {
-	return scanBytes(t.tx.QueryRow(context.Background(), `SELECT content FROM files WHERE name = $1`, name), "read "+name)
+	return scanBytes(t.conn.QueryRow(context.Background(), `SELECT content FROM files WHERE name = $1`, name), "read "+name)
 }
 
-func (t *txn) KV() store.KV { return reader{q: t.tx, name: t.s.name} }
+func (t *txn) KV() store.KV { return reader{q: t.conn, name: t.s.name} }
 
 // Exclusive locks the index against writers: a commit writes index rows,
 // so none can commit until this transaction ends. Readers go on.
 func (t *txn) Exclusive() error {
-	if _, err := t.tx.Exec(context.Background(), `LOCK TABLE index_kv IN EXCLUSIVE MODE`); err != nil {
+	if _, err := t.conn.Exec(context.Background(), `LOCK TABLE index_kv IN EXCLUSIVE MODE`); err != nil {
 		return dbErr(err, "lock the index of %s", t.s)
 	}
 	t.exclusive = true
@@ -100,7 +154,7 @@ func (t *txn) Exclusive() error {
 
 func (t *txn) ReplaceIndex(ops []store.KVOp) error {
 	ctx := context.Background()
-	if _, err := t.tx.Exec(ctx, `DELETE FROM index_kv`); err != nil {
+	if _, err := t.conn.Exec(ctx, `DELETE FROM index_kv`); err != nil {
 		return dbErr(err, "empty the index of %s", t.s)
 	}
 	rows := make([][]any, 0, len(ops))
@@ -109,29 +163,70 @@ func (t *txn) ReplaceIndex(ops []store.KVOp) error {
 			rows = append(rows, []any{op.B, []byte(op.K), []byte(op.V)})
 		}
 	}
-	_, err := t.tx.CopyFrom(ctx, pgx.Identifier{"index_kv"}, []string{"bucket", "key", "value"}, pgx.CopyFromRows(rows))
+	_, err := t.conn.CopyFrom(ctx, pgx.Identifier{"index_kv"}, []string{"bucket", "key", "value"}, pgx.CopyFromRows(rows))
 	return dbErr2(err, "write the index of %s", t.s)
 }
 
-// Commit writes w and the documents, then takes the counter row, seals
-// the event against the last one's hash, writes it with the index changes,
-// signals the listeners and commits: three round trips.
+// LockLog takes the counter row and reads get, in one round trip.
+func (t *txn) LockLog(get []store.KVKey) (map[store.KVKey][]byte, error) {
+	b := &pgx.Batch{}
+	b.Queue(`SELECT seq, hash FROM log_counter FOR UPDATE`).QueryRow(func(r pgx.Row) error { return r.Scan(&t.seq, &t.hash) })
+	vals := map[store.KVKey][]byte{}
+	if len(get) > 0 {
+		buckets, keys := make([]string, len(get)), make([][]byte, len(get))
+		for i, k := range get {
+			buckets[i], keys[i] = k.Bucket, []byte(k.Key)
+		}
+		b.Queue(`SELECT bucket, key, value FROM index_kv WHERE (bucket, key) IN (SELECT * FROM unnest($1::text[], $2::bytea[]))`, buckets, keys).Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				var bucket string
+				var key, v []byte
+				if err := rows.Scan(&bucket, &key, &v); err != nil {
+					return err
+				}
+				if v == nil {
+					v = []byte{}
+				}
+				vals[store.KVKey{Bucket: bucket, Key: string(key)}] = v
+			}
+			return rows.Err()
+		})
+	}
+	if err := t.conn.SendBatch(context.Background(), b).Close(); err != nil {
+		return nil, dbErr(err, "lock the log of %s", t.s)
+	}
+	t.logged = true
+	return vals, nil
+}
+
+// sealed writes an event: its line, the counter, the index changes (deleted
+// keys, then upserted ones: no key is in both) and the notification to
+// listeners, in one statement.
+const sealed = `WITH e AS (INSERT INTO events (seq, line) VALUES ($1, $2)),
+c AS (UPDATE log_counter SET seq = $1, hash = $3),
+d AS (DELETE FROM index_kv WHERE (bucket, key) IN (SELECT * FROM unnest($4::text[], $5::bytea[]))),
+u AS (INSERT INTO index_kv (bucket, key, value) SELECT * FROM unnest($6::text[], $7::bytea[], $8::bytea[])
+	ON CONFLICT (bucket, key) DO UPDATE SET value = EXCLUDED.value)
+SELECT pg_notify($9, $1::text)`
+
+// Commit seals the event against the counter (taken now, a round trip,
+// when LockLog did not take it), then sends w, the event with its index
+// changes, and COMMIT in one round trip.
 func (t *txn) Commit(w []store.Write, seal func(seq int, prev string) ([]byte, []store.KVOp, error)) (int, error) {
 	ctx := context.Background()
+	if !t.logged && (seal != nil || len(w) > 0) {
+		if _, err := t.LockLog(nil); err != nil {
+			return 0, err
+		}
+	}
 	b := &pgx.Batch{}
 	for _, wr := range w {
 		t.queue(b, wr)
 	}
-	var seq int
-	var prev string
+	seq := 0
 	if seal != nil {
-		b.Queue(`UPDATE log_counter SET seq = seq + 1 RETURNING seq, hash`).QueryRow(func(r pgx.Row) error { return r.Scan(&seq, &prev) })
-	}
-	if err := t.tx.SendBatch(ctx, b).Close(); err != nil {
-		return 0, dbErr(err, "write to %s", t.s)
-	}
-	if seal != nil {
-		line, ops, err := seal(seq, prev)
+		seq = t.seq + 1
+		line, ops, err := seal(seq, t.hash)
 		if err != nil {
 			return 0, err
 		}
@@ -139,25 +234,44 @@ func (t *txn) Commit(w []store.Write, seal func(seq int, prev string) ([]byte, [
 		if !ok {
 			return 0, store.Errorf(store.CodeInternal, "the sealed event %d does not match its hash", seq)
 		}
-		b := &pgx.Batch{}
-		b.Queue(`INSERT INTO events (seq, line) VALUES ($1, $2)`, seq, string(line))
-		b.Queue(`UPDATE log_counter SET hash = $1`, hash)
-		for _, op := range ops {
-			if op.D {
-				b.Queue(`DELETE FROM index_kv WHERE bucket = $1 AND key = $2`, op.B, []byte(op.K))
-			} else {
-				b.Queue(`INSERT INTO index_kv (bucket, key, value) VALUES ($1, $2, $3) ON CONFLICT (bucket, key) DO UPDATE SET value = EXCLUDED.value`, op.B, []byte(op.K), []byte(op.V))
-			}
-		}
-		b.Queue(`SELECT pg_notify($1, $2)`, channel, fmt.Sprint(seq))
-		if err := t.tx.SendBatch(ctx, b).Close(); err != nil {
+		del, up := lastOps(ops)
+		b.Queue(sealed, seq, string(line), hash, del.b, del.k, up.b, up.k, up.v, channel)
+	}
+	b.Queue(`COMMIT`)
+	if err := t.conn.SendBatch(ctx, b).Close(); err != nil {
+		if seq > 0 {
 			return 0, dbErr(err, "write event %d to %s", seq, t.s)
 		}
-	}
-	if err := t.tx.Commit(ctx); err != nil {
 		return 0, dbErr(err, "commit to %s", t.s)
 	}
+	t.committed = true
 	return seq, nil
+}
+
+// kvCols are index changes as columns, for unnest.
+type kvCols struct {
+	b    []string
+	k, v [][]byte
+}
+
+// lastOps splits ops into deletions and upserts, keeping the last op of
+// each key: applied in order, that one decides the key.
+func lastOps(ops []store.KVOp) (del, up kvCols) {
+	last := map[store.KVKey]int{}
+	for i, op := range ops {
+		last[store.KVKey{Bucket: op.B, Key: op.K}] = i
+	}
+	del.b, del.k, up.b, up.k, up.v = []string{}, [][]byte{}, []string{}, [][]byte{}, [][]byte{}
+	for i, op := range ops {
+		switch {
+		case last[store.KVKey{Bucket: op.B, Key: op.K}] != i:
+		case op.D:
+			del.b, del.k = append(del.b, op.B), append(del.k, []byte(op.K))
+		default:
+			up.b, up.k, up.v = append(up.b, op.B), append(up.k, []byte(op.K)), append(up.v, []byte(op.V))
+		}
+	}
+	return del, up
 }
 
 // queue adds the statement of one write to b. A document or file the
@@ -184,7 +298,18 @@ func (t *txn) queue(b *pgx.Batch, wr store.Write) {
 	}
 }
 
-func (t *txn) Rollback() { t.tx.Rollback(context.Background()) }
+// Rollback ends the transaction unless it committed, and gives the
+// connection back to the pool (which closes one that failed).
+func (t *txn) Rollback() {
+	if t.conn == nil {
+		return
+	}
+	if pc := t.conn.Conn().PgConn(); !t.committed && !pc.IsClosed() && pc.TxStatus() != 'I' {
+		t.conn.Exec(context.Background(), `ROLLBACK`)
+	}
+	t.conn.Release()
+	t.conn = nil
+}
 
 // Load writes a whole store into this empty database: the documents and
 // files of w, and the event lines with the counter at the last of them.
@@ -192,7 +317,7 @@ func (t *txn) Rollback() { t.tx.Rollback(context.Background()) }
 func (t *txn) Load(w []store.Write, lines [][]byte) error {
 	ctx := context.Background()
 	var docs, files, seq int
-	err := t.tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM files), seq FROM log_counter FOR UPDATE`).Scan(&docs, &files, &seq)
+	err := t.conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM files), seq FROM log_counter FOR UPDATE`).Scan(&docs, &files, &seq)
 	if err != nil {
 		return dbErr(err, "read %s", t.s)
 	}
@@ -204,7 +329,7 @@ func (t *txn) Load(w []store.Write, lines [][]byte) error {
 	for _, wr := range w {
 		t.queue(b, wr)
 	}
-	if err := t.tx.SendBatch(ctx, b).Close(); err != nil {
+	if err := t.conn.SendBatch(ctx, b).Close(); err != nil {
 		return dbErr(err, "load %s", t.s)
 	}
 	rows := make([][]any, len(lines))
@@ -219,9 +344,9 @@ func (t *txn) Load(w []store.Write, lines [][]byte) error {
 		hash, _, _, _ = store.LineHash(line)
 		rows[i] = []any{int64(seq), string(line)}
 	}
-	if _, err := t.tx.CopyFrom(ctx, pgx.Identifier{"events"}, []string{"seq", "line"}, pgx.CopyFromRows(rows)); err != nil {
+	if _, err := t.conn.CopyFrom(ctx, pgx.Identifier{"events"}, []string{"seq", "line"}, pgx.CopyFromRows(rows)); err != nil {
 		return dbErr(err, "load the event log into %s", t.s)
 	}
-	_, err = t.tx.Exec(ctx, `UPDATE log_counter SET seq = $1, hash = $2`, last, hash)
+	_, err = t.conn.Exec(ctx, `UPDATE log_counter SET seq = $1, hash = $2`, last, hash)
 	return dbErr2(err, "load %s", t.s)
 }

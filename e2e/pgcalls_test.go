@@ -1,0 +1,83 @@
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/proofloop/proofloop/bench/storegen"
+	"github.com/proofloop/proofloop/store/pgstore"
+)
+
+// roundTrips runs k with the PostgreSQL trace hook and returns the round
+// trips it made, each the statements it sent.
+func (c *cli) roundTrips(t *testing.T, k *call) [][]string {
+	t.Helper()
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	cmd := c.command(k)
+	cmd.Env = append(cmd.Env, pgstore.TraceEnv+"="+trace)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", k.Skill, err, out)
+	}
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rts [][]string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var rt struct{ SQL []string }
+		if err := json.Unmarshal(sc.Bytes(), &rt); err != nil {
+			t.Fatal(err)
+		}
+		rts = append(rts, rt.SQL)
+	}
+	return rts
+}
+
+// TestStatementsPerCallPostgres: a skill call through the binary makes at
+// most 10 statements in 4 round trips to PostgreSQL (issue 26: it made 26 in 18), and
+// commits in one: the documents, the event, the counter, the index, the
+// notification and COMMIT go in the last round trip, and no earlier one
+// writes. Counted by pgx's tracer (pgstore.TraceEnv), so a statement added
+// to the hot path fails here.
+func TestStatementsPerCallPostgres(t *testing.T) {
+	dsn := newPostgres(t)
+	gen := filepath.Join(t.TempDir(), "gen")
+	if _, err := storegen.Generate(gen, storegen.Options{Reserve: map[string]int{"gap": 1}}); err != nil {
+		t.Fatal(err)
+	}
+	c := &cli{root: filepath.Join(t.TempDir(), "machine"), store: dsn}
+	if k := c.run(&call{Skill: "import", Expect: -1, Args: []string{"--from", gen}}); !k.ok() {
+		t.Fatalf("import: %v", k)
+	}
+	_, s := storegen.Reserved("gap", 0)
+	rts := c.roundTrips(t, &call{Skill: "check-reject-proof", Actor: "checker", Expect: -1, Args: []string{"--statement-path", s,
+		"--sentence-number", "2", "--sentence-text", storegen.Quote, "--error-type", "unjustified_leap", "--explanation", "Not shown."}})
+	n := 0
+	for i, rt := range rts {
+		n += len(rt)
+		t.Logf("round trip %d: %s", i+1, strings.Join(rt, " | "))
+	}
+	if n > 10 || len(rts) > 4 {
+		t.Errorf("check-reject-proof made %d statements in %d round trips; want at most 10 in 4", n, len(rts))
+	}
+	writes := regexp.MustCompile(`(?i)^\s*(INSERT|UPDATE|DELETE|WITH e AS \(INSERT)`)
+	for i, rt := range rts {
+		last := i == len(rts)-1
+		for _, sql := range rt {
+			if writes.MatchString(sql) && !last {
+				t.Errorf("round trip %d of %d writes (%.40q): the commit is not one round trip", i+1, len(rts), sql)
+			}
+		}
+		if last && (len(rt) < 2 || rt[len(rt)-1] != "COMMIT" || !strings.Contains(strings.Join(rt, " "), "INSERT INTO events")) {
+			t.Errorf("the last round trip is %q; want the writes, the event and COMMIT", rt)
+		}
+	}
+}
