@@ -36,7 +36,9 @@ func (c *cli) roundTrips(t *testing.T, k *call) [][]string {
 		if err := json.Unmarshal(sc.Bytes(), &rt); err != nil {
 			t.Fatal(err)
 		}
-		rts = append(rts, rt.SQL)
+		if rt.SQL != nil { // not a connection
+			rts = append(rts, rt.SQL)
+		}
 	}
 	return rts
 }

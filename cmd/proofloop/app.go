@@ -39,6 +39,9 @@ type app struct {
 	// ctx, when set, is the context the command runs under: an MCP call's,
 	// which ends on notifications/cancelled.
 	ctx context.Context
+	// backends, when set, keeps the PostgreSQL store open between the
+	// commands of one process: the MCP server's (cmd_db.go).
+	backends *backends
 }
 
 // run builds the command tree, runs it and returns the exit code.

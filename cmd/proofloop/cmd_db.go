@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -59,7 +60,13 @@ func (a *app) openRoot() (*store.Store, error) {
 	if a.storeURL == "" {
 		return store.Open(a.root)
 	}
-	b, err := pgstore.Open(a.storeURL)
+	var b store.Backend
+	var err error
+	if a.backends != nil {
+		b, err = a.backends.get(a.storeURL)
+	} else {
+		b, err = pgstore.Open(a.storeURL)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +77,46 @@ func (a *app) openRoot() (*store.Store, error) {
 	}
 	return s, nil
 }
+
+// backends keeps a PostgreSQL store open per URL for the life of a
+// long-lived process, the MCP server: its calls, each a command of its own,
+// share one pool and its connection instead of connecting each time.
+type backends struct {
+	mu   sync.Mutex
+	open map[string]*pgstore.Store
+}
+
+func (bs *backends) get(dsn string) (store.Backend, error) {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	if b, ok := bs.open[dsn]; ok {
+		return kept{b}, nil
+	}
+	b, err := pgstore.Open(dsn)
+	if err != nil {
+		return nil, err
+	}
+	if bs.open == nil {
+		bs.open = map[string]*pgstore.Store{}
+	}
+	bs.open[dsn] = b
+	return kept{b}, nil
+}
+
+// close closes every store kept open.
+func (bs *backends) close() {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	for _, b := range bs.open {
+		b.Close()
+	}
+	bs.open = nil
+}
+
+// kept is a shared store: a command's Close leaves it open for the next.
+type kept struct{ *pgstore.Store }
+
+func (kept) Close() error { return nil }
 
 // needDSN refuses a command that only a PostgreSQL store has.
 func (a *app) needDSN() error {

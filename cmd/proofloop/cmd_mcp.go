@@ -67,6 +67,7 @@ func (a *app) mcpCommand() *cobra.Command {
 			srv := newMCPServer(a, watch, r, project)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
+			defer srv.backends.close()
 			return srv.serve(ctx, a.stdin, a.stdout, frameLimit(cfg.MaxInputBytes))
 		},
 	}
@@ -117,6 +118,9 @@ type mcpServer struct {
 	namesOnce sync.Once
 	kebab     map[string]string
 	kebabRE   *regexp.Regexp
+	// backends keeps the PostgreSQL store open across calls: one pool, one
+	// connection kept, for the life of the server.
+	backends backends
 }
 
 func newMCPServer(a *app, watch bool, role model.Role, project string) *mcpServer {
@@ -173,7 +177,7 @@ func (m *mcpServer) cli(ctx context.Context, serial bool, args []string, stdin [
 		m.mu.Lock()
 		defer m.mu.Unlock()
 	}
-	a := &app{stdin: bytes.NewReader(stdin), stdout: &out, stderr: &errb, text: &text, project: m.project, ctx: ctx}
+	a := &app{stdin: bytes.NewReader(stdin), stdout: &out, stderr: &errb, text: &text, project: m.project, ctx: ctx, backends: &m.backends}
 	code := a.execute(full)
 	return code, out.Bytes(), errb.Bytes(), text.Bytes()
 }

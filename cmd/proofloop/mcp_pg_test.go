@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/proofloop/proofloop/internal/pgtest"
+	"github.com/proofloop/proofloop/store/pgstore"
+)
+
+// pgRoot is a machine folder on a fresh, migrated and initialised database
+// of the shared cluster, with n problems prob_b0000 on; it skips without
+// PostgreSQL (fails under pgtest.RequireEnv).
+func pgRoot(t testing.TB, n int) (root, dsn string) {
+	t.Helper()
+	c, err := cluster.Get()
+	if err != nil {
+		if os.Getenv(pgtest.RequireEnv) != "" {
+			t.Fatalf("no PostgreSQL cluster, and %s is set: %v", pgtest.RequireEnv, err)
+		}
+		t.Skipf("no PostgreSQL cluster (see the banner above): %v", err)
+	}
+	if dsn, err = c.CreateDB(strings.ToLower(strings.NewReplacer("/", "_", "=", "_", "-", "_").Replace(t.Name()))); err != nil {
+		t.Fatal(err)
+	}
+	if err := pgstore.Migrate(dsn); err != nil {
+		t.Fatal(err)
+	}
+	root = filepath.Join(t.TempDir(), "contents")
+	if code, _, stderr := mcpCLI(t, root, "--store", dsn, "init"); code != 0 {
+		t.Fatalf("init: exit %d: %s", code, stderr)
+	}
+	cs := connect(t, root, nil, "--store", dsn)
+	for i := range n {
+		res, err := cs.CallTool(testCtx(t), &mcp.CallToolParams{Name: "new_problem", Arguments: map[string]any{
+			"name": fmt.Sprintf("b%04d", i), "objective": "Show it.", "actor": "sol"}})
+		if err != nil || res.IsError {
+			t.Fatalf("new_problem: %v %v", err, res)
+		}
+	}
+	cs.Close()
+	return root, dsn
+}
+
+// TestMCPKeepsConnectionPostgres: a long-lived `proofloop mcp` on a
+// PostgreSQL store connects once for all its calls (one more for the check
+// it makes at start), and a skill call over it costs what one through the
+// CLI does: prob_wrapup_statement, which writes two documents, at most 12
+// statements, counted by pgx's tracer.
+func TestMCPKeepsConnectionPostgres(t *testing.T) {
+	const calls = 6
+	root, dsn := pgRoot(t, calls)
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	t.Setenv(pgstore.TraceEnv, trace)
+	cs := connect(t, root, nil, "--store", dsn)
+	var connects, statements [calls]int
+	for i := range calls {
+		res, err := cs.CallTool(testCtx(t), &mcp.CallToolParams{Name: "prob_wrapup_statement", Arguments: map[string]any{
+			"problem_path": fmt.Sprintf("prob_b%04d", i), "claim": "It holds.", "purpose": "It is the objective.", "actor": "sol"}})
+		if err != nil || res.IsError {
+			t.Fatalf("prob_wrapup_statement: %v %v", err, res)
+		}
+		connects[i], statements[i] = traced(t, trace)
+	}
+	if connects[calls-1] > 2 {
+		t.Errorf("the server connected %d times for %d calls; want 2 at most (its start, then one for every call)", connects[calls-1], calls)
+	}
+	// After the first call, which also saw the server's start.
+	if per := float64(statements[calls-1]-statements[0]) / (calls - 1); per > 12 {
+		t.Errorf("%.1f statements a call; want at most 12", per)
+	}
+}
+
+// traced counts the connections and statements of a trace file.
+func traced(t *testing.T, trace string) (connects, statements int) {
+	raw, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(raw)))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var l struct{ SQL, Connect []string }
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		connects += len(l.Connect)
+		statements += len(l.SQL)
+	}
+	return connects, statements
+}
+
+// BenchmarkMCPSkillServerPostgres: BenchmarkMCPSkillServer on a PostgreSQL
+// store of a local throwaway cluster; the server keeps its connection.
+func BenchmarkMCPSkillServerPostgres(b *testing.B) {
+	root, dsn := pgRoot(b, b.N)
+	cs := connect(b, root, nil, "--store", dsn)
+	timed(b, func(i int) {
+		res, err := cs.CallTool(testCtx(b), &mcp.CallToolParams{Name: "prob_wrapup_statement", Arguments: map[string]any{
+			"problem_path": fmt.Sprintf("prob_b%04d", i), "claim": "It holds.", "purpose": "It is the objective.", "actor": "sol"}})
+		if err != nil || res.IsError {
+			b.Fatalf("prob_wrapup_statement: %v %v", err, res)
+		}
+	})
+}
+
+// BenchmarkMCPSkillCLIPostgres: the same skill calls through the CLI
+// binary on PostgreSQL, one process and one connection per call.
+func BenchmarkMCPSkillCLIPostgres(b *testing.B) {
+	root, dsn := pgRoot(b, b.N)
+	timed(b, func(i int) {
+		if code, _, stderr := mcpCLI(b, root, "--store", dsn, "prob-wrapup-statement", "--problem-path", fmt.Sprintf("prob_b%04d", i),
+			"--claim", "It holds.", "--purpose", "It is the objective.", "--actor", "sol"); code != 0 {
+			b.Fatalf("prob-wrapup-statement: exit %d: %s", code, stderr)
+		}
+	})
+}
