@@ -5,7 +5,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/proofloop/proofloop/bench/storegen"
 	"github.com/proofloop/proofloop/internal/pgtest"
 	"github.com/proofloop/proofloop/store/pgstore"
 )
@@ -65,4 +67,41 @@ func BenchmarkStores(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkStoreLatency is the serial latency of one check-reject-proof on
+// the PostgreSQL store of a local throwaway cluster against the file
+// store, the calls interleaved (the first of each pair alternating), so
+// that the machine's noise hits both alike: the ratio of the medians.
+func BenchmarkStoreLatency(b *testing.B) {
+	e := setup(b)
+	n := runs()
+	root := genStore(b, 0, map[string]int{fxGap: n})
+	c, err := cluster.Get()
+	if err != nil {
+		b.Skipf("no PostgreSQL: %v", err)
+	}
+	dsn, err := c.CreateDB("bench_latency")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pgstore.Migrate(dsn); err != nil {
+		b.Fatal(err)
+	}
+	pgRoot := filepath.Join(b.TempDir(), "machine")
+	if out, err := exec.Command(e.proofloop, "import", "--from", genStore(b, 0, map[string]int{fxGap: n}), "--store", dsn, "--root", pgRoot).CombinedOutput(); err != nil {
+		b.Fatalf("import: %v\n%s", err, out)
+	}
+	var df, dp []time.Duration
+	for i := 0; b.Loop(); i++ {
+		reserved(b, i, n)
+		_, s := storegen.Reserved(fxGap, i)
+		pair(i, func() { df = append(df, e.exec(b, "has_gap", reject(root, s)...)) },
+			func() { dp = append(dp, e.exec(b, "has_gap", append(reject(pgRoot, s), "--store", dsn)...)) })
+	}
+	mf, mp := median(df), median(dp)
+	r := ms(mp) / ms(mf)
+	b.ReportMetric(ms(mp), "ms-pg/median")
+	b.ReportMetric(ms(mf), "ms-file/median")
+	record("skill call (check-reject-proof) on PostgreSQL vs the file store, serial", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(mp), ms(mf), r), "≤ 1.5×", verdict(r, 1.5))
 }
