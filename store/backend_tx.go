@@ -145,6 +145,40 @@ type readAhead struct {
 	asked map[KVKey]bool
 }
 
+// GetMany reads many index keys in one round trip: a backend's KV may.
+type GetMany interface {
+	GetMany(get []KVKey) (map[KVKey][]byte, error)
+}
+
+// readRowsAhead reads in one round trip the rows deriving d's row reads (its
+// children's and its parent's), when the index is a backend's read ahead:
+// a parent re-derived for a child's new status then costs one round trip,
+// not one per child.
+func (ix *indexState) readRowsAhead(d *Doc) error {
+	ra, ok := ix.kv.(readAhead)
+	many, can := ra.KV.(GetMany)
+	if !ok || !can {
+		return nil
+	}
+	var get []KVKey
+	for _, id := range append(childIDs(d), parentID(d)) {
+		if k := (KVKey{string(bucketItems), id}); id != "" && !ra.asked[k] {
+			get = append(get, k)
+		}
+	}
+	if len(get) == 0 {
+		return nil
+	}
+	vals, err := many.GetMany(get)
+	if err != nil {
+		return err
+	}
+	for _, k := range get {
+		ra.asked[k], ra.vals[k] = true, vals[k]
+	}
+	return nil
+}
+
 func (r readAhead) Get(bucket string, key []byte) ([]byte, error) {
 	if k := (KVKey{bucket, string(key)}); r.asked[k] {
 		return r.vals[k], nil

@@ -409,6 +409,9 @@ func (tx *Tx) rowOps(changed []*Doc) ([]kvOp, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := ix.readRowsAhead(d); err != nil {
+			return nil, err
+		}
 		old, err := ix.row(id)
 		if err != nil {
 			return nil, err

@@ -367,6 +367,7 @@ func dbErr2(err error, format string, args ...any) error {
 type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 func listDocs(q querier, k model.Kind) ([]string, error) {
@@ -440,6 +441,41 @@ func (k reader) Scan(bucket string, prefix []byte, fn func(k, v []byte) error) e
 		}
 	}
 	return dbErr2(rows.Err(), "read the index")
+}
+
+// GetMany reads the keys of get in one statement; the result holds those
+// present.
+func (k reader) GetMany(get []store.KVKey) (map[store.KVKey][]byte, error) {
+	b := &pgx.Batch{}
+	vals := map[store.KVKey][]byte{}
+	queueGetMany(b, get, vals)
+	if err := k.q.SendBatch(context.Background(), b).Close(); err != nil {
+		return nil, dbErr(err, "read the index")
+	}
+	return vals, nil
+}
+
+// queueGetMany adds to b the statement that reads the keys of get into
+// vals.
+func queueGetMany(b *pgx.Batch, get []store.KVKey, vals map[store.KVKey][]byte) {
+	buckets, keys := make([]string, len(get)), make([][]byte, len(get))
+	for i, k := range get {
+		buckets[i], keys[i] = k.Bucket, []byte(k.Key)
+	}
+	b.Queue(`SELECT bucket, key, value FROM index_kv WHERE (bucket, key) IN (SELECT * FROM unnest($1::text[], $2::bytea[]))`, buckets, keys).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var bucket string
+			var key, v []byte
+			if err := rows.Scan(&bucket, &key, &v); err != nil {
+				return err
+			}
+			if v == nil {
+				v = []byte{}
+			}
+			vals[store.KVKey{Bucket: bucket, Key: string(key)}] = v
+		}
+		return rows.Err()
+	})
 }
 
 // successor is the least key above every key that begins with prefix; nil

@@ -173,24 +173,7 @@ func (t *txn) LockLog(get []store.KVKey) (map[store.KVKey][]byte, error) {
 	b.Queue(`SELECT seq, hash FROM log_counter FOR UPDATE`).QueryRow(func(r pgx.Row) error { return r.Scan(&t.seq, &t.hash) })
 	vals := map[store.KVKey][]byte{}
 	if len(get) > 0 {
-		buckets, keys := make([]string, len(get)), make([][]byte, len(get))
-		for i, k := range get {
-			buckets[i], keys[i] = k.Bucket, []byte(k.Key)
-		}
-		b.Queue(`SELECT bucket, key, value FROM index_kv WHERE (bucket, key) IN (SELECT * FROM unnest($1::text[], $2::bytea[]))`, buckets, keys).Query(func(rows pgx.Rows) error {
-			for rows.Next() {
-				var bucket string
-				var key, v []byte
-				if err := rows.Scan(&bucket, &key, &v); err != nil {
-					return err
-				}
-				if v == nil {
-					v = []byte{}
-				}
-				vals[store.KVKey{Bucket: bucket, Key: string(key)}] = v
-			}
-			return rows.Err()
-		})
+		queueGetMany(b, get, vals)
 	}
 	if err := t.conn.SendBatch(context.Background(), b).Close(); err != nil {
 		return nil, dbErr(err, "lock the log of %s", t.s)
