@@ -2,14 +2,20 @@ package e2e
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/proofloop/proofloop/bench/storegen"
+	"github.com/proofloop/proofloop/store"
 	"github.com/proofloop/proofloop/store/pgstore"
 )
 
@@ -81,5 +87,51 @@ func TestStatementsPerCallPostgres(t *testing.T) {
 		if last && (len(rt) < 2 || rt[len(rt)-1] != "COMMIT" || !strings.Contains(strings.Join(rt, " "), "INSERT INTO events")) {
 			t.Errorf("the last round trip is %q; want the writes, the event and COMMIT", rt)
 		}
+	}
+}
+
+// TestLockTimeoutPostgres: the lock timeout is set in the pipeline that
+// begins a transaction, before the reads that wait for a row: a command
+// whose document an operator holds fails with lock_timeout (exit 5) once
+// PROOFLOOP_LOCK_TIMEOUT has passed, and writes nothing.
+func TestLockTimeoutPostgres(t *testing.T) {
+	dsn := newPostgres(t)
+	c := &cli{root: filepath.Join(t.TempDir(), "contents"), store: dsn}
+	for _, k := range []*call{{Skill: "init", Expect: -1}, {Skill: "new-problem", Expect: -1, Args: []string{"--name", "l", "--objective", "Show it."}}} {
+		if c.run(k); !k.ok() {
+			t.Fatalf("setup: %v", k)
+		}
+	}
+	ctx := context.Background()
+	holder, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(ctx)
+	tx, err := holder.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM documents WHERE id = 'prob_l' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	k := &call{Skill: "prob-wrapup-statement", Expect: -1, Args: []string{"--problem-path", "prob_l", "--claim", "Held.", "--purpose", "p"}}
+	// Without the timeout it would wait for the holder for ever: a minute
+	// is the bound of this test, not of the command.
+	bounded, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	plain := c.command(k)
+	cmd := exec.CommandContext(bounded, plain.Path, plain.Args[1:]...)
+	cmd.Env = append(plain.Env, "PROOFLOOP_LOCK_TIMEOUT=300ms")
+	out, err := cmd.Output()
+	var o outcome
+	json.Unmarshal(out, &o)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 5 || o.Error == nil || o.Error.Code != "lock_timeout" {
+		t.Fatalf("got %v, %s; want exit 5 with lock_timeout", err, out)
+	}
+	tx.Rollback(ctx)
+	if seqs := logSeqs(t, filepath.Join(c.snapshotDir(t), store.EventsFile)); len(seqs) != 1 {
+		t.Errorf("the log has %d events; want 1 (new-problem)", len(seqs))
 	}
 }
