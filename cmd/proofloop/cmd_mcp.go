@@ -103,6 +103,7 @@ func frameLimit(maxInput int64) int { return int(4*maxInput + 64<<10) }
 // changes, as reading processes do, so a wait never holds up a turn).
 type mcpServer struct {
 	root, actor string
+	storeURL    string     // the PostgreSQL store served, "" for the files under root
 	project     string     // the folder a path argument must lie in
 	role        model.Role // --role: the tools and prompt offered; "" for all
 	// actorDefaulted: the server's actor is the OS user, not declared; a
@@ -124,7 +125,7 @@ type mcpServer struct {
 }
 
 func newMCPServer(a *app, watch bool, role model.Role, project string) *mcpServer {
-	m := &mcpServer{root: a.root, actor: a.actor, actorDefaulted: a.actorDefaulted, project: project, role: role, watch: watch, listed: map[string]bool{}}
+	m := &mcpServer{root: a.root, actor: a.actor, storeURL: a.storeURL, actorDefaulted: a.actorDefaulted, project: project, role: role, watch: watch, listed: map[string]bool{}}
 	opts := &mcp.ServerOptions{
 		Instructions: "proofloop: a proof project's problems and statements, changed only through its skills. " +
 			"Start with the prompt of your role (solve, prove, check, fix or decide), take an item with the next tool " +

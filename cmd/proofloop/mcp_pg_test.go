@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -121,4 +123,34 @@ func BenchmarkMCPSkillCLIPostgres(b *testing.B) {
 			b.Fatalf("prob-wrapup-statement: exit %d: %s", code, stderr)
 		}
 	})
+}
+
+// TestMCPWatchPostgres is TestMCPWatch on a PostgreSQL store: the --watch
+// follower reads the store the server serves (it once opened the file store
+// under --root, which a PostgreSQL project does not have), and a change by
+// another process reaches a subscriber as resources/updated.
+func TestMCPWatchPostgres(t *testing.T) {
+	root, dsn := pgRoot(t, 1)
+	if code, _, stderr := mcpCLI(t, root, "--store", dsn, "prob-wrapup-statement", "--problem-path", "prob_b0000", "--claim", "It holds.", "--purpose", "p", "--actor", "sol"); code != 0 {
+		t.Fatalf("prob-wrapup-statement: exit %d: %s", code, stderr)
+	}
+	updated := make(chan string, 16)
+	cs := connect(t, root, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+		updated <- req.Params.URI
+	}}, "--watch", "--store", dsn)
+	const uri = "proofloop://statement/stmt_b0000_wrap"
+	if err := cs.Subscribe(testCtx(t), &mcp.SubscribeParams{URI: uri}); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := mcpCLI(t, root, "--store", dsn, "state-complete-proof", "--statement-path", "stmt_b0000_wrap", "--proof-text", "Done.", "--strategy", "direct", "--actor", "pro"); code != 0 {
+		t.Fatalf("state-complete-proof: exit %d: %s", code, stderr)
+	}
+	select {
+	case got := <-updated:
+		if got != uri {
+			t.Errorf("resources/updated for %s; want %s", got, uri)
+		}
+	case <-time.After(2 * time.Minute): // hang protection only
+		t.Fatal("no resources/updated notification after the statement changed")
+	}
 }

@@ -148,7 +148,10 @@ func (m *mcpServer) readDocument(ctx context.Context, req *mcp.ReadResourceReque
 // using the inotify follower of `events --follow`. It reports on ready
 // once it has opened the store and found where the log ends.
 func (m *mcpServer) follow(ctx context.Context, ready chan<- error) {
-	s, err := (&app{root: m.root}).open()
+	// The store the calls change: the PostgreSQL one the server was
+	// started on (a pool of its own, since its LISTEN holds a connection
+	// for the server's life), else the files under its root.
+	s, err := (&app{root: m.root, storeURL: m.storeURL}).open()
 	if err != nil {
 		ready <- err
 		return
