@@ -271,7 +271,7 @@ func (s *Store) doctorBackend() (*Report, error) {
 // nothing half done, so it checks the index's stamp (rebuilding a stale
 // index) and reads the log's tail.
 func (s *Store) doctorQuickBackend() (*Report, error) {
-	r := &Report{Journal: "none", Swept: []string{}, Findings: []Finding{}, Index: "consistent"}
+	r := &Report{Journal: "none", Swept: []string{}, Findings: []Finding{}, Index: "consistent", Mode: ModeQuick}
 	var why string
 	err := s.backend.View(func(sn Snapshot) error {
 		var err error

@@ -67,6 +67,16 @@ type Report struct {
 	// were missing or stale (a transcript is derived from its debate).
 	Transcripts []string  `json:"transcripts_regenerated,omitempty"`
 	Findings    []Finding `json:"findings"`
+	// Mode is full, routine, quick, or "full: no verified point" (a
+	// routine check with no usable point to start from).
+	Mode string `json:"mode"`
+	// Since is the seq of the verified point a routine check started from,
+	// and Rechecked the documents it read because they changed since.
+	Since     int `json:"since,omitempty"`
+	Rechecked int `json:"rechecked,omitempty"`
+	logSize   int64
+	stamps    map[string]fileStamp // the files' fingerprints a routine check took
+	digests   map[string]uint64    // the index digests a routine check took
 }
 
 // RenderTranscript renders a debate's transcript for doctor; package loop
@@ -76,19 +86,35 @@ var RenderTranscript func(d *model.Debate) []byte
 // tempRe matches renameio's temp names for the store's own files: "." +
 // target name + a random number, where the target is a document, a lease,
 // config.json, the journal, or a derived file. Other dotfiles are left alone.
-var tempRe = regexp.MustCompile(`^\.(\.journal|\.wal|[a-z0-9_]+\.json|[0-9]{4}-[0-9]{2}-[0-9]{2}-[\p{L}\p{N}\p{M}_-]+\.md)[0-9]+$`)
+var tempRe = regexp.MustCompile(`^\.(\.journal|\.wal|\.verified|[a-z0-9_]+\.json|[0-9]{4}-[0-9]{2}-[0-9]{2}-[\p{L}\p{N}\p{M}_-]+\.md)[0-9]+$`)
 
 // docDirs are the folders of documents, each holding one kind.
 var docDirs = []model.Kind{model.KindProblem, model.KindStatement, model.KindDebate}
 
-// Doctor checks the whole store under the lock: it finishes or discards a
+// Doctor is the full check, under the lock: it finishes or discards a
 // leftover journal, removes stale temp files (under the lock no transaction
 // is writing, so every temp file is stale), schema-checks every file, checks
 // every cross-reference, verifies the event log's hash chain and replays its
-// patches against the documents. Findings mean the store is damaged.
-func (s *Store) Doctor() (*Report, error) {
+// patches against the documents. Findings mean the store is damaged. A
+// clean check records the verified point (PointFile) for DoctorRoutine; it
+// ignores the one there.
+func (s *Store) Doctor() (*Report, error) { return s.doctor(true) }
+
+// DoctorRoutine is the routine check: from the last verified point, it
+// rechecks what changed since (see doctorRoutine). With no usable point it
+// is the full check.
+func (s *Store) DoctorRoutine() (*Report, error) { return s.doctor(false) }
+
+func (s *Store) doctor(full bool) (*Report, error) {
 	if s.backend != nil {
-		return s.doctorBackend()
+		// A backend's doctor checks an exported snapshot, whose files are
+		// new on every export: no stat fingerprint carries over, so each
+		// doctor on a backend is the full check.
+		r, err := s.doctorBackend()
+		if r != nil {
+			r.Mode = ModeFull
+		}
+		return r, err
 	}
 	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
 	if err != nil {
@@ -114,9 +140,44 @@ func (s *Store) Doctor() (*Report, error) {
 	if _, err := s.Config(); err != nil {
 		bad("config", ConfigFile, 0, "%v", err)
 	}
-	docs := &docSet{problems: map[string]*model.Problem{}, statements: map[string]*model.Statement{}, debates: map[string]*model.Debate{},
+	r.Mode = ModeFull
+	if !full {
+		if pt := s.readPoint(); pt != nil {
+			r.Mode = ModeRoutine
+			s.doctorRoutine(r, pt, bad)
+		} else {
+			r.Mode = ModeFullNoPoint
+		}
+	}
+	docs := newDocSet()
+	if r.Mode != ModeRoutine {
+		s.doctorFull(r, docs, bad)
+	}
+	slices.SortFunc(r.Findings, func(a, b Finding) int {
+		return strings.Compare(a.Path+"\x00"+a.Message, b.Path+"\x00"+b.Message)
+	})
+	if len(r.Findings) == 0 {
+		s.recordPoint(r)
+	}
+	return r, nil
+}
+
+// The modes of Report.Mode.
+const (
+	ModeFull        = "full"
+	ModeFullNoPoint = "full: no verified point"
+	ModeRoutine     = "routine"
+	ModeQuick       = "quick"
+)
+
+func newDocSet() *docSet {
+	return &docSet{problems: map[string]*model.Problem{}, statements: map[string]*model.Statement{}, debates: map[string]*model.Debate{},
 		revision: map[string]int{}, present: map[string]bool{}, leases: map[string][]byte{}, logged: &logFacts{leases: map[string]leaseFact{}},
 		proofs: map[string]map[int]proofAt{}}
+}
+
+// doctorFull checks every file and the whole log.
+func (s *Store) doctorFull(r *Report, docs *docSet, bad findingFunc) {
 	for _, dir := range append([]string{"."}, append(kindDirs(), LeaseDir)...) {
 		s.doctorDir(dir, r, docs, bad)
 	}
@@ -135,10 +196,57 @@ func (s *Store) Doctor() (*Report, error) {
 	r.Events = r.Log.Events
 	r.Index = "consistent"
 	s.checkIndex(r, bad)
-	slices.SortFunc(r.Findings, func(a, b Finding) int {
-		return strings.Compare(a.Path+"\x00"+a.Message, b.Path+"\x00"+b.Message)
-	})
-	return r, nil
+	r.logSize = docs.logSize
+}
+
+// recordPoint writes the verified point of a clean check: the log's head,
+// config.json, the stat fingerprint of every file and the digests of the
+// index. Under the lock nothing else writes, so it is the store as checked.
+func (s *Store) recordPoint(r *Report) {
+	if r.Mode == ModeRoutine && r.Rechecked == 0 && r.Since == r.Log.VerifiedSeq && len(r.Swept) == 0 && len(r.Transcripts) == 0 {
+		return // nothing changed: the point stands
+	}
+	p := &point{seq: r.Log.VerifiedSeq, hash: r.Log.VerifiedHash, size: r.logSize, chainFrom: r.Log.ChainFrom,
+		files: r.stamps, index: r.digests}
+	var err error
+	if p.config, err = s.root.ReadFile(ConfigFile); err != nil {
+		return
+	}
+	if p.files == nil || len(r.Transcripts) > 0 {
+		if p.files, err = s.stampAll(); err != nil {
+			return
+		}
+	}
+	if p.index == nil {
+		if p.index, err = s.fileIndexDigests(); err != nil {
+			return
+		}
+	}
+	s.writePoint(p)
+}
+
+// stampAll fingerprints every file of the point's folders.
+func (s *Store) stampAll() (map[string]fileStamp, error) {
+	out := map[string]fileStamp{}
+	for _, dir := range pointDirs() {
+		entries, err := fs.ReadDir(s.root.FS(), dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
+				continue
+			}
+			st, ok := stampOf(e)
+			if !ok {
+				return nil, fmt.Errorf("cannot stat %s/%s", dir, e.Name())
+			}
+			out[dir+"/"+e.Name()] = st
+		}
+	}
+	return out, nil
 }
 
 func kindDirs() []string {
@@ -163,6 +271,7 @@ type docSet struct {
 	// replay of the log's patches gives it (written by the replay workers).
 	proofs   map[string]map[int]proofAt
 	proofsMu sync.Mutex
+	logSize  int64 // the bytes of events.jsonl's whole lines
 }
 
 // doctorDir checks the files of one folder of the root.
@@ -188,17 +297,7 @@ func (s *Store) doctorDir(dir string, r *Report, docs *docSet, bad func(code, p 
 			continue // the root's own files; dotfiles such as .gitkeep
 		}
 		if dir == LeaseDir {
-			id, ok := strings.CutSuffix(name, ".json")
-			if !ok {
-				bad("unexpected_file", p, 0, "unexpected file: leases are named <id>.json")
-				continue
-			}
-			docs.leases[id] = nil // present; the bytes only when it reads
-			if _, err := s.ReadLease(id); err != nil {
-				bad("lease", p, 0, "%v", err)
-			} else if raw, err := s.root.ReadFile(p); err == nil {
-				docs.leases[id] = raw
-			}
+			s.checkLeaseFile(name, docs, bad)
 			continue
 		}
 		k := model.Kind(dir)
@@ -208,6 +307,22 @@ func (s *Store) doctorDir(dir string, r *Report, docs *docSet, bad func(code, p 
 		docs.count[k]++
 		docs.present[strings.TrimSuffix(name, ".json")] = true
 		s.checkDoc(k, p, name, docs, bad)
+	}
+}
+
+// checkLeaseFile reads one file of leases/.
+func (s *Store) checkLeaseFile(name string, docs *docSet, bad findingFunc) {
+	p := LeaseDir + "/" + name
+	id, ok := strings.CutSuffix(name, ".json")
+	if !ok {
+		bad("unexpected_file", p, 0, "unexpected file: leases are named <id>.json")
+		return
+	}
+	docs.leases[id] = nil // present; the bytes only when it reads
+	if _, err := s.ReadLease(id); err != nil {
+		bad("lease", p, 0, "%v", err)
+	} else if raw, err := s.root.ReadFile(p); err == nil {
+		docs.leases[id] = raw
 	}
 }
 

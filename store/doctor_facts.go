@@ -60,6 +60,14 @@ func (s *Store) checkConfigLog(f *logFacts, complete bool, bad findingFunc) {
 	if !complete {
 		return // the log does not reach back to init
 	}
+	want, _ := json.MarshalIndent(DefaultConfig(), "", "  ")
+	s.compareConfig(want, "init's default", f.configSets, bad)
+}
+
+// compareConfig compares config.json with base (settings known good: init's
+// default, or config.json at the last verified point, which from says)
+// changed by each config-set event of sets in turn.
+func (s *Store) compareConfig(want []byte, from0 string, sets []configSet, bad findingFunc) {
 	raw, err := s.root.ReadFile(ConfigFile)
 	if err != nil {
 		return // reported as config
@@ -68,9 +76,8 @@ func (s *Store) checkConfigLog(f *logFacts, complete bool, bad findingFunc) {
 	if err != nil {
 		return // reported as config
 	}
-	want, _ := json.MarshalIndent(DefaultConfig(), "", "  ")
 	lastSet := map[string]int{}
-	for _, c := range f.configSets {
+	for _, c := range sets {
 		path, err := configPath(c.key)
 		if err != nil {
 			bad("config", EventsFile, c.seq, "the config-set event of seq %d sets %q, which is no setting", c.seq, c.key)
@@ -101,7 +108,7 @@ func (s *Store) checkConfigLog(f *logFacts, complete bool, bad findingFunc) {
 		if reflect.DeepEqual(hm[k], wm[k]) {
 			continue
 		}
-		from := "init's default"
+		from := from0
 		if seq := lastSet[k]; seq > 0 {
 			from = fmt.Sprintf("the config-set event of seq %d", seq)
 		}

@@ -154,7 +154,7 @@ func (s *Store) DoctorQuick() (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Recovery: rec, Journal: "none", Swept: []string{}, Findings: []Finding{}, Index: "consistent"}
+	r := &Report{Recovery: rec, Journal: "none", Swept: []string{}, Findings: []Finding{}, Index: "consistent", Mode: ModeQuick}
 	switch {
 	case rec.Finished:
 		r.Journal = fmt.Sprintf("finished transaction %d", rec.Seq)

@@ -55,14 +55,51 @@ type findingFunc func(code, p string, seq int, format string, args ...any)
 // checkLog checks every line of the log, its seqs and its hash chain, and
 // then replays each document's patches against its file.
 func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
-	var r LogReport
 	f, err := s.root.Open(EventsFile)
 	if err != nil {
 		bad("unreadable", EventsFile, 0, "cannot read: %v", err)
-		return r
+		return LogReport{}
 	}
 	defer f.Close()
 	changes := map[string][]changeRef{}
+	sc := &logScan{line: func(seq int, off int64, line []byte) {
+		docs.logged.add(seq, line)
+		for i, c := range gjson.GetBytes(line, "changes").Array() {
+			id := c.Get("id").String()
+			changes[id] = append(changes[id], changeRef{seq: seq, off: off, n: len(line), index: i,
+				revision: int(c.Get("revision").Int()), deleted: c.Get("deleted").Bool(),
+				hasPatch: c.Get("patch").Exists(), kind: model.Kind(c.Get("kind").String()), lineValid: true})
+		}
+	}}
+	r := s.scanLog(f, sc, bad)
+	docs.logSize = sc.size
+	r.Quarantined = s.checkQuarantine(bad)
+	s.checkExpectHead(&r, bad)
+	complete := r.ChainFrom == 1
+	s.replay(f, docs, changes, complete, &r, bad)
+	// The log implies config.json and every lease only when it is whole
+	// from its first event (or when there is none: a store just made).
+	complete = complete || (r.Events == 0 && r.ChainFrom == 0)
+	s.checkConfigLog(docs.logged, complete, bad)
+	s.checkLeases(docs, complete, bad)
+	s.checkKeptAgainstLog(docs, bad)
+	return r
+}
+
+// logScan says how scanLog reads the log. deep says which seqs have their
+// line schema-checked (nil: every line); a sealed line whose hash matches
+// and that the last clean check already verified needs only its chain. line
+// is called with every line that is an event (without its newline), and
+// size is set to the bytes of the whole lines.
+type logScan struct {
+	deep func(seq int) bool
+	line func(seq int, off int64, line []byte)
+	size int64
+}
+
+// scanLog checks every line of the log, its seqs and its hash chain.
+func (s *Store) scanLog(f *os.File, sc *logScan, bad findingFunc) LogReport {
+	var r LogReport
 	br := bufio.NewReaderSize(f, 1<<20)
 	var off int64
 	lastSeq, lastHash, broken := 0, "", false
@@ -81,15 +118,19 @@ func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
 			bad("event_invalid", EventsFile, 0, "line %d is torn: it has no newline", n)
 			break
 		}
+		sc.size = off
 		line = line[:len(line)-1]
 		r.Events++
-		if verr := schemas.Validate(schemas.Event, line); verr != nil || CheckJSON(line) != nil {
-			if verr == nil {
-				verr = CheckJSON(line)
+		hash, prev, sealed, ok := LineHash(line)
+		if sc.deep == nil || sc.deep(lastSeq+1) || !sealed || !ok {
+			if verr := schemas.Validate(schemas.Event, line); verr != nil || CheckJSON(line) != nil {
+				if verr == nil {
+					verr = CheckJSON(line)
+				}
+				bad("event_invalid", EventsFile, lastSeq+1, "line %d is not an event: %v", n, verr)
+				broken = broken || r.ChainFrom > 0
+				continue
 			}
-			bad("event_invalid", EventsFile, lastSeq+1, "line %d is not an event: %v", n, verr)
-			broken = broken || r.ChainFrom > 0
-			continue
 		}
 		seq := int(gjson.GetBytes(line, "seq").Int())
 		if seq != lastSeq+1 {
@@ -100,7 +141,6 @@ func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
 			}
 		}
 		lastSeq = seq
-		hash, prev, sealed, ok := LineHash(line)
 		switch {
 		case !sealed && r.ChainFrom > 0:
 			bad("chain_broken", EventsFile, seq, "seq %d (line %d) has no hash although the log is chained from seq %d", seq, n, r.ChainFrom)
@@ -126,30 +166,19 @@ func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
 			}
 		}
 		lastHash = hash
-		docs.logged.add(seq, line)
-		for i, c := range gjson.GetBytes(line, "changes").Array() {
-			id := c.Get("id").String()
-			changes[id] = append(changes[id], changeRef{seq: seq, off: lineOff, n: len(line), index: i,
-				revision: int(c.Get("revision").Int()), deleted: c.Get("deleted").Bool(),
-				hasPatch: c.Get("patch").Exists(), kind: model.Kind(c.Get("kind").String()), lineValid: true})
-		}
+		sc.line(seq, lineOff, line)
 	}
-	r.Quarantined = s.checkQuarantine(bad)
+	return r
+}
+
+// checkExpectHead reports a log that does not pass through --expect-head.
+func (s *Store) checkExpectHead(r *LogReport, bad findingFunc) {
 	if s.ExpectHead != "" {
 		r.ExpectedHead = s.ExpectHead
 		if r.ExpectedSeq == 0 {
 			bad("head_mismatch", EventsFile, 0, "the event log does not pass through the head hash you kept (%s): it now ends at seq %d with hash %s. Events up to the one you kept were rewritten (their hashes recomputed), or the hash is another store's", s.ExpectHead, r.VerifiedSeq, r.VerifiedHash)
 		}
 	}
-	complete := r.ChainFrom == 1
-	s.replay(f, docs, changes, complete, &r, bad)
-	// The log implies config.json and every lease only when it is whole
-	// from its first event (or when there is none: a store just made).
-	complete = complete || (r.Events == 0 && r.ChainFrom == 0)
-	s.checkConfigLog(docs.logged, complete, bad)
-	s.checkLeases(docs, complete, bad)
-	s.checkKeptAgainstLog(docs, bad)
-	return r
 }
 
 // checkQuarantine reports every torn line kept in the quarantine file.

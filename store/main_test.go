@@ -268,7 +268,7 @@ func readState(t testing.TB, dir string) *state {
 	}
 	for _, e := range entries {
 		switch e.Name() {
-		case store.ConfigFile, store.EventsFile, store.IndexFile, store.WALFile, string(model.KindProblem), string(model.KindStatement), store.LeaseDir:
+		case store.ConfigFile, store.EventsFile, store.IndexFile, store.WALFile, store.PointFile, string(model.KindProblem), string(model.KindStatement), store.LeaseDir:
 		default:
 			t.Errorf("unexpected file %s in the root after recovery", e.Name())
 		}

@@ -10,10 +10,10 @@ import (
 )
 
 func (a *app) doctorCommand() *cobra.Command {
-	var reindex, quick bool
+	var reindex, quick, full bool
 	var expectHead string
 	c := &cobra.Command{
-		Use:   "doctor [--quick | --reindex] [--expect-head HASH]",
+		Use:   "doctor [--full | --quick | --reindex] [--expect-head HASH]",
 		Short: "Check every file, the event log's hash chain and the index; finish or discard a leftover journal",
 		Long: "doctor schema-checks every file and every cross-reference (parent, context, preliminaries,\n" +
 			"progresses, sub_statements), verifies the event log's hash chain, replays its patches against\n" +
@@ -22,15 +22,23 @@ func (a *app) doctorCommand() *cobra.Command {
 			"its code (--json). --json also gives the last verified event (log.verified_seq and\n" +
 			"log.verified_hash): write them down, and a later doctor proves that nothing up to them changed.\n" +
 			"--quick checks only the journal, the index's stamp and the log's last line. --reindex rebuilds\n" +
-			"the derived index from the documents first.\n\n" +
+			"the derived index from the documents first, then checks everything.\n\n" +
+			"Plain doctor is the routine check: it starts from the last verified point (.verified, written\n" +
+			"by the last clean doctor) and rechecks the whole hash chain, the events since, every file whose\n" +
+			"stat fingerprint (size, mtime, ctime, inode) changed or that an event since names, their\n" +
+			"references, the leases, config.json and the index. With no usable point it is the full check.\n" +
+			"--full reads every document and replays the whole log, ignoring the point, and rewrites it.\n" +
+			"The routine check cannot see a file rewritten with its whole fingerprint restored, or a forged\n" +
+			"point: run --full now and then, and before an import or a backup you rely on.\n\n" +
 			"doctor prints the log's head hash. A log whose events were rewritten from some point on, with\n" +
 			"their hashes recomputed, is a valid chain that no self-contained check can tell from the real\n" +
 			"one: keep the head hash elsewhere, and `doctor --expect-head HASH` exits 6 unless the log still\n" +
 			"passes through it.",
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if reindex && quick {
-				return store.Errorf(store.CodeUsage, "--quick and --reindex do not go together")
+			if reindex && quick || full && quick {
+				return store.Errorf(store.CodeUsage, "--quick goes with neither --full nor --reindex").
+					WithHint("--quick is the cheapest check; --full and --reindex check everything")
 			}
 			if expectHead != "" && quick {
 				return store.Errorf(store.CodeUsage, "--quick and --expect-head do not go together").
@@ -56,6 +64,8 @@ func (a *app) doctorCommand() *cobra.Command {
 			switch {
 			case quick:
 				r, err = s.DoctorQuick()
+			case full:
+				r, err = s.Doctor()
 			case reindex:
 				if _, err = s.Reindex(); err == nil {
 					r, err = s.Doctor()
@@ -64,7 +74,7 @@ func (a *app) doctorCommand() *cobra.Command {
 					}
 				}
 			default:
-				r, err = s.Doctor()
+				r, err = s.DoctorRoutine()
 			}
 			if err != nil {
 				return err
@@ -90,6 +100,13 @@ func (a *app) doctorCommand() *cobra.Command {
 			fmt.Fprintf(a.stdout, "The store is consistent: %s, %s, %s; journal: %s; index: %s; %s removed.\n",
 				plural(r.Problems, "problem", "problems"), plural(r.Statements, "statement", "statements"), plural(r.Events, "event", "events"),
 				r.Journal, r.Index, plural(len(r.Swept), "stale temp file", "stale temp files"))
+			switch r.Mode {
+			case store.ModeRoutine:
+				fmt.Fprintf(a.stdout, "Routine check since the last verified point (seq %d): %s rechecked; `doctor --full` reads everything.\n",
+					r.Since, plural(r.Rechecked, "changed document", "changed documents"))
+			case store.ModeFullNoPoint:
+				fmt.Fprintf(a.stdout, "Full check: there was no usable verified point; the next doctor starts from this one.\n")
+			}
 			if r.Log.ChainFrom > 0 {
 				fmt.Fprintf(a.stdout, "The event log is verified from seq %d to seq %d (hash %s).\n", r.Log.ChainFrom, r.Log.VerifiedSeq, r.Log.VerifiedHash)
 				if expectHead != "" {
@@ -101,6 +118,7 @@ func (a *app) doctorCommand() *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&reindex, "reindex", false, "rebuild the derived index from the documents, then check everything")
+	c.Flags().BoolVar(&full, "full", false, "check every document and replay the whole log, ignoring the last verified point")
 	c.Flags().BoolVar(&quick, "quick", false, "check only the journal, the index's stamp and the event log's last line")
 	c.Flags().StringVar(&expectHead, "expect-head", "", "a head `HASH` of the event log kept elsewhere: exit 6 unless the log passes through it")
 	return c

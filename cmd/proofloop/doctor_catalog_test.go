@@ -44,6 +44,11 @@ type tamper struct {
 	// not JSON in a jsonb column, a torn line, the bbolt index, an event
 	// order that the seq column fixes).
 	fileOnly bool
+	// routine is the finding the routine doctor reports instead of code,
+	// when it differs: it sees a rewrite of the log up to its verified
+	// point as the point's event changed (chain_broken) or gone
+	// (event_gap), before it would compare what the rewrite implies.
+	routine string
 }
 
 // Fixture ids.
@@ -71,15 +76,15 @@ var tamperCatalog = []tamper{
 	// Events, without and with a recomputed hash.
 	{name: "event edited, hash kept", apply: editEvent(2, `"actor":"`, `"actor":"x`, false), code: "chain_broken"},
 	{name: "event edited, its hash recomputed", apply: editEvent(3, `"actor":"`, `"actor":"x`, true), code: "chain_broken"},
-	{name: "last event's patch edited, hash recomputed", apply: editEvent(-1, `"alice"`, `"carol"`, true), code: "lease", path: "leases/" + tcStmt + ".json"},
+	{name: "last event's patch edited, hash recomputed", apply: editEvent(-1, `"alice"`, `"carol"`, true), code: "lease", path: "leases/" + tcStmt + ".json", routine: "chain_broken"},
 	{name: "event removed from the middle", apply: dropEvent(3), code: "event_gap"},
-	{name: "last event removed (a claim)", apply: dropEvent(-4), code: "lease"},
+	{name: "last event removed (a claim)", apply: dropEvent(-4), code: "lease", routine: "event_gap"},
 	{name: "events swapped", apply: swapEvents(3, 4), code: "event_gap", fileOnly: true},
 	{name: "event duplicated", apply: dupEvent(3), code: "event_gap", fileOnly: true},
 	{name: "garbage line appended", apply: appendLog("not an event\n"), code: "event_invalid", fileOnly: true},
 	{name: "torn last line", apply: appendLog(`{"seq":99,"time":`), code: "event_invalid", fileOnly: true},
 	{name: "forged config-set event appended with its hash", apply: forgeConfigEvent, code: "config"},
-	{name: "log suffix rewritten with recomputed hashes", apply: rewriteSuffix, code: ""},
+	{name: "log suffix rewritten with recomputed hashes", apply: rewriteSuffix, code: "", routine: "chain_broken"},
 
 	// Kept proof revisions, at every position.
 	{name: "kept revision 1 of 3 edited", apply: editLine("proofs/"+tcStmt+".jsonl", 0, `Hence the claim.`, `Thus the claim.`), code: "revisions_mismatch"},
@@ -473,6 +478,8 @@ type doctorOut struct {
 	Report struct {
 		Findings    []struct{ Code, Path, Message string } `json:"findings"`
 		Transcripts []string                               `json:"transcripts_regenerated"`
+		Mode        string                                 `json:"mode"`
+		Rechecked   int                                    `json:"rechecked"`
 		Log         struct {
 			VerifiedHash string `json:"verified_hash"`
 		} `json:"log"`
@@ -519,54 +526,83 @@ func tamperCatalogRun(t *testing.T, pg *pgtest.Cluster) {
 	fixture, head := tamperFixture(t)
 	caught, ran := 0, 0
 	for _, tc := range tamperCatalog {
-		t.Run(tc.name, func(t *testing.T) {
-			if pg != nil && tc.fileOnly {
-				t.Skip("the damage is of a file that PostgreSQL does not hold that way")
-			}
-			root := filepath.Join(t.TempDir(), "contents")
-			copyTree(t, fixture, root)
-			args := []string{"--root", root}
-			var fs tamperFS = fileFS(root)
-			if pg != nil {
-				dsn := loadPostgres(t, pg, fixture)
-				t.Setenv("PROOFLOOP_STORE", dsn)
-				conn, err := pgx.Connect(context.Background(), dsn)
-				if err != nil {
-					t.Fatal(err)
+		for _, mode := range []string{"full", "routine"} {
+			t.Run(mode+"/"+tc.name, func(t *testing.T) {
+				if pg != nil && tc.fileOnly {
+					t.Skip("the damage is of a file that PostgreSQL does not hold that way")
 				}
-				defer conn.Close(context.Background())
-				fs = pgFS{conn}
-			}
-			tc.apply(t, fs)
-			ran++
-			r := doctorJSON(t, args)
-			switch tc.code {
-			case "":
-				// The one case no self-contained log can catch: doctor
-				// passes, and --expect-head with the kept head does not.
-				if r.code != 0 {
-					t.Errorf("doctor: exit %d; a rewritten suffix with recomputed hashes is a valid chain\n%s", r.code, r.raw)
+				root := filepath.Join(t.TempDir(), "contents")
+				copyTree(t, fixture, root)
+				args := []string{"--root", root}
+				var fs tamperFS = fileFS(root)
+				if pg != nil {
+					dsn := loadPostgres(t, pg, fixture)
+					t.Setenv("PROOFLOOP_STORE", dsn)
+					conn, err := pgx.Connect(context.Background(), dsn)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer conn.Close(context.Background())
+					fs = pgFS{conn}
 				}
-				r = doctorJSON(t, args, "--expect-head", head)
-				if r.code != 6 || r.Error.Code != "store_damaged" || !strings.Contains(r.Error.Message, "does not pass through the head you kept") || !hasFinding(r, "head_mismatch", "") {
-					t.Errorf("doctor --expect-head: exit %d, want 6 with head_mismatch\n%s", r.code, r.raw)
+				flags := []string{"--full"}
+				want := tc.code
+				if mode == "routine" {
+					// The verified point is taken on this copy, before the
+					// tamper: the copy's files are new, so the fixture's
+					// point would recheck everything.
+					if r := doctorJSON(t, args); !r.OK {
+						t.Fatalf("doctor before the tamper: %s", r.raw)
+					}
+					flags = nil
+					if tc.routine != "" && pg == nil {
+						want = tc.routine
+					}
+				}
+				tc.apply(t, fs)
+				ran++
+				r := doctorJSON(t, args, flags...)
+				switch wantMode := map[bool]string{true: "full", false: mode}[pg != nil]; {
+				case r.Report.Mode != wantMode:
+					// On PostgreSQL every doctor is the full check.
+					t.Errorf("doctor %v ran in mode %q, want %q\n%s", flags, r.Report.Mode, wantMode, r.raw)
 					return
+				case mode == "routine" && pg == nil && r.Report.Rechecked > 3:
+					t.Errorf("the routine doctor rechecked %d documents; one tamper changes at most 3\n%s", r.Report.Rechecked, r.raw)
 				}
-			case "regenerated":
-				if r.code != 0 || len(r.Report.Transcripts) != 1 {
-					t.Errorf("doctor: exit %d, want 0 with the transcript regenerated\n%s", r.code, r.raw)
-					return
+				switch want {
+				case "":
+					// The one case no self-contained log can catch: the full
+					// doctor passes, and --expect-head with the kept head
+					// does not.
+					if r.code != 0 {
+						t.Errorf("doctor: exit %d; a rewritten suffix with recomputed hashes is a valid chain\n%s", r.code, r.raw)
+					}
+					r = doctorJSON(t, args, append(flags, "--expect-head", head)...)
+					if r.code != 6 || r.Error.Code != "store_damaged" || !strings.Contains(r.Error.Message, "does not pass through the head you kept") || !hasFinding(r, "head_mismatch", "") {
+						t.Errorf("doctor --expect-head: exit %d, want 6 with head_mismatch\n%s", r.code, r.raw)
+						return
+					}
+				case "regenerated":
+					if r.code != 0 || len(r.Report.Transcripts) != 1 {
+						t.Errorf("doctor: exit %d, want 0 with the transcript regenerated\n%s", r.code, r.raw)
+						return
+					}
+				default:
+					path := tc.path
+					if want != tc.code {
+						path = ""
+					}
+					if r.code != 6 || r.Error.Code != "store_damaged" || !hasFinding(r, want, path) {
+						t.Errorf("doctor %v: exit %d; want 6 with a %s finding at %q\n%s", flags, r.code, want, path, r.raw)
+						return
+					}
 				}
-			default:
-				if r.code != 6 || r.Error.Code != "store_damaged" || !hasFinding(r, tc.code, tc.path) {
-					t.Errorf("doctor: exit %d; want 6 with a %s finding at %q\n%s", r.code, tc.code, tc.path, r.raw)
-					return
-				}
-			}
-			caught++
-		})
+				caught++
+			})
+		}
 	}
-	t.Logf("tamper catalog: %d cases, %d ran on this store, %d caught (the rewritten suffix by --expect-head)", len(tamperCatalog), ran, caught)
+	t.Logf("tamper catalog: %d cases in 2 modes, %d runs on this store, %d caught (the rewritten suffix by --expect-head after --full)", len(tamperCatalog), ran, caught)
 	if pg != nil {
 		t.Run("import refuses a hand-edited config.json", func(t *testing.T) { importRefusesTamper(t, pg, fixture) })
 	}

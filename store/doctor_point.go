@@ -1,0 +1,199 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"strconv"
+	"strings"
+	"syscall"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/proofloop/proofloop/model"
+)
+
+// PointFile is the last verified point: what the last clean doctor saw, so
+// that the next routine doctor rechecks only what changed since. It is
+// derived data in the store's private area: written atomically by a clean
+// check only, never exported, and a missing or damaged one (any line that
+// does not parse, or a checksum that does not match) just means the next
+// doctor is a full check.
+const PointFile = ".verified"
+
+// point is the content of PointFile.
+type point struct {
+	seq       int    // the last event the clean check verified
+	hash      string // its hash
+	size      int64  // the bytes of events.jsonl up to and with its line
+	chainFrom int    // the first sealed seq (LogReport.ChainFrom)
+	config    []byte // config.json as it was: the settings the log gave
+	files     map[string]fileStamp
+	index     map[string]uint64 // per item id, the digest of its index entries
+}
+
+// fileStamp is the stat fingerprint of one file. ctime is set by the kernel
+// on every write, so a hand edit that restores size and mtime still shows.
+type fileStamp struct {
+	size, mtime, ctime int64
+	ino                uint64
+}
+
+// stampOf is the fingerprint of a directory entry.
+func stampOf(e fs.DirEntry) (fileStamp, bool) {
+	info, err := e.Info()
+	if err != nil {
+		return fileStamp{}, false
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileStamp{}, false
+	}
+	return fileStamp{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino}, true
+}
+
+const pointHeader = "proofloop verified point 1"
+
+// encode writes the point as lines, ending with the SHA-256 of the lines
+// before it.
+func (p *point) encode() []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s\nseq %d\nhash %s\nsize %d\nchain_from %d\nconfig %s\n", pointHeader, p.seq, p.hash, p.size, p.chainFrom,
+		base64.StdEncoding.EncodeToString(p.config))
+	for name, f := range p.files {
+		fmt.Fprintf(&b, "f %d %d %d %d %s\n", f.size, f.mtime, f.ctime, f.ino, name)
+	}
+	for id, d := range p.index {
+		fmt.Fprintf(&b, "i %016x %s\n", d, id)
+	}
+	sum := sha256.Sum256(b.Bytes())
+	fmt.Fprintf(&b, "sum %s\n", hex.EncodeToString(sum[:]))
+	return b.Bytes()
+}
+
+// decodePoint parses a point; any damage is an error (and a full check).
+func decodePoint(raw []byte) (*point, error) {
+	i := bytes.LastIndex(raw, []byte("sum "))
+	if i < 0 || !bytes.HasSuffix(raw, []byte("\n")) {
+		return nil, fmt.Errorf("no checksum")
+	}
+	sum := sha256.Sum256(raw[:i])
+	if string(bytes.TrimSpace(raw[i+4:])) != hex.EncodeToString(sum[:]) {
+		return nil, fmt.Errorf("the checksum does not match")
+	}
+	p := &point{files: map[string]fileStamp{}, index: map[string]uint64{}}
+	sc := bufio.NewScanner(bytes.NewReader(raw[:i]))
+	sc.Buffer(nil, 1<<20)
+	if !sc.Scan() || sc.Text() != pointHeader {
+		return nil, fmt.Errorf("not a verified point of this version")
+	}
+	for sc.Scan() {
+		key, val, _ := strings.Cut(sc.Text(), " ")
+		var err error
+		switch key {
+		case "seq":
+			p.seq, err = strconv.Atoi(val)
+		case "hash":
+			p.hash = val
+		case "size":
+			p.size, err = strconv.ParseInt(val, 10, 64)
+		case "chain_from":
+			p.chainFrom, err = strconv.Atoi(val)
+		case "config":
+			p.config, err = base64.StdEncoding.DecodeString(val)
+		case "f":
+			var f fileStamp
+			var name string
+			if _, err = fmt.Sscanf(val, "%d %d %d %d %s", &f.size, &f.mtime, &f.ctime, &f.ino, &name); err == nil {
+				p.files[name] = f
+			}
+		case "i":
+			id, d, ok := strings.Cut(val, " ")
+			var v uint64
+			if v, err = strconv.ParseUint(id, 16, 64); err == nil && ok {
+				p.index[d] = v
+			}
+		default:
+			err = fmt.Errorf("unknown line %q", key)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", key, err)
+		}
+	}
+	if p.seq < 0 || p.size < 0 {
+		return nil, fmt.Errorf("out of range")
+	}
+	return p, nil
+}
+
+// readPoint reads the last verified point; nil when there is none or it is
+// damaged.
+func (s *Store) readPoint() *point {
+	raw, err := s.root.ReadFile(PointFile)
+	if err != nil {
+		return nil
+	}
+	p, err := decodePoint(raw)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// writePoint records a clean check's point. A failure to write it is not
+// damage: the next doctor is a full check.
+func (s *Store) writePoint(p *point) {
+	writeAtomic(s.root, PointFile, p.encode())
+}
+
+// indexDigests digests the index's entries per item id: its row, its turn
+// keys and its event-offset keys. A clean check records them; the routine
+// check compares the entries of every item that did not change since.
+func indexDigests(ix KV) map[string]uint64 {
+	out := map[string]uint64{}
+	add := func(bucket []byte, id string, k, v []byte) {
+		h := fnv.New64a()
+		h.Write(bucket)
+		h.Write([]byte{0})
+		h.Write(k)
+		h.Write([]byte{0})
+		h.Write(v)
+		out[id] ^= h.Sum64()
+	}
+	ix.Scan(string(bucketItems), nil, func(k, v []byte) error { add(bucketItems, string(k), k, v); return nil })
+	ix.Scan(string(bucketTurn), nil, func(k, v []byte) error {
+		add(bucketTurn, string(k[bytes.LastIndexByte(k, 0)+1:]), k, v)
+		return nil
+	})
+	ix.Scan(string(bucketEvents), nil, func(k, v []byte) error {
+		add(bucketEvents, string(k[:max(0, bytes.IndexByte(k, 0))]), k, v)
+		return nil
+	})
+	return out
+}
+
+// fileIndexDigests reads the digests of the file store's index.
+func (s *Store) fileIndexDigests() (map[string]uint64, error) {
+	db, err := s.openIndex(false)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var out map[string]uint64
+	err = db.View(func(btx *bolt.Tx) error {
+		out = indexDigests(boltKV{btx})
+		return nil
+	})
+	return out, err
+}
+
+// pointDirs are the folders whose files the point fingerprints: every
+// document, lease, kept revision and transcript.
+func pointDirs() []string {
+	return append(kindDirs(), LeaseDir, ProofsDir, model.TranscriptDir)
+}
