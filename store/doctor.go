@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"maps"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -178,6 +179,7 @@ func newDocSet() *docSet {
 
 // doctorFull checks every file and the whole log.
 func (s *Store) doctorFull(r *Report, docs *docSet, bad findingFunc) {
+	s.listProofFiles(docs)
 	for _, dir := range append([]string{"."}, append(kindDirs(), LeaseDir)...) {
 		s.doctorDir(dir, r, docs, bad)
 	}
@@ -271,7 +273,10 @@ type docSet struct {
 	// replay of the log's patches gives it (written by the replay workers).
 	proofs   map[string]map[int]proofAt
 	proofsMu sync.Mutex
-	logSize  int64 // the bytes of events.jsonl's whole lines
+	// proofFiles holds the statements that have a proofs/<id>.jsonl file.
+	proofFiles map[string]bool
+	mu         sync.Mutex // guards the maps above while documents are read in parallel
+	logSize    int64      // the bytes of events.jsonl's whole lines
 }
 
 // doctorDir checks the files of one folder of the root.
@@ -284,6 +289,7 @@ func (s *Store) doctorDir(dir string, r *Report, docs *docSet, bad func(code, p 
 		bad("unreadable", dir, 0, "cannot list: %v", err)
 		return
 	}
+	var names []string // the documents, checked after the listing
 	for _, e := range entries {
 		name := e.Name()
 		p := strings.TrimPrefix(dir+"/"+name, "./")
@@ -306,8 +312,30 @@ func (s *Store) doctorDir(dir string, r *Report, docs *docSet, bad func(code, p 
 		}
 		docs.count[k]++
 		docs.present[strings.TrimSuffix(name, ".json")] = true
-		s.checkDoc(k, p, name, docs, bad)
+		names = append(names, name)
 	}
+	// The documents are read and checked in parallel: most of a full
+	// check's time is reading files and checking schemas.
+	var mu sync.Mutex
+	locked := func(code, p string, seq int, format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		bad(code, p, seq, format, args...)
+	}
+	next := make(chan string)
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Go(func() {
+			for name := range next {
+				s.checkDoc(model.Kind(dir), dir+"/"+name, name, docs, locked)
+			}
+		})
+	}
+	for _, name := range names {
+		next <- name
+	}
+	close(next)
+	wg.Wait()
 }
 
 // checkLeaseFile reads one file of leases/.
@@ -350,26 +378,51 @@ func (s *Store) checkDoc(k model.Kind, p, name string, docs *docSet, bad func(co
 		bad("wrong_id", p, 0, "its id field is %q, not %q", got, id)
 		return
 	}
+	docs.mu.Lock()
 	docs.revision[id] = int(d.Get("revision").Int())
+	docs.mu.Unlock()
 	switch k {
 	case model.KindProblem:
 		if pr, err := d.Problem(); err == nil {
-			docs.problems[id] = pr
+			docs.mu.Lock()
+			docs.problems[id] = slimProblem(pr)
+			docs.mu.Unlock()
 		}
 	case model.KindStatement:
 		st, err := d.Statement()
 		if err != nil {
 			return
 		}
-		docs.statements[id] = st
 		for _, dup := range duplicates(st) {
 			bad("duplicate_number", p, 0, "%s", dup)
 		}
+		s.checkKept(id, st, docs, bad)
+		st = slimStatement(st)
+		docs.mu.Lock()
+		docs.statements[id] = st
+		docs.mu.Unlock()
 	case model.KindDebate:
 		if db, err := d.Debate(); err == nil {
+			docs.mu.Lock()
 			docs.debates[id] = db
+			docs.mu.Unlock()
 		}
 	}
+}
+
+// slimProblem and slimStatement keep what the checks across documents
+// read (links, disputes, status): a full check holds one of each document
+// at once, and the texts would make that the size of the store.
+func slimProblem(p *model.Problem) *model.Problem {
+	return &model.Problem{ID: p.ID, Status: p.Status, Parent: p.Parent, Preliminaries: p.Preliminaries, Progresses: p.Progresses, ResolvedBy: p.ResolvedBy}
+}
+
+func slimStatement(st *model.Statement) *model.Statement {
+	out := &model.Statement{ID: st.ID, Status: st.Status, Context: st.Context, SubStatements: st.SubStatements, RevisionsKeptFrom: st.RevisionsKeptFrom}
+	for _, is := range st.Validate.Issues {
+		out.Validate.Issues = append(out.Validate.Issues, model.Issue{IssueNumber: is.IssueNumber, Dispute: is.Dispute, WithdrawnAt: is.WithdrawnAt, WithdrawnBy: is.WithdrawnBy})
+	}
+	return out
 }
 
 // checkDebates checks each debate's link to the issue it disputes, and

@@ -37,18 +37,19 @@ type leaseFact struct {
 func (f *logFacts) add(seq int, line []byte) {
 	ev := gjson.ParseBytes(line)
 	if ev.Get("command").String() == ConfigSetCommand {
-		f.configSets = append(f.configSets, configSet{seq, ev.Get("detail.key").String(), ev.Get("detail.after").Raw})
+		f.configSets = append(f.configSets, configSet{seq, strings.Clone(ev.Get("detail.key").String()), strings.Clone(ev.Get("detail.after").Raw)})
 	}
+	// Cloned: a substring of ev would keep the whole line alive.
 	recs := ev.Get("detail." + LeasesDetail)
 	recs.ForEach(func(k, v gjson.Result) bool {
-		f.leases[k.String()] = leaseFact{seq, v.Raw}
+		f.leases[strings.Clone(k.String())] = leaseFact{seq, strings.Clone(v.Raw)}
 		return true
 	})
 	if !recs.Exists() && (ev.Get("detail.claim").Exists() || ev.Get("detail.refresh").Exists() || ev.Get("detail.release").Exists()) {
 		if f.legacy == nil {
 			f.legacy = map[string]bool{}
 		}
-		f.legacy[ev.Get("ids.0").String()] = true
+		f.legacy[strings.Clone(ev.Get("ids.0").String())] = true
 	}
 }
 

@@ -3,11 +3,16 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
+	"sync"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/proofloop/proofloop/model"
 )
 
 // indexStale says why the index must be rebuilt before it can be checked.
@@ -56,7 +61,7 @@ func (s *Store) checkIndex(r *Report, bad findingFunc) {
 	if err != nil {
 		return // reported as config
 	}
-	want, err := deriveAll(s.src(), cfg.MaxRounds)
+	want, err := deriveStream(s.src(), cfg.MaxRounds)
 	if err != nil {
 		return // the documents are damaged, which is reported already
 	}
@@ -182,4 +187,97 @@ func (s *Store) DoctorQuick() (*Report, error) {
 		r.Index = "rebuilt: it was " + why
 	}
 	return r, nil
+}
+
+// deriveStream derives every row as deriveAll does, for the full doctor:
+// it reads each document twice (once for what its parent's turn needs of
+// it, once to derive its row) in parallel, and never holds the documents
+// all at once, only their rows.
+func deriveStream(src source, maxRounds int) (map[string]*Row, error) {
+	var ids []string
+	for _, k := range docDirs {
+		ks, err := src.ListDocs(k)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, ks...)
+	}
+	rows := make([]*Row, len(ids))
+	each := func(fn func(i int, d *Doc) error) error {
+		errs := make([]error, len(ids))
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range runtime.NumCPU() {
+			wg.Go(func() {
+				for i := range next {
+					d, err := readDoc(src, ids[i])
+					if err == nil {
+						err = fn(i, d)
+					}
+					errs[i] = err
+				}
+			})
+		}
+		for i := range ids {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		return errors.Join(errs...)
+	}
+	err := each(func(i int, d *Doc) error {
+		r := placeholder(d)
+		r.Parent = d.Get("parent").String()
+		if d.Kind == model.KindStatement {
+			r.Parent = d.Get("context").String()
+		}
+		rows[i] = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	ix := &indexState{rows: map[string]*Row{}, lenient: true}
+	for _, r := range rows {
+		ix.rows[r.ID] = r
+	}
+	var place func(r *Row, hops int)
+	place = func(r *Row, hops int) {
+		if r.Root != "" {
+			return
+		}
+		par, ok := ix.rows[r.Parent]
+		if r.Parent == "" || !ok || hops > 10000 {
+			r.Depth, r.Root = 0, r.ID
+			return
+		}
+		place(par, hops+1)
+		r.Depth, r.Root = par.Depth+1, par.Root
+	}
+	for _, r := range ix.rows {
+		place(r, 0)
+	}
+	// deriveRow only reads ix from here on, so the workers share it.
+	out := make([]*Row, len(ids))
+	err = each(func(i int, d *Doc) error {
+		r, err := deriveRow(d, ix, maxRounds)
+		if err != nil {
+			return err
+		}
+		l, err := readLease(src, d.ID)
+		if err != nil {
+			return err
+		}
+		r.Lease = rowLease(l)
+		out[i] = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]*Row, len(out))
+	for _, r := range out {
+		m[r.ID] = r
+	}
+	return m, nil
 }

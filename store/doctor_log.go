@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -65,10 +66,12 @@ func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
 	sc := &logScan{line: func(seq int, off int64, line []byte) {
 		docs.logged.add(seq, line)
 		for i, c := range gjson.GetBytes(line, "changes").Array() {
-			id := c.Get("id").String()
+			// Cloned: a substring would keep the whole line's patches alive
+			// as long as the map, the size of the log.
+			id := strings.Clone(c.Get("id").String())
 			changes[id] = append(changes[id], changeRef{seq: seq, off: off, n: len(line), index: i,
 				revision: int(c.Get("revision").Int()), deleted: c.Get("deleted").Bool(),
-				hasPatch: c.Get("patch").Exists(), kind: model.Kind(c.Get("kind").String()), lineValid: true})
+				hasPatch: c.Get("patch").Exists(), kind: model.Kind(strings.Clone(c.Get("kind").String())), lineValid: true})
 		}
 	}}
 	r := s.scanLog(f, sc, bad)

@@ -13,17 +13,28 @@ import (
 	"github.com/proofloop/proofloop/model"
 )
 
-// checkRevisions checks the kept proof revisions against the statements:
-// every proofs file parses and belongs to a statement, a statement that
-// keeps revisions has its file, the lines count up to the statement's
-// proof, and every issue's quote is at its sentence in the revision it
-// cites. It also asserts that the dependency graph has no cycle.
+// listProofFiles notes which statements keep revisions (a file
+// proofs/<id>.jsonl), before the documents are read: checkDoc checks each
+// statement's kept revisions as it reads it.
+func (s *Store) listProofFiles(docs *docSet) {
+	docs.proofFiles = map[string]bool{}
+	entries, _ := fs.ReadDir(s.root.FS(), ProofsDir)
+	for _, e := range entries {
+		if id, ok := strings.CutSuffix(e.Name(), ".jsonl"); ok && !strings.HasPrefix(e.Name(), ".") && e.Type().IsRegular() {
+			docs.proofFiles[id] = true
+		}
+	}
+}
+
+// checkRevisions checks the files of proofs/: every one is named for a
+// statement that exists (each statement's kept revisions are checked as it
+// is read: checkKept). It also asserts that the dependency graph has no
+// cycle.
 func (s *Store) checkRevisions(docs *docSet, bad findingFunc) {
 	entries, err := fs.ReadDir(s.root.FS(), ProofsDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		bad("unreadable", ProofsDir, 0, "cannot list: %v", err)
 	}
-	files := map[string]bool{}
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
 		p := ProofsDir + "/" + e.Name()
@@ -33,37 +44,6 @@ func (s *Store) checkRevisions(docs *docSet, bad findingFunc) {
 			bad("unexpected_file", p, 0, "unexpected file: kept revisions are named <statement id>.jsonl")
 		case docs.statements[id] == nil && !docs.present[id]:
 			bad("unexpected_file", p, 0, "kept revisions of %s, which does not exist", id)
-		default:
-			files[id] = true
-		}
-	}
-	for _, id := range slices.Sorted(maps.Keys(docs.statements)) {
-		st, p := docs.statements[id], ProofsFile(id)
-		if !files[id] {
-			if st.RevisionsKeptFrom > 0 {
-				bad("revisions_missing", p, 0, "%s keeps its proof revisions from %d on, but %s does not exist", id, st.RevisionsKeptFrom, p)
-			}
-			continue
-		}
-		raw, err := s.root.ReadFile(p)
-		if err != nil {
-			bad("unreadable", p, 0, "cannot read: %v", err)
-			continue
-		}
-		if len(raw) > 0 && raw[len(raw)-1] != '\n' {
-			bad("schema", p, 0, "the last line is not terminated: a torn append")
-			continue
-		}
-		kept, err := parseProofRevisions(raw)
-		if err != nil {
-			bad("schema", p, 0, "%v", err)
-			continue
-		}
-		for _, m := range model.CheckKept(st, kept) {
-			bad("revisions_mismatch", p, 0, "%s", m)
-		}
-		for _, m := range model.CheckIssueQuotes(st, kept) {
-			bad("issue_quote", DocPath(model.KindStatement, id), 0, "%s", m)
 		}
 	}
 	edges := map[string][]string{}
@@ -76,6 +56,39 @@ func (s *Store) checkRevisions(docs *docSet, bad findingFunc) {
 	if c := model.FindCycle(edges); c != nil {
 		k, _ := model.KindOf(c[0])
 		bad("dependency_cycle", DocPath(k, c[0]), 0, "dependency cycle: %s", strings.Join(c, " -> "))
+	}
+}
+
+// checkKept checks one statement's kept revisions: a statement that keeps
+// them has its file, the lines count up to the statement's proof, and every
+// issue's quote is at its sentence in the revision it cites.
+func (s *Store) checkKept(id string, st *model.Statement, docs *docSet, bad findingFunc) {
+	p := ProofsFile(id)
+	if !docs.proofFiles[id] {
+		if st.RevisionsKeptFrom > 0 {
+			bad("revisions_missing", p, 0, "%s keeps its proof revisions from %d on, but %s does not exist", id, st.RevisionsKeptFrom, p)
+		}
+		return
+	}
+	raw, err := s.root.ReadFile(p)
+	if err != nil {
+		bad("unreadable", p, 0, "cannot read: %v", err)
+		return
+	}
+	if len(raw) > 0 && raw[len(raw)-1] != '\n' {
+		bad("schema", p, 0, "the last line is not terminated: a torn append")
+		return
+	}
+	kept, err := parseProofRevisions(raw)
+	if err != nil {
+		bad("schema", p, 0, "%v", err)
+		return
+	}
+	for _, m := range model.CheckKept(st, kept) {
+		bad("revisions_mismatch", p, 0, "%s", m)
+	}
+	for _, m := range model.CheckIssueQuotes(st, kept) {
+		bad("issue_quote", DocPath(model.KindStatement, id), 0, "%s", m)
 	}
 }
 

@@ -43,6 +43,7 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 	r.Since = pt.seq
 	docs := newDocSet()
 	docs.count = map[model.Kind]int{}
+	s.listProofFiles(docs)
 	s.doctorDir(".", r, docs, bad) // sweeps the root's temp files
 	changed, stamps := s.changedFiles(r, pt, docs, bad)
 	suspects := map[string]bool{} // documents to recheck
