@@ -86,7 +86,8 @@ func decodePoint(raw []byte) (*point, error) {
 	if string(bytes.TrimSpace(raw[i+4:])) != hex.EncodeToString(sum[:]) {
 		return nil, fmt.Errorf("the checksum does not match")
 	}
-	p := &point{files: map[string]fileStamp{}, index: map[string]uint64{}}
+	n := bytes.Count(raw, []byte("\n"))
+	p := &point{files: make(map[string]fileStamp, n/2), index: make(map[string]uint64, n/2)}
 	sc := bufio.NewScanner(bytes.NewReader(raw[:i]))
 	sc.Buffer(nil, 1<<20)
 	if !sc.Scan() || sc.Text() != pointHeader {
@@ -108,10 +109,19 @@ func decodePoint(raw []byte) (*point, error) {
 			p.config, err = base64.StdEncoding.DecodeString(val)
 		case "f":
 			var f fileStamp
-			var name string
-			if _, err = fmt.Sscanf(val, "%d %d %d %d %s", &f.size, &f.mtime, &f.ctime, &f.ino, &name); err == nil {
-				p.files[name] = f
+			fs := strings.SplitN(val, " ", 5)
+			if len(fs) != 5 {
+				return nil, fmt.Errorf("a file line has %d fields", len(fs))
 			}
+			for i, v := range []*int64{&f.size, &f.mtime, &f.ctime} {
+				if *v, err = strconv.ParseInt(fs[i], 10, 64); err != nil {
+					break
+				}
+			}
+			if err == nil {
+				f.ino, err = strconv.ParseUint(fs[3], 10, 64)
+			}
+			p.files[fs[4]] = f
 		case "i":
 			id, d, ok := strings.Cut(val, " ")
 			var v uint64
