@@ -35,6 +35,9 @@ type point struct {
 	config    []byte // config.json as it was: the settings the log gave
 	files     map[string]fileStamp
 	index     map[string]uint64 // per item id, the digest of its index entries
+	// indexVersion is the index's version and max_rounds when the digests
+	// were taken: rows derived under others differ without damage.
+	indexVersion string
 }
 
 // fileStamp is the stat fingerprint of one file. ctime is set by the kernel
@@ -63,8 +66,8 @@ const pointHeader = "proofloop verified point 1"
 // before it.
 func (p *point) encode() []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\nseq %d\nhash %s\nsize %d\nchain_from %d\nconfig %s\n", pointHeader, p.seq, p.hash, p.size, p.chainFrom,
-		base64.StdEncoding.EncodeToString(p.config))
+	fmt.Fprintf(&b, "%s\nseq %d\nhash %s\nsize %d\nchain_from %d\nindex_version %s\nconfig %s\n", pointHeader, p.seq, p.hash, p.size, p.chainFrom,
+		p.indexVersion, base64.StdEncoding.EncodeToString(p.config))
 	for name, f := range p.files {
 		fmt.Fprintf(&b, "f %d %d %d %d %s\n", f.size, f.mtime, f.ctime, f.ino, name)
 	}
@@ -105,6 +108,8 @@ func decodePoint(raw []byte) (*point, error) {
 			p.size, err = strconv.ParseInt(val, 10, 64)
 		case "chain_from":
 			p.chainFrom, err = strconv.Atoi(val)
+		case "index_version":
+			p.indexVersion = val
 		case "config":
 			p.config, err = base64.StdEncoding.DecodeString(val)
 		case "f":
@@ -164,8 +169,9 @@ func (s *Store) writePoint(p *point) {
 // indexDigests digests the index's entries per item id: its row, its turn
 // keys and its event-offset keys. A clean check records them; the routine
 // check compares the entries of every item that did not change since.
-func indexDigests(ix KV) map[string]uint64 {
+func indexDigests(ix KV) (map[string]uint64, string) {
 	out := map[string]uint64{}
+	_, maxRounds, version := indexMeta(ix)
 	add := func(bucket []byte, id string, k, v []byte) {
 		h := fnv.New64a()
 		h.Write(bucket)
@@ -184,22 +190,23 @@ func indexDigests(ix KV) map[string]uint64 {
 		add(bucketEvents, string(k[:max(0, bytes.IndexByte(k, 0))]), k, v)
 		return nil
 	})
-	return out
+	return out, fmt.Sprintf("%s/%d", version, maxRounds)
 }
 
 // fileIndexDigests reads the digests of the file store's index.
-func (s *Store) fileIndexDigests() (map[string]uint64, error) {
+func (s *Store) fileIndexDigests() (map[string]uint64, string, error) {
 	db, err := s.openIndex(false)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer db.Close()
 	var out map[string]uint64
+	var version string
 	err = db.View(func(btx *bolt.Tx) error {
-		out = indexDigests(boltKV{btx})
+		out, version = indexDigests(boltKV{btx})
 		return nil
 	})
-	return out, err
+	return out, version, err
 }
 
 // pointDirs are the folders whose files the point fingerprints: every

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,5 +148,21 @@ func TestDamagedPointMeansFullCheck(t *testing.T) {
 	}
 	if string(readFile(t, dir, PointFile)) != string(forged) {
 		t.Error("a doctor with findings rewrote the point")
+	}
+}
+
+// TestRoutineDoctorAfterConfigSet: a config-set of max_rounds changes the
+// index's rows of items no event names; the routine check compares the
+// index whole then, and reports no damage.
+func TestRoutineDoctorAfterConfigSet(t *testing.T) {
+	s, _, _ := damageStore(t)
+	if r, err := s.Doctor(); err != nil || len(r.Findings) > 0 {
+		t.Fatalf("doctor: %v, %v", r, err)
+	}
+	if _, err := s.SetConfig(TxOptions{Command: ConfigSetCommand}, "max_rounds", json.RawMessage("9")); err != nil {
+		t.Fatal(err)
+	}
+	if r := routine(t, s); len(r.Findings) > 0 {
+		t.Fatalf("routine doctor after config set max_rounds: %v", r.Findings)
 	}
 }

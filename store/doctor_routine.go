@@ -234,14 +234,22 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 			docs.leases[id] = raw
 		}
 	}
-	if cfg, err := s.root.ReadFile(ConfigFile); setSince || err != nil || !bytes.Equal(cfg, pt.config) {
+	cfg, err := s.root.ReadFile(ConfigFile)
+	configChanged := setSince || err != nil || !bytes.Equal(cfg, pt.config)
+	if configChanged {
 		s.checkConfigLog(docs.logged, complete, bad) // every config-set event was kept by the walk
 	}
 	docs.logged = facts
 	s.checkLeases(docs, complete, bad)
 
-	// The index.
+	// The index. A changed config.json (max_rounds) changes rows without
+	// damage: then it is compared whole, as by the full check.
 	r.Index = "consistent"
+	if configChanged {
+		s.checkIndex(r, bad)
+		r.stamps = stamps
+		return
+	}
 	rows := maps.Clone(suspects)
 	for id := range leaseIDs {
 		rows[id] = true
@@ -419,11 +427,13 @@ func (s *Store) checkIndexSince(r *Report, pt *point, rows map[string]bool, even
 		bad("index_mismatch", IndexFile, 0, "cannot open the index: %v", err)
 		return
 	}
-	defer db.Close()
-	db.View(func(btx *bolt.Tx) error {
+	err = db.View(func(btx *bolt.Tx) error {
 		ix := boltKV{btx}
-		have := indexDigests(ix)
-		r.digests = have
+		have, version := indexDigests(ix)
+		if version != pt.indexVersion {
+			return errIndexVersion
+		}
+		r.digests, r.indexVersion = have, version
 		for _, id := range slices.Sorted(maps.Keys(have)) {
 			if !rows[id] && have[id] != pt.index[id] {
 				bad("index_mismatch", IndexFile, 0, "the index's entries of %s changed since the last verified point (seq %d), but %s did not", id, pt.seq, id)
@@ -460,7 +470,15 @@ func (s *Store) checkIndexSince(r *Report, pt *point, rows map[string]bool, even
 		compareIndex(onlyIDs{ix, rows}, want, evs, bad)
 		return nil
 	})
+	db.Close()
+	if errors.Is(err, errIndexVersion) {
+		s.checkIndex(r, bad) // another version's rows: compared whole
+	}
 }
+
+// errIndexVersion says the index is of another version than the point's
+// digests, so they cannot be compared.
+var errIndexVersion = errors.New("the index is of another version than the point's digests")
 
 func isNotFound(err error) bool { return CodeOf(err) == CodeNotFound }
 
