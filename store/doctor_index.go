@@ -203,14 +203,14 @@ func deriveStream(src source, maxRounds int) (map[string]*Row, error) {
 		ids = append(ids, ks...)
 	}
 	rows := make([]*Row, len(ids))
-	each := func(fn func(i int, d *Doc) error) error {
+	each := func(read func(string) (*Doc, error), fn func(i int, d *Doc) error) error {
 		errs := make([]error, len(ids))
 		var wg sync.WaitGroup
 		next := make(chan int)
 		for range runtime.NumCPU() {
 			wg.Go(func() {
 				for i := range next {
-					d, err := readDoc(src, ids[i])
+					d, err := read(ids[i])
 					if err == nil {
 						err = fn(i, d)
 					}
@@ -225,7 +225,20 @@ func deriveStream(src source, maxRounds int) (map[string]*Row, error) {
 		wg.Wait()
 		return errors.Join(errs...)
 	}
-	err := each(func(i int, d *Doc) error {
+	// The first pass needs a few fields: the schema is checked in the
+	// second (readDoc), as deriveAll checks it.
+	light := func(id string) (*Doc, error) {
+		k, err := model.KindOf(id)
+		if err != nil {
+			return nil, err
+		}
+		raw, err := src.ReadDoc(id)
+		if err == nil && raw == nil {
+			err = NotFound(id, "no %s %s", k, id)
+		}
+		return &Doc{ID: id, Kind: k, Raw: raw}, err
+	}
+	err := each(light, func(i int, d *Doc) error {
 		r := placeholder(d)
 		r.Parent = d.Get("parent").String()
 		if d.Kind == model.KindStatement {
@@ -259,7 +272,7 @@ func deriveStream(src source, maxRounds int) (map[string]*Row, error) {
 	}
 	// deriveRow only reads ix from here on, so the workers share it.
 	out := make([]*Row, len(ids))
-	err = each(func(i int, d *Doc) error {
+	err = each(func(id string) (*Doc, error) { return readDoc(src, id) }, func(i int, d *Doc) error {
 		r, err := deriveRow(d, ix, maxRounds)
 		if err != nil {
 			return err
