@@ -171,7 +171,7 @@ func (s *Store) doctor(full bool) (*Report, error) {
 }
 
 // fullCheckMemory is the full check's soft memory limit (see doctor).
-const fullCheckMemory = 240 << 20
+const fullCheckMemory = 200 << 20
 
 // The modes of Report.Mode.
 const (
