@@ -64,15 +64,15 @@ func (a *app) doctorCommand() *cobra.Command {
 			switch {
 			case quick:
 				r, err = s.DoctorQuick()
-			case full:
-				r, err = s.Doctor()
-			case reindex:
+			case reindex: // then the full check, with or without --full
 				if _, err = s.Reindex(); err == nil {
 					r, err = s.Doctor()
 					if r != nil {
 						r.Index = "rebuilt on request"
 					}
 				}
+			case full:
+				r, err = s.Doctor()
 			default:
 				r, err = s.DoctorRoutine()
 			}
