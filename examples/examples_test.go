@@ -131,10 +131,12 @@ func TestCheckoutIgnoresDerivedFiles(t *testing.T) {
 }
 
 // TestEveryDebateRoleHasAnExampleAgent: the example's config.json names an
-// agent for every role of every protocol with fixed roles (agora's are its
-// positions, which the demo's start names), and each agent it names as
-// `proofloop example-agent NAME` is a script that ships, so `proofloop run`
-// on the example never stalls on a debate of a protocol it has no agent for.
+// agent for every fixed debate role (agora's positions are named by the
+// demo's start; its researcher writes the research stage of --research N),
+// and each agent it names as `proofloop example-agent NAME` is a script
+// that ships, so `proofloop run` on the example never stalls on a debate
+// of a protocol it has no agent for. The mediator is left out: the
+// example's agora agents never counter, so no debate of theirs asks for one.
 func TestEveryDebateRoleHasAnExampleAgent(t *testing.T) {
 	b, err := fs.ReadFile(Project(), store.ConfigFile)
 	var cfg struct{ Agents map[string]string }
@@ -144,11 +146,9 @@ func TestEveryDebateRoleHasAnExampleAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range model.Protocols {
-		for _, role := range p.Roles {
-			if cfg.Agents[role] == "" {
-				t.Errorf("the example's config.json names no agent for %s's role %s", p.Name, role)
-			}
+	for _, role := range model.DebateRoles() {
+		if role != model.RoleMediator && cfg.Agents[role] == "" {
+			t.Errorf("the example's config.json names no agent for the debate role %s", role)
 		}
 	}
 	for role, cmd := range cfg.Agents {
