@@ -16,9 +16,9 @@
 # checks, agora, dialectic, panel, and any protocol added later) and a
 # second `proofloop run` drives them with the scripted debate agents that
 # config.json names for the debate roles (example agents participant,
-# reviewer, responder, agora for both positions, main, partner, proponent,
-# opponent, judge; main asks the decide agent to consent to the partner's
-# suggestion). Each agent reads the debate's document to know what to
+# reviewer, responder, agora for both positions, researcher for agora's
+# research stage, main, partner, proponent, opponent, judge; main asks the
+# decide agent to consent to the partner's suggestion). Each agent reads the debate's document to know what to
 # write. The demo then prints every debate's outcome and the path of its
 # Markdown transcript under the root.
 #
@@ -54,7 +54,9 @@ step "one debate of each protocol (proofloop transitions --protocols; source: $s
 start() { pl --json debate start "$@" | sed -n 's/^{.*"id":"\([^"]*\)".*/\1/p'; }
 # The list comes from the binary, so a new protocol is in the demo with no
 # edit here; a protocol whose start needs flags of its own gets them below.
-protocols=$(pl --json transitions --protocols | grep -o '{"name":"[a-z_]*","seed"' | sed 's/{"name":"\([a-z_]*\)".*/\1/')
+# Each row starts with its name, seed and start flags.
+rows=$(pl --json transitions --protocols | grep -o '{"name":"[a-z_]*","seed":"[^"]*","start_flags":"[^"]*"')
+protocols=$(sed 's/{"name":"\([a-z_]*\)".*/\1/' <<<"$rows")
 if [ -z "$protocols" ]; then
   echo "demo: proofloop transitions --protocols --json named no protocol" >&2
   exit 1
@@ -69,6 +71,12 @@ for p in $protocols; do
   dialectic) args=(--topic 'Cite a lemma or rewrite the step?') ;;
   *) args=(--topic 'The inductive step is complete') ;;
   esac
+  # A protocol whose start takes --research N opens with a research stage
+  # (the example's researcher agent writes it), under methodology
+  # fact-based when it has one, so every later turn cites the pool.
+  flags=$(grep "^{\"name\":\"$p\"," <<<"$rows" | sed 's/.*"start_flags":"\([^"]*\)"$/\1/')
+  case $flags in *'--research N'*) args+=(--research 2) ;; esac
+  case $flags in *fact-based*) args+=(--methodology fact-based) ;; esac
   id=$(start --protocol "$p" "${args[@]}")
   if [ -z "$id" ]; then
     echo "demo: could not start a $p debate" >&2

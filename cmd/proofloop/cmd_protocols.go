@@ -10,13 +10,16 @@ import (
 // protocolRow is one debate protocol as `transitions` prints it: the data
 // of model.Protocols, which the engine itself runs on.
 type protocolRow struct {
-	Name     string     `json:"name"`
-	Seed     string     `json:"seed"`
-	Summary  string     `json:"summary"`
-	Roles    []string   `json:"roles"` // join order; agora's come from --position
-	Limit    limitRow   `json:"limit"`
-	Outcomes []string   `json:"outcomes"`
-	Fields   []fieldRow `json:"fields"`
+	Name string `json:"name"`
+	Seed string `json:"seed"`
+	// StartFlags are the protocol's own flags of `debate start`: what
+	// make demo reads to start one debate of each protocol.
+	StartFlags string     `json:"start_flags"`
+	Summary    string     `json:"summary"`
+	Roles      []string   `json:"roles"` // join order; agora's come from --position
+	Limit      limitRow   `json:"limit"`
+	Outcomes   []string   `json:"outcomes"`
+	Fields     []fieldRow `json:"fields"`
 }
 
 type limitRow struct {
@@ -47,7 +50,7 @@ func protocolRows() []protocolRow {
 		for _, f := range p.Fields {
 			fields = append(fields, fieldRow{f.Name, f.In, f.Type, append([]string{}, f.Roles...), f.Except, f.Required, append([]string{}, f.Enum...), f.Rule})
 		}
-		out = append(out, protocolRow{p.Name, p.Seed, p.Summary, roles, limitRow{p.Limit.N, p.Limit.Unit, p.Limit.Soft}, p.Outcomes, fields})
+		out = append(out, protocolRow{p.Name, p.Seed, p.StartFlags, p.Summary, roles, limitRow{p.Limit.N, p.Limit.Unit, p.Limit.Soft}, p.Outcomes, fields})
 	}
 	return out
 }

@@ -165,6 +165,9 @@ func checkDemoDebates(t *testing.T, clone, story string) {
 			Status   string `json:"status"`
 			Artifact string `json:"artifact"`
 			Debate   struct {
+				EvidencePool []struct {
+					ID string `json:"id"`
+				} `json:"evidence_pool"`
 				Outcome struct {
 					Outcome string `json:"outcome"`
 				} `json:"outcome"`
@@ -176,6 +179,11 @@ func checkDemoDebates(t *testing.T, clone, story string) {
 		if err != nil || got.Protocol != protocol || got.Status != "completed" || got.Debate.Outcome.Outcome != outcome ||
 			".demo/contents/"+got.Artifact != path {
 			t.Errorf("debate show --json %s: %+v, %v; want a completed %s debate with outcome %s and transcript %s", id, got, err, protocol, outcome, path)
+		}
+		// A protocol whose start takes --research N opens with the example
+		// researcher's stage: its items are the evidence pool.
+		if p != nil && strings.Contains(p.StartFlags, "--research N") && len(got.Debate.EvidencePool) < 2 {
+			t.Errorf("the demo's %s debate %s has the evidence pool %+v; want the research stage's items, 2 or more", protocol, id, got.Debate.EvidencePool)
 		}
 	}
 	for protocol := range want {
