@@ -13,7 +13,7 @@ proposer=$(proofloop show "$id" --field 'turns.#(signal=="propose").role' 2>/dev
 evidence() {
   text=$(field "positions.#(role==\"$1\").text")
   src=$(proofloop show "$id" --field "evidence_pool.#(content%\"Position $1: *\").id" 2>/dev/null || true)
-  echo "\"evidence\": [{\"source\": \"$(jstr "${src:-$(readup "$text")}")\", \"content\": \"$(jstr "$1: $text")\", \"confidence\": 0.8}]"
+  printf '%s\n' "\"evidence\": [{\"source\": \"$(jstr "${src:-$(readup "$text")}")\", \"content\": \"$(jstr "$1: $text")\", \"confidence\": 0.8}]"
 }
 case $proposer in
 '') turn "{\"signal\": \"propose\", \"message\": \"Prove the identity by induction on n, citing a lemma for (n+1)^2.\", \"confidence\": 0.8, $(evidence "$role")}" ;;

@@ -26,8 +26,9 @@ EOF
   *) exec proofloop debate turn "$id" --participant-id "$me" "$@" ;;
   esac
 }
-# jstr prints its argument escaped for the inside of a JSON string.
+# jstr prints its argument escaped for the inside of a JSON string (data is
+# printed with printf, never echo, which reads backslashes in some shells).
 jstr() { printf %s "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n\t' '  '; }
 # readup prints where a reader can read up on a text: a search URL, a
 # source that methodology fact-based accepts (an http(s) URL with a host).
-readup() { echo "https://en.wikipedia.org/w/index.php?search=$(printf %s "$1" | tr -cs 'A-Za-z0-9' '+' | sed 's/^+//; s/+$//')"; }
+readup() { printf '%s\n' "https://en.wikipedia.org/w/index.php?search=$(printf %s "$1" | tr -cs 'A-Za-z0-9' '+' | sed 's/^+//; s/+$//')"; }

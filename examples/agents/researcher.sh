@@ -9,7 +9,7 @@
 # dealt out over the N turns (item j in turn j mod N + 1; a turn left
 # without one repeats an item), the same for every run.
 . "$(dirname "$0")/debate_lib.sh"
-item() { echo "{\"source\": \"$(jstr "$1")\", \"content\": \"$(jstr "$2")\", \"confidence\": $3}"; }
+item() { printf '%s\n' "{\"source\": \"$(jstr "$1")\", \"content\": \"$(jstr "$2")\", \"confidence\": $3}"; }
 items=$(
   # The engine keeps the source's absolute path; a project file is cited
   # by its path from the project folder, where run starts the agent.
@@ -28,8 +28,8 @@ items=$(
   done
 )
 n=$(field research)
-mine=$(echo "$items" | awk -v k="$turns" -v n="$n" '(NR - 1) % n == k { print }')
+mine=$(printf '%s\n' "$items" | awk -v k="$turns" -v n="$n" '(NR - 1) % n == k { print }')
 if [ -z "$mine" ]; then
-  mine=$(echo "$items" | awk -v k="$turns" '{ all[NR] = $0 } END { print all[k % NR + 1] }')
+  mine=$(printf '%s\n' "$items" | awk -v k="$turns" '{ all[NR] = $0 } END { print all[k % NR + 1] }')
 fi
-turn "{\"evidence\": [$(echo "$mine" | paste -sd, -)]}"
+turn "{\"evidence\": [$(printf '%s\n' "$mine" | paste -sd, -)]}"
