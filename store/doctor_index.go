@@ -249,12 +249,7 @@ func deriveStream(src source, maxRounds int) (map[string]*Row, error) {
 		return &Doc{ID: id, Kind: k, Raw: raw}, err
 	}
 	err := each(light, func(i int, d *Doc) error {
-		r := placeholder(d)
-		r.Parent = d.Get("parent").String()
-		if d.Kind == model.KindStatement {
-			r.Parent = d.Get("context").String()
-		}
-		rows[i] = r
+		rows[i] = linkRow(d)
 		return nil
 	})
 	if err != nil {
@@ -264,22 +259,7 @@ func deriveStream(src source, maxRounds int) (map[string]*Row, error) {
 	for _, r := range rows {
 		ix.rows[r.ID] = r
 	}
-	var place func(r *Row, hops int)
-	place = func(r *Row, hops int) {
-		if r.Root != "" {
-			return
-		}
-		par, ok := ix.rows[r.Parent]
-		if r.Parent == "" || !ok || hops > 10000 {
-			r.Depth, r.Root = 0, r.ID
-			return
-		}
-		place(par, hops+1)
-		r.Depth, r.Root = par.Depth+1, par.Root
-	}
-	for _, r := range ix.rows {
-		place(r, 0)
-	}
+	placeRows(ix.rows)
 	// deriveRow only reads ix from here on, so the workers share it.
 	out := make([]*Row, len(ids))
 	err = each(func(id string) (*Doc, error) { return readDoc(src, id) }, func(i int, d *Doc) error {

@@ -390,29 +390,9 @@ func deriveAll(src source, maxRounds int) (map[string]*Row, error) {
 	}
 	ix := &indexState{rows: map[string]*Row{}, lenient: true}
 	for _, d := range docs {
-		r := placeholder(d)
-		r.Parent = d.Get("parent").String()
-		if d.Kind == model.KindStatement {
-			r.Parent = d.Get("context").String()
-		}
-		ix.rows[d.ID] = r
+		ix.rows[d.ID] = linkRow(d)
 	}
-	var place func(r *Row, hops int)
-	place = func(r *Row, hops int) {
-		if r.Root != "" {
-			return
-		}
-		par, ok := ix.rows[r.Parent]
-		if r.Parent == "" || !ok || hops > 10000 {
-			r.Depth, r.Root = 0, r.ID
-			return
-		}
-		place(par, hops+1)
-		r.Depth, r.Root = par.Depth+1, par.Root
-	}
-	for _, r := range ix.rows {
-		place(r, 0)
-	}
+	placeRows(ix.rows)
 	out := map[string]*Row{}
 	for _, d := range docs {
 		r, err := deriveRow(d, ix, maxRounds)
@@ -461,4 +441,37 @@ func (s *Store) eventOffsets() ([]kv, error) {
 	}
 	slices.SortFunc(out, func(a, b kv) int { return bytes.Compare(a.k, b.k) })
 	return out, nil
+}
+
+// linkRow is the first pass's row of d: a placeholder that knows its
+// parent (a problem's parent, a statement's context).
+func linkRow(d *Doc) *Row {
+	r := placeholder(d)
+	r.Parent = d.Get("parent").String()
+	if d.Kind == model.KindStatement {
+		r.Parent = d.Get("context").String()
+	}
+	return r
+}
+
+// placeRows sets each row's depth and root from the parent links: a row
+// whose parent is missing (or a chain past 10,000 links, which only a
+// damaged store has) is a root.
+func placeRows(rows map[string]*Row) {
+	var place func(r *Row, hops int)
+	place = func(r *Row, hops int) {
+		if r.Root != "" {
+			return
+		}
+		par, ok := rows[r.Parent]
+		if r.Parent == "" || !ok || hops > 10000 {
+			r.Depth, r.Root = 0, r.ID
+			return
+		}
+		place(par, hops+1)
+		r.Depth, r.Root = par.Depth+1, par.Root
+	}
+	for _, r := range rows {
+		place(r, 0)
+	}
 }
