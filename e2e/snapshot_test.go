@@ -133,10 +133,10 @@ func readSnapshot(root string) (*snapshot, error) {
 		return nil, err
 	}
 	for _, e := range top {
-		// A dotfile other than the lock and the write-ahead log is a
-		// leftover journal or temp file.
+		// A dotfile other than the lock, the write-ahead log and doctor's
+		// verified point is a leftover journal or temp file.
 		// Other names (leases/, ...) belong to features these tests do not use.
-		if n := e.Name(); strings.HasPrefix(n, ".") && n != ".lock" && n != store.WALFile {
+		if n := e.Name(); strings.HasPrefix(n, ".") && n != ".lock" && n != store.WALFile && n != store.PointFile {
 			s.strays = append(s.strays, n)
 		}
 		if n := e.Name(); e.IsDir() && n != "problem" && n != "statement" && !strings.HasPrefix(n, ".") {

@@ -111,7 +111,7 @@ func Import(b Backend, dir string) (*ImportReport, error) {
 		return nil, err
 	}
 	defer src.Close()
-	rep, err := src.Doctor()
+	rep, err := src.CheckCopy()
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +231,7 @@ func (s *Store) doctorBackend() (*Report, error) {
 	if c.projectDir, err = s.ProjectDir(); err != nil {
 		return nil, Errorf(CodeInternal, "doctor: the project folder").Wrap(err)
 	}
-	r, err := c.Doctor()
+	r, err := c.CheckCopy()
 	if err != nil {
 		return nil, err
 	}

@@ -101,14 +101,20 @@ var docDirs = []model.Kind{model.KindProblem, model.KindStatement, model.KindDeb
 // patches against the documents. Findings mean the store is damaged. A
 // clean check records the verified point (PointFile) for DoctorRoutine; it
 // ignores the one there.
-func (s *Store) Doctor() (*Report, error) { return s.doctor(true) }
+func (s *Store) Doctor() (*Report, error) { return s.doctor(true, true) }
+
+// CheckCopy is the full check of a copy that export made or import reads:
+// it records no point there, since the copy's files are new (no
+// fingerprint of them would carry over) and a point would make two exports
+// of one store differ.
+func (s *Store) CheckCopy() (*Report, error) { return s.doctor(true, false) }
 
 // DoctorRoutine is the routine check: from the last verified point, it
 // rechecks what changed since (see doctorRoutine). With no usable point it
 // is the full check.
-func (s *Store) DoctorRoutine() (*Report, error) { return s.doctor(false) }
+func (s *Store) DoctorRoutine() (*Report, error) { return s.doctor(false, true) }
 
-func (s *Store) doctor(full bool) (*Report, error) {
+func (s *Store) doctor(full, record bool) (*Report, error) {
 	if s.backend != nil {
 		// A backend's doctor checks an exported snapshot, whose files are
 		// new on every export: no stat fingerprint carries over, so each
@@ -164,7 +170,7 @@ func (s *Store) doctor(full bool) (*Report, error) {
 	slices.SortFunc(r.Findings, func(a, b Finding) int {
 		return strings.Compare(a.Path+"\x00"+a.Message, b.Path+"\x00"+b.Message)
 	})
-	if len(r.Findings) == 0 {
+	if len(r.Findings) == 0 && record {
 		s.recordPoint(r)
 	}
 	return r, nil

@@ -58,7 +58,7 @@ func (a *app) exportCommand() *cobra.Command {
 				return err
 			}
 			defer cp.Close()
-			r, err := cp.Doctor()
+			r, err := cp.CheckCopy()
 			if err != nil {
 				return err
 			}
