@@ -445,13 +445,7 @@ func TestWALReplayAfterMachineCrash(t *testing.T) {
 	dir := newRoot(t)
 	s := openStore(t, dir)
 	tags := []string{"m0", "m1", "m2"}
-	for _, tag := range tags {
-		if _, err := s.Update(store.TxOptions{Command: "test-append"}, func(tx *store.Tx) error {
-			return appendTag(tx, docA, docB, tag)
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	commitTags(t, s, tags...)
 	if n := machineCrash(t, dir); n < 3 {
 		t.Fatalf("the write-ahead log has %d lines after three commits; want at least three", n)
 	}

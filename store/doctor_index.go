@@ -3,12 +3,9 @@ package store
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
-	"runtime"
 	"slices"
-	"sync"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -204,36 +201,13 @@ func (s *Store) DoctorQuick() (*Report, error) {
 // it, once to derive its row) in parallel, and never holds the documents
 // all at once, only their rows.
 func deriveStream(src source, maxRounds int) (map[string]*Row, error) {
-	var ids []string
-	for _, k := range docDirs {
-		ks, err := src.ListDocs(k)
-		if err != nil {
-			return nil, err
-		}
-		ids = append(ids, ks...)
+	ids, err := allDocIDs(src)
+	if err != nil {
+		return nil, err
 	}
 	rows := make([]*Row, len(ids))
 	each := func(read func(string) (*Doc, error), fn func(i int, d *Doc) error) error {
-		errs := make([]error, len(ids))
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range runtime.NumCPU() {
-			wg.Go(func() {
-				for i := range next {
-					d, err := read(ids[i])
-					if err == nil {
-						err = fn(i, d)
-					}
-					errs[i] = err
-				}
-			})
-		}
-		for i := range ids {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
-		return errors.Join(errs...)
+		return eachDoc(src, ids, read, fn)
 	}
 	// The first pass needs a few fields: the schema is checked in the
 	// second (readDoc), as deriveAll checks it.
@@ -248,7 +222,7 @@ func deriveStream(src source, maxRounds int) (map[string]*Row, error) {
 		}
 		return &Doc{ID: id, Kind: k, Raw: raw}, err
 	}
-	err := each(light, func(i int, d *Doc) error {
+	err = each(light, func(i int, d *Doc) error {
 		rows[i] = linkRow(d)
 		return nil
 	})

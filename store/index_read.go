@@ -357,35 +357,16 @@ func (s *Store) reindex() (int, error) {
 // the children's statuses). A missing parent or child, which doctor reports,
 // does not stop it.
 func deriveAll(src source, maxRounds int) (map[string]*Row, error) {
-	var ids []string
-	for _, k := range docDirs {
-		ks, err := src.ListDocs(k)
-		if err != nil {
-			return nil, err
-		}
-		ids = append(ids, ks...)
+	ids, err := allDocIDs(src)
+	if err != nil {
+		return nil, err
 	}
 	docs := make([]*Doc, len(ids))
-	errs := make([]error, len(ids))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	workers := runtime.NumCPU()
-	if _, ok := src.(fileSource); !ok {
-		workers = 1 // a backend's transaction is one connection
-	}
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				docs[i], errs[i] = readDoc(src, ids[i])
-			}
-		})
-	}
-	for i := range ids {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	err = eachDoc(src, ids, func(id string) (*Doc, error) { return readDoc(src, id) }, func(i int, d *Doc) error {
+		docs[i] = d
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	ix := &indexState{rows: map[string]*Row{}, lenient: true}
@@ -474,4 +455,47 @@ func placeRows(rows map[string]*Row) {
 	for _, r := range rows {
 		place(r, 0)
 	}
+}
+
+// allDocIDs lists the ids of every document, kind by kind.
+func allDocIDs(src source) ([]string, error) {
+	var ids []string
+	for _, k := range docDirs {
+		ks, err := src.ListDocs(k)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, ks...)
+	}
+	return ids, nil
+}
+
+// eachDoc reads ids[i] with read and hands it to fn(i, doc), on as many
+// workers as src allows: one per CPU on the files, one on a backend (its
+// transaction is one connection). It returns every error, joined.
+func eachDoc(src source, ids []string, read func(string) (*Doc, error), fn func(i int, d *Doc) error) error {
+	workers := runtime.NumCPU()
+	if _, ok := src.(fileSource); !ok {
+		workers = 1
+	}
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				d, err := read(ids[i])
+				if err == nil {
+					err = fn(i, d)
+				}
+				errs[i] = err
+			}
+		})
+	}
+	for i := range ids {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(errs...)
 }

@@ -144,13 +144,7 @@ func TestStaleJournalAfterMachineCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := openStore(t, dir)
-	for _, tag := range []string{"c2", "c3"} {
-		if _, err := s.Update(store.TxOptions{Command: "test-append"}, func(tx *store.Tx) error {
-			return appendTag(tx, docA, docB, tag)
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	commitTags(t, s, "c2", "c3")
 	machineCrash(t, dir)
 	must(t, os.WriteFile(jpath, stale, 0o644))
 
@@ -179,13 +173,7 @@ func TestCrashDuringReplay(t *testing.T) {
 			dir := newRoot(t)
 			s := openStore(t, dir)
 			tags := []string{"m0", "m1/sub", "m2"}
-			for _, tag := range tags {
-				if _, err := s.Update(store.TxOptions{Command: "test-append"}, func(tx *store.Tx) error {
-					return appendTag(tx, docA, docB, tag)
-				}); err != nil {
-					t.Fatal(err)
-				}
-			}
+			commitTags(t, s, tags...)
 			if n := machineCrash(t, dir); n < 3 {
 				t.Fatalf("%d lines in the log; want the setup and three transactions", n)
 			}
@@ -194,5 +182,17 @@ func TestCrashDuringReplay(t *testing.T) {
 			doctorClean(t, s)
 			checkStore(t, dir, tags)
 		})
+	}
+}
+
+// commitTags commits one test-append transaction per tag, in order.
+func commitTags(t *testing.T, s *store.Store, tags ...string) {
+	t.Helper()
+	for _, tag := range tags {
+		if _, err := s.Update(store.TxOptions{Command: "test-append"}, func(tx *store.Tx) error {
+			return appendTag(tx, docA, docB, tag)
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
