@@ -113,13 +113,20 @@ demo: build
 demo-pg: build postgresql
 	$(GO) run ./internal/pgtest/pgrun -- ./scripts/demo.sh
 
-# Benchmarks through the real binary; figures go in docs/bench.md.
+# Benchmarks through the real binary. Every package's benchmarks append their
+# figures to one rows file (bench/table); the last step prints them as one
+# table, each figure a ratio to its reference in the same run, with make
+# test's time from its last run here. docs/bench.md says what each means.
+BENCH_ROWS := bin/bench-rows.jsonl
+bench: export PROOFLOOP_BENCH_ROWS = $(abspath $(BENCH_ROWS))
 bench: build
+	@mkdir -p bin && rm -f $(BENCH_ROWS)
 	$(GO) test -run '^$$' -bench . -benchtime 10x -count 1 -timeout 60m ./bench/ ./schemas/
 	$(GO) test -run '^$$' -bench MCP -benchtime 200x -count 1 -timeout 30m ./cmd/proofloop/
-	$(GO) test -run '^$$' -bench 'PatchShare' -benchtime 20x -count 5 -timeout 10m ./store/
-	$(GO) test -run '^$$' -bench 'PatchKeptRevisions' -benchtime 60x -count 3 -timeout 10m ./skills/
+	$(GO) test -run '^$$' -bench 'PatchShare' -benchtime 100x -count 1 -timeout 10m ./store/
+	$(GO) test -run '^$$' -bench 'PatchKeptRevisions' -benchtime 100x -count 1 -timeout 10m ./skills/
 	$(GO) test -run '^$$' -bench 'TurnContext' -benchtime 1x -count 1 -timeout 20m ./bench/turns/
+	@$(GO) run ./bench/tabulate -test-log bin/test.log $(BENCH_ROWS)
 
 # Longer lost-update and crash runs than make test does.
 soak: build

@@ -1,8 +1,8 @@
 // Package bench measures proofloop through its real binary: every figure is
 // the wall time of an exec'd process, as an agent sees it. Nothing here is a
 // timed test (STYLE.md 12): the benchmarks report medians with
-// b.ReportMetric and print one table at the end of the run, each figure
-// marked met or missed against issue 12's target. A benchmark fails only
+// b.ReportMetric and record each figure in make bench's one table
+// (bench/table), marked met or missed against its issue's target. A benchmark fails only
 // when a command does not do what it should (non-zero exit, wrong status),
 // so no figure is of a refused command.
 //
@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/proofloop/proofloop/bench/storegen"
+	"github.com/proofloop/proofloop/bench/table"
 )
 
 // work holds this run's binaries and stores.
@@ -48,7 +49,7 @@ func TestMain(m *testing.M) {
 	work = dir
 	code := m.Run()
 	cluster.Done()
-	printSummary()
+	table.Print(os.Stdout)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -289,48 +290,6 @@ func copyBig() (string, error) {
 	}
 	syscall.Sync()
 	return root, nil
-}
-
-// The summary table: one row per figure, kept from the run with the final
-// b.N, printed when the run ends.
-type row struct{ figure, measured, target, verdict string }
-
-var (
-	summaryMu    sync.Mutex
-	summary      = map[string]row{}
-	summaryOrder []string
-)
-
-// record keeps a figure. verdict is "met", "missed" or "" (no target).
-func record(figure, measured, target, verdict string) {
-	summaryMu.Lock()
-	defer summaryMu.Unlock()
-	if _, ok := summary[figure]; !ok {
-		summaryOrder = append(summaryOrder, figure)
-	}
-	summary[figure] = row{figure, measured, target, verdict}
-	// Also now, so that a run cut short still shows what it measured.
-	fmt.Fprintf(os.Stderr, "bench: %s: %s (target %s) %s\n", figure, measured, target, verdict)
-}
-
-// verdict says whether got meets a target of at most limit.
-func verdict(got, limit float64) string {
-	if got <= limit {
-		return "met"
-	}
-	return fmt.Sprintf("MISSED by %.0f%%", 100*(got/limit-1))
-}
-
-func printSummary() {
-	if len(summaryOrder) == 0 {
-		return
-	}
-	fmt.Println("proofloop benchmark table (medians of exec'd processes; ratios within one run):")
-	fmt.Printf("| %s | %s | %s | %s |\n|---|---|---|---|\n", "figure", "measured", "target", "")
-	for _, name := range summaryOrder {
-		r := summary[name]
-		fmt.Printf("| %s | %s | %s | %s |\n", r.figure, r.measured, r.target, r.verdict)
-	}
 }
 
 func execCommand(name string, args ...string) ([]byte, error) {

@@ -1,13 +1,19 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/proofloop/proofloop/bench/storegen"
+	"github.com/proofloop/proofloop/bench/table"
 	"github.com/proofloop/proofloop/internal/pgtest"
 	"github.com/proofloop/proofloop/store/pgstore"
 )
@@ -63,7 +69,7 @@ func BenchmarkStores(b *testing.B) {
 				if f := storeRates[fmt.Sprint("file", procs)]; kind == "postgres" && f > 0 {
 					measured += fmt.Sprintf("; %.2f× the file store's %.1f tx/s", rate/f, f)
 				}
-				record(fmt.Sprintf("%s store, %d processes on their own statements", kind, procs), measured, "", "")
+				table.Record(fmt.Sprintf("%s store, %d processes on their own statements", kind, procs), measured, "", "")
 			})
 		}
 	}
@@ -89,7 +95,9 @@ func BenchmarkStoreLatency(b *testing.B) {
 		b.Fatal(err)
 	}
 	pgRoot := filepath.Join(b.TempDir(), "machine")
-	if out, err := exec.Command(e.proofloop, "import", "--from", genStore(b, 0, map[string]int{fxGap: n}), "--store", dsn, "--root", pgRoot).CombinedOutput(); err != nil {
+	// One more item than the timed calls: the traced call of the
+	// statements row acts on it.
+	if out, err := exec.Command(e.proofloop, "import", "--from", genStore(b, 0, map[string]int{fxGap: n + 1}), "--store", dsn, "--root", pgRoot).CombinedOutput(); err != nil {
 		b.Fatalf("import: %v\n%s", err, out)
 	}
 	var df, dp []time.Duration
@@ -103,5 +111,45 @@ func BenchmarkStoreLatency(b *testing.B) {
 	r := ms(mp) / ms(mf)
 	b.ReportMetric(ms(mp), "ms-pg/median")
 	b.ReportMetric(ms(mf), "ms-file/median")
-	record("skill call (check-reject-proof) on PostgreSQL vs the file store, serial", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(mp), ms(mf), r), "≤ 1.5×", verdict(r, 1.5))
+	table.Record("skill call (check-reject-proof) on PostgreSQL vs the file store, serial", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(mp), ms(mf), r), "≤ 1.5×", table.AtMost(r, 1.5))
+	statementsPerCall(b, e, pgRoot, dsn, n)
+}
+
+// statementsPerCall records the statements and round trips one
+// check-reject-proof sends to PostgreSQL, counted by the binary's own
+// tracer (pgstore.TraceEnv), and how many round trips carry its writes
+// (the commit): e2e's TestStatementsPerCallPostgres holds them.
+func statementsPerCall(b *testing.B, e *env, root, dsn string, item int) {
+	trace := filepath.Join(b.TempDir(), "trace.jsonl")
+	_, s := storegen.Reserved(fxGap, item)
+	cmd := exec.Command(e.proofloop, append(reject(root, s), "--store", dsn)...)
+	cmd.Env = append(cleanEnv, pgstore.TraceEnv+"="+trace)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("traced check-reject-proof: %v\n%s", err, out)
+	}
+	raw, err := os.ReadFile(trace)
+	if err != nil {
+		b.Fatal(err)
+	}
+	writes := regexp.MustCompile(`(?i)^\s*(INSERT|UPDATE|DELETE|WITH e AS \(INSERT)`)
+	var statements, trips, writing int
+	for line := range strings.Lines(string(raw)) {
+		var rt struct{ SQL []string }
+		if err := json.Unmarshal([]byte(line), &rt); err != nil {
+			b.Fatal(err)
+		}
+		if rt.SQL == nil { // a connection
+			continue
+		}
+		trips++
+		statements += len(rt.SQL)
+		if slices.ContainsFunc(rt.SQL, writes.MatchString) {
+			writing++
+		}
+	}
+	v := "met"
+	if statements > 10 || writing > 1 {
+		v = "missed"
+	}
+	table.Record("PostgreSQL statements (round trips) per skill call; round trips that write", fmt.Sprintf("%d (%d); %d", statements, trips, writing), "≤ 10; 1", v)
 }

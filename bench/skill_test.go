@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/proofloop/proofloop/bench/storegen"
+	"github.com/proofloop/proofloop/bench/table"
 )
 
 const (
@@ -94,7 +95,7 @@ func BenchmarkSkill(b *testing.B) {
 				ds = append(ds, e.exec(b, c.want, c.on(root, c.fx, i)...))
 			}
 			b.ReportMetric(ms(median(ds)), "ms/median")
-			record("skill "+c.name, fmt.Sprintf("%.2f ms", ms(median(ds))), "", "")
+			table.Record("skill "+c.name, fmt.Sprintf("%.2f ms", ms(median(ds))), "", "")
 		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/proofloop/proofloop/bench/storegen"
+	"github.com/proofloop/proofloop/bench/table"
 )
 
 // BenchmarkStart is `proofloop version` beside a hello-world Go binary,
@@ -36,7 +37,7 @@ func BenchmarkStart(b *testing.B) {
 	mp, mh := median(p), median(h)
 	r := float64(mp) / float64(mh)
 	b.ReportMetric(r, "ratio")
-	record("proofloop version vs a hello-world Go binary", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(mp), ms(mh), r), "≤ 2×", verdict(r, 2))
+	table.Record("proofloop version vs a hello-world Go binary", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(mp), ms(mh), r), "≤ 2×", table.AtMost(r, 2))
 }
 
 var syncRe = regexp.MustCompile(`(?m)^\s*[0-9.]+\s+[0-9.]+\s+[0-9]+\s+([0-9]+)\s+(?:[0-9]+\s+)?(fsync|fdatasync)\s*$`)
@@ -70,5 +71,5 @@ func BenchmarkSyncs(b *testing.B) {
 	for b.Loop() {
 	}
 	total := counts["fsync"] + counts["fdatasync"]
-	record("syncs in one check-reject-proof", fmt.Sprintf("%d fsync + %d fdatasync", counts["fsync"], counts["fdatasync"]), "1-2", verdict(float64(total), 2))
+	table.Record("syncs in one check-reject-proof", fmt.Sprintf("%d fsync + %d fdatasync", counts["fsync"], counts["fdatasync"]), "1-2", table.AtMost(float64(total), 2))
 }

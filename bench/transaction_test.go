@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/proofloop/proofloop/bench/storegen"
+	"github.com/proofloop/proofloop/bench/table"
 )
 
 // reject is the measured transaction on a has_gap statement: it records
@@ -46,7 +47,7 @@ func BenchmarkTransaction(b *testing.B) {
 	b.ReportMetric(ms(ma), "ms/median")
 	b.ReportMetric(ms(mm), "minimal-ms/median")
 	b.ReportMetric(r, "ratio")
-	record("skill call (check-reject-proof) vs floor (bench/minimal)", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(ma), ms(mm), r), "≤ 2.0×", verdict(r, 2))
+	table.Record("skill call (check-reject-proof) vs floor (bench/minimal)", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(ma), ms(mm), r), "≤ 2.0×", table.AtMost(r, 2))
 }
 
 // BenchmarkBigDoc is each skill on a statement with a 100 KB proof and 300
@@ -78,7 +79,7 @@ func BenchmarkBigDoc(b *testing.B) {
 			ms1, mb := median(sm), median(bg)
 			r := float64(mb) / float64(ms1)
 			b.ReportMetric(r, "ratio")
-			record(c.skill+": big (100 KB proof, 300 issues) vs small", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(mb), ms(ms1), r), "≤ 2×", verdict(r, 2))
+			table.Record(c.skill+": big (100 KB proof, 300 issues) vs small", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(mb), ms(ms1), r), "≤ 2×", table.AtMost(r, 2))
 		})
 	}
 }
@@ -107,9 +108,9 @@ func BenchmarkConcurrency(b *testing.B) {
 			} else if serialRate > 0 {
 				b.ReportMetric(rate/serialRate, "ratio-vs-serial")
 				measured += fmt.Sprintf(", %.0f%% of serial", 100*rate/serialRate)
-				target, v = "≥ 70% of serial", verdictRange(rate/serialRate, 0.7, 1e9)
+				target, v = "≥ 70% of serial", table.Within(rate/serialRate, 0.7, 1e9)
 			}
-			record(fmt.Sprintf("throughput, %d processes", procs), measured, target, v)
+			table.Record(fmt.Sprintf("throughput, %d processes", procs), measured, target, v)
 		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/proofloop/proofloop/bench/storegen"
+	"github.com/proofloop/proofloop/bench/table"
 )
 
 // The benchmarks on the 100,000-statement store. This file sorts last so
@@ -37,14 +38,7 @@ func BenchmarkStoreSize(b *testing.B) {
 	b.ReportMetric(ms(ma), "small-ms/median")
 	b.ReportMetric(ms(mb), "100k-ms/median")
 	b.ReportMetric(r, "ratio")
-	record("skill call at 100k statements vs at "+strconv.Itoa(2*n)+" documents", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(mb), ms(ma), r), "0.8-1.2×", verdictRange(r, 0.8, 1.2))
-}
-
-func verdictRange(r, lo, hi float64) string {
-	if r >= lo && r <= hi {
-		return "met"
-	}
-	return "missed"
+	table.Record("skill call at 100k statements vs at "+strconv.Itoa(2*n)+" documents", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(mb), ms(ma), r), "0.8-1.2×", table.Within(r, 0.8, 1.2))
 }
 
 // BenchmarkAt100k is each whole-store command at 100,000 statements, each
@@ -60,17 +54,25 @@ func BenchmarkAt100k(b *testing.B) {
 		rss    bool
 	}{
 		{"next --role check --claim", []string{"--json", "next", "--role", "check", "--claim", "--holder", "bench"}, "≤ 3× one skill call",
-			func(c, s time.Duration) (float64, string) { r := float64(c) / float64(s); return r, verdict(r, 3) }, false},
+			func(c, s time.Duration) (float64, string) { r := float64(c) / float64(s); return r, table.AtMost(r, 3) }, false},
 		{"status --json (whole tree)", []string{"--json", "status"}, "≤ 1 s",
-			func(c, s time.Duration) (float64, string) { return float64(c) / float64(s), verdict(c.Seconds(), 1) }, true},
+			func(c, s time.Duration) (float64, string) {
+				return float64(c) / float64(s), table.AtMost(c.Seconds(), 1)
+			}, true},
 		{"status (whole tree, plain)", []string{"status"}, "≤ 1 s",
-			func(c, s time.Duration) (float64, string) { return float64(c) / float64(s), verdict(c.Seconds(), 1) }, true},
+			func(c, s time.Duration) (float64, string) {
+				return float64(c) / float64(s), table.AtMost(c.Seconds(), 1)
+			}, true},
 		// The routine check, from the point the full check below (or a
 		// warm-up run) leaves: each paired skill call changes one statement.
 		{"doctor (routine)", []string{"doctor"}, "≤ 3 s",
-			func(c, s time.Duration) (float64, string) { return float64(c) / float64(s), verdict(c.Seconds(), 3) }, true},
+			func(c, s time.Duration) (float64, string) {
+				return float64(c) / float64(s), table.AtMost(c.Seconds(), 3)
+			}, true},
 		{"doctor --full", []string{"doctor", "--full"}, "≤ 30 s",
-			func(c, s time.Duration) (float64, string) { return float64(c) / float64(s), verdict(c.Seconds(), 30) }, true},
+			func(c, s time.Duration) (float64, string) {
+				return float64(c) / float64(s), table.AtMost(c.Seconds(), 30)
+			}, true},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
@@ -104,11 +106,11 @@ func BenchmarkAt100k(b *testing.B) {
 			r, v := c.limit(mc, ms2)
 			b.ReportMetric(ms(mc), "ms/median")
 			b.ReportMetric(r, "x-skill")
-			record(c.name+" at 100k", fmt.Sprintf("%.0f ms = %.1f× one skill call (%.2f ms)", ms(mc), r, ms(ms2)), c.target, v)
+			table.Record(c.name+" at 100k", fmt.Sprintf("%.0f ms = %.1f× one skill call (%.2f ms)", ms(mc), r, ms(ms2)), c.target, v)
 			if c.rss {
 				mr := float64(median(rss)) / (1 << 20)
 				b.ReportMetric(mr, "MB-rss")
-				record("peak RSS of "+c.name+" at 100k", fmt.Sprintf("%.0f MB", mr), "< 300 MB", verdict(mr, 300))
+				table.Record("peak RSS of "+c.name+" at 100k", fmt.Sprintf("%.0f MB", mr), "< 300 MB", table.AtMost(mr, 300))
 			}
 		})
 	}

@@ -7,7 +7,7 @@
 //   - `claude plugin details` of the plugin gen-claude --plugin writes:
 //     always-on tokens, and each agent's and skill's on-invoke tokens.
 //
-// `make bench` prints them beside the targets; TestTurnBytes holds the
+// `make bench` puts them in its table (bench/table) beside the targets; TestTurnBytes holds the
 // check and fix turns to their 10 KB. Run: go test -run '^$' -bench . ./bench/turns/
 package turns
 
@@ -18,12 +18,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/proofloop/proofloop/bench/table"
 	"github.com/proofloop/proofloop/internal/claudecode"
 	"github.com/proofloop/proofloop/skills"
 )
@@ -170,13 +170,10 @@ var once sync.Once
 func BenchmarkTurnContext(b *testing.B) {
 	once.Do(func() {
 		bin := binary(b, b.TempDir())
-		fmt.Println("\nWhat an agent is handed (issue 22, item 4):")
-		fmt.Println("| figure | measured | target | |")
-		fmt.Println("|---|---|---|---|")
 		for _, tu := range turns(b, bin) {
-			fmt.Printf("| bytes a %s turn reads (agent file %d, prime --id %d, SKILL.md %d, the call %d) | %d | <= %d | %s |\n",
-				tu.Role, tu.Parts["agent file"], tu.Parts["prime"], tu.Parts["skill file"], tu.Parts["call"],
-				tu.total(), maxTurnBytes, verdict(tu.total(), maxTurnBytes))
+			table.Record(fmt.Sprintf("bytes a %s turn reads (agent file, prime --id, SKILL.md, the call)", tu.Role),
+				fmt.Sprintf("%d (%d + %d + %d + %d)", tu.total(), tu.Parts["agent file"], tu.Parts["prime"], tu.Parts["skill file"], tu.Parts["call"]),
+				fmt.Sprintf("≤ %d", maxTurnBytes), verdict(tu.total(), maxTurnBytes))
 		}
 		pluginFigures(b, bin)
 	})
@@ -192,7 +189,7 @@ func pluginFigures(b *testing.B, bin string) {
 	defer cancel()
 	claude, err := claudecode.Install(ctx)
 	if err != nil {
-		fmt.Printf("| claude plugin details | not measured: %v | | |\n", err)
+		table.Record("claude plugin details", fmt.Sprintf("not measured: %v", err), "", "")
 		return
 	}
 	dir := b.TempDir()
@@ -201,27 +198,28 @@ func pluginFigures(b *testing.B, bin string) {
 	}
 	pc, err := claudecode.PluginDetails(ctx, claude, filepath.Join(b.TempDir(), "home"), dir, skills.PluginName+"@"+skills.PluginName)
 	if err != nil {
-		fmt.Printf("| claude plugin details | not measured: %v | | |\n", err)
+		table.Record("claude plugin details", fmt.Sprintf("not measured: %v", err), "", "")
 		return
 	}
-	fmt.Printf("| always-on tokens (claude plugin details, Claude Code %s) | %d | <= %d | %s |\n", claudecode.Version, pc.AlwaysOn, maxAlwaysOn, verdict(pc.AlwaysOn, maxAlwaysOn))
-	names := make([]string, 0, len(pc.Components))
-	for n := range pc.Components {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		limit := maxSkillOnInvoke
-		if strings.HasPrefix(n, "agent-") {
-			limit = maxAgentOnInvoke
+	table.Record(fmt.Sprintf("always-on tokens (claude plugin details, Claude Code %s)", claudecode.Version), fmt.Sprint(pc.AlwaysOn), fmt.Sprintf("≤ %d", maxAlwaysOn), verdict(pc.AlwaysOn, maxAlwaysOn))
+	// The largest agent and the largest skill, each against its limit:
+	// one row per kind keeps the table to the figures.
+	largest := map[bool]string{} // by "is an agent"
+	for n, c := range pc.Components {
+		agent := strings.HasPrefix(n, "agent-")
+		if l, ok := largest[agent]; !ok || c.OnInvoke > pc.Components[l].OnInvoke || c.OnInvoke == pc.Components[l].OnInvoke && n < l {
+			largest[agent] = n
 		}
-		fmt.Printf("| %s on invoke, tokens | %d | <= %d | %s |\n", n, pc.Components[n].OnInvoke, limit, verdict(pc.Components[n].OnInvoke, limit))
+	}
+	for _, agent := range []bool{true, false} {
+		n, kind, limit := largest[agent], "skill", maxSkillOnInvoke
+		if agent {
+			kind, limit = "agent", maxAgentOnInvoke
+		}
+		if n != "" {
+			table.Record("the largest "+kind+" on invoke, tokens", fmt.Sprintf("%d (%s)", pc.Components[n].OnInvoke, n), fmt.Sprintf("≤ %d", limit), verdict(pc.Components[n].OnInvoke, limit))
+		}
 	}
 }
 
-func verdict(got, limit int) string {
-	if got <= limit {
-		return "met"
-	}
-	return fmt.Sprintf("**missed** by %d%%", (got-limit)*100/limit)
-}
+func verdict(got, limit int) string { return table.AtMost(float64(got), float64(limit)) }

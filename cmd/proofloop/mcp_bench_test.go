@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/proofloop/proofloop/bench/table"
 )
 
 // The MCP benchmarks compare one call over a warm `proofloop mcp` with the
@@ -80,6 +82,21 @@ func benchRoot(b *testing.B, n int) string {
 	return root
 }
 
+// mcpMedians are the medians of this run's MCP benchmarks, by name, for
+// the ratio rows of make bench's table.
+var mcpMedians = map[string]time.Duration{}
+
+// mcpRatio records, in make bench's table, this benchmark's median against
+// that of the benchmark ref of the same run.
+func mcpRatio(b *testing.B, ref, figure string, limit float64) {
+	got, want := mcpMedians[b.Name()], mcpMedians[ref]
+	if want == 0 {
+		return // ref did not run (-bench chose this one alone)
+	}
+	r := float64(got) / float64(want)
+	table.Record(figure, fmt.Sprintf("%.2f vs %.2f ms: %.2f×", float64(got.Microseconds())/1000, float64(want.Microseconds())/1000, r), fmt.Sprintf("≤ %.1f×", limit), table.AtMost(r, limit))
+}
+
 // timed runs op b.N times and reports the median besides the mean.
 func timed(b *testing.B, op func(i int)) {
 	d := make([]time.Duration, 0, b.N)
@@ -91,5 +108,6 @@ func timed(b *testing.B, op func(i int)) {
 	}
 	b.StopTimer()
 	slices.Sort(d)
+	mcpMedians[b.Name()] = d[len(d)/2]
 	b.ReportMetric(float64(d[len(d)/2].Microseconds())/1000, "ms-median/op")
 }
