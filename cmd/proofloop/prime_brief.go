@@ -103,8 +103,11 @@ func primeBrief(w io.Writer, b *loop.Brief) {
 	}
 }
 
+// issueLine prints an open issue on one line. The quoted sentence is
+// printed as written, its runs of white space made one space, like the
+// sentences above it: Go's %q would double every backslash of its LaTeX.
 func issueLine(w io.Writer, prefix string, is model.Issue) {
-	fmt.Fprintf(w, "%sopen issue %d (%s, %s): quoted %q. %s", prefix, is.IssueNumber, is.ErrorType, is.Severity, is.SentenceText, is.Explanation)
+	fmt.Fprintf(w, "%sopen issue %d (%s, %s): quoted \"%s\". %s", prefix, is.IssueNumber, is.ErrorType, is.Severity, strings.Join(strings.Fields(is.SentenceText), " "), is.Explanation)
 	if is.SuggestedFix != nil && *is.SuggestedFix != "" {
 		fmt.Fprintf(w, " Suggested fix: %s", *is.SuggestedFix)
 	}
