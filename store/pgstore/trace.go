@@ -4,52 +4,74 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
 
 // TraceEnv is a test hook: a file to which every round trip this process
-// makes to PostgreSQL is appended as one JSON line, {"sql": [...]}, the
-// statements it sent (one, or a batch's), and every connection it opens as
-// {"connect": ["DB"]}. The tests that count the statements, round trips
-// and connections of commands through the real binary set it.
+// makes to PostgreSQL is appended as one JSON line once it ends,
+// {"sql": [...], "at_ms": A, "ms": D}: the statements it sent (one, or a
+// batch's), when it began in milliseconds since this package's init (about
+// the process's start) and how long it took; and every connection it opens
+// as {"connect": ["DB"], "at_ms": A, "ms": D}. The tests that count the
+// statements, round trips and connections of commands through the real
+// binary set it; the times show where a call's wall time goes.
 const TraceEnv = "PROOFLOOP_TEST_PG_TRACE"
+
+// started is when the process (near enough: this package's init) began.
+var started = time.Now()
 
 // tracer appends the round trips to a file: a query is one, a batch one.
 type tracer struct{ path string }
 
-func (t tracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
-	t.write([]string{d.SQL})
-	return ctx
+// traced is what a round trip's start hands its end, in the context.
+type traced struct {
+	sql []string
+	at  time.Time
 }
 
-func (tracer) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+type traceKey struct{}
 
-func (t tracer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchStartData) context.Context {
+func (tracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	return context.WithValue(ctx, traceKey{}, traced{[]string{d.SQL}, time.Now()})
+}
+
+func (t tracer) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryEndData) {
+	t.end(ctx, "sql")
+}
+
+func (tracer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchStartData) context.Context {
 	sql := make([]string, len(d.Batch.QueuedQueries))
 	for i, q := range d.Batch.QueuedQueries {
 		sql[i] = q.SQL
 	}
-	t.write(sql)
-	return ctx
+	return context.WithValue(ctx, traceKey{}, traced{sql, time.Now()})
 }
-
-func (t tracer) TraceConnectStart(ctx context.Context, d pgx.TraceConnectStartData) context.Context {
-	t.line("connect", []string{d.ConnConfig.Database})
-	return ctx
-}
-
-func (tracer) TraceConnectEnd(context.Context, pgx.TraceConnectEndData) {}
 
 func (tracer) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-func (tracer) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
 
-// write appends one line in one write, so that the lines of processes
-// tracing to the same file do not interleave.
-func (t tracer) write(sql []string) { t.line("sql", sql) }
+func (t tracer) TraceBatchEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchEndData) {
+	t.end(ctx, "sql")
+}
 
-func (t tracer) line(key string, v []string) {
-	line, _ := json.Marshal(map[string][]string{key: v})
+func (tracer) TraceConnectStart(ctx context.Context, d pgx.TraceConnectStartData) context.Context {
+	return context.WithValue(ctx, traceKey{}, traced{[]string{d.ConnConfig.Database}, time.Now()})
+}
+
+func (t tracer) TraceConnectEnd(ctx context.Context, _ pgx.TraceConnectEndData) {
+	t.end(ctx, "connect")
+}
+
+// end appends the round trip that ctx began as one line in one write, so
+// that the lines of processes tracing to the same file do not interleave.
+func (t tracer) end(ctx context.Context, key string) {
+	d, ok := ctx.Value(traceKey{}).(traced)
+	if !ok {
+		return
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	line, _ := json.Marshal(map[string]any{key: d.sql, "at_ms": ms(d.at.Sub(started)), "ms": ms(time.Since(d.at))})
 	f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return
