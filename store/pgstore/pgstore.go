@@ -456,23 +456,40 @@ func (k reader) GetMany(get []store.KVKey) (map[store.KVKey][]byte, error) {
 }
 
 // queueGetMany adds to b the statement that reads the keys of get into
-// vals.
+// vals. It asks for the keys of its buckets as two lists (bucket = ANY,
+// key = ANY: the primary key's index probes each pair) and keeps the pairs
+// asked for. A join with unnest said the same, but planning it cost a new
+// backend (every command through the CLI has one) about 1 ms of its CPU,
+// three times this.
 func queueGetMany(b *pgx.Batch, get []store.KVKey, vals map[store.KVKey][]byte) {
-	buckets, keys := make([]string, len(get)), make([][]byte, len(get))
-	for i, k := range get {
-		buckets[i], keys[i] = k.Bucket, []byte(k.Key)
+	asked := make(map[store.KVKey]bool, len(get))
+	var buckets []string
+	var keys [][]byte
+	seenB, seenK := map[string]bool{}, map[string]bool{}
+	for _, k := range get {
+		asked[k] = true
+		if !seenB[k.Bucket] {
+			seenB[k.Bucket] = true
+			buckets = append(buckets, k.Bucket)
+		}
+		if !seenK[k.Key] {
+			seenK[k.Key] = true
+			keys = append(keys, []byte(k.Key))
+		}
 	}
-	b.Queue(`SELECT bucket, key, value FROM index_kv WHERE (bucket, key) IN (SELECT * FROM unnest($1::text[], $2::bytea[]))`, buckets, keys).Query(func(rows pgx.Rows) error {
+	b.Queue(`SELECT bucket, key, value FROM index_kv WHERE bucket = ANY($1::text[]) AND key = ANY($2::bytea[])`, buckets, keys).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
 			var bucket string
 			var key, v []byte
 			if err := rows.Scan(&bucket, &key, &v); err != nil {
 				return err
 			}
-			if v == nil {
-				v = []byte{}
+			if k := (store.KVKey{Bucket: bucket, Key: string(key)}); asked[k] {
+				if v == nil {
+					v = []byte{}
+				}
+				vals[k] = v
 			}
-			vals[store.KVKey{Bucket: bucket, Key: string(key)}] = v
 		}
 		return rows.Err()
 	})

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/proofloop/proofloop/internal/pgtest"
 	"github.com/proofloop/proofloop/model"
@@ -111,5 +112,40 @@ func TestRetriesBounded(t *testing.T) {
 	})
 	if store.CodeOf(err) != store.CodeConflict || runs != store.MaxAttempts {
 		t.Errorf("got %v after %d runs; want conflict after %d", err, runs, store.MaxAttempts)
+	}
+}
+
+// TestGetManyKeepsPairsAsked: GetMany (and LockLog, which shares its
+// statement) asks the index for its buckets' keys as two lists, which also
+// match pairs not asked for (items/b when items/a and meta/b were): it
+// returns exactly the pairs asked for that exist, an empty value as empty.
+func TestGetManyKeepsPairsAsked(t *testing.T) {
+	s := open(t)
+	b := s.Backend()
+	bt, err := b.Begin(store.BeginOptions{LockTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bt.Rollback()
+	rows := []store.KVOp{{B: "items", K: "a", V: "1"}, {B: "items", K: "b", V: "2"}, {B: "meta", K: "a", V: "3"}, {B: "meta", K: "b", V: ""}}
+	if err := bt.ReplaceIndex(rows); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bt.Commit(nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	get := []store.KVKey{{Bucket: "items", Key: "a"}, {Bucket: "meta", Key: "b"}, {Bucket: "meta", Key: "c"}}
+	got, err := b.(store.GetMany).GetMany(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[store.KVKey]string{{Bucket: "items", Key: "a"}: "1", {Bucket: "meta", Key: "b"}: ""}
+	if len(got) != len(want) {
+		t.Errorf("GetMany(%v) = %q; want %q", get, got, want)
+	}
+	for k, v := range want {
+		if g, ok := got[k]; !ok || g == nil || string(g) != v {
+			t.Errorf("GetMany(%v)[%v] = %q (present %v); want %q", get, k, g, ok, v)
+		}
 	}
 }

@@ -182,15 +182,29 @@ func (t *txn) LockLog(get []store.KVKey) (map[store.KVKey][]byte, error) {
 	return vals, nil
 }
 
-// sealed writes an event: its line, the counter, the index changes (deleted
-// keys, then upserted ones: no key is in both) and the notification to
-// listeners, in one statement.
-const sealed = `WITH e AS (INSERT INTO events (seq, line) VALUES ($1, $2)),
-c AS (UPDATE log_counter SET seq = $1, hash = $3),
-d AS (DELETE FROM index_kv WHERE (bucket, key) IN (SELECT * FROM unnest($4::text[], $5::bytea[]))),
-u AS (INSERT INTO index_kv (bucket, key, value) SELECT * FROM unnest($6::text[], $7::bytea[], $8::bytea[])
-	ON CONFLICT (bucket, key) DO UPDATE SET value = EXCLUDED.value)
-SELECT pg_notify($9, $1::text)`
+// sealed is the statement that writes an event: its line, the counter, the
+// index changes (deleted keys, then upserted ones: no key is in both) and
+// the notification to listeners. A part with no index change to make is
+// left out, since a new backend plans every part it is sent, even one over
+// empty lists.
+func sealed(seq int, line, hash string, del, up kvCols) (string, []any) {
+	sql := `WITH e AS (INSERT INTO events (seq, line) VALUES ($1, $2)),
+c AS (UPDATE log_counter SET seq = $1, hash = $3)`
+	args := []any{seq, line, hash}
+	if len(del.b) > 0 {
+		sql += fmt.Sprintf(`,
+d AS (DELETE FROM index_kv WHERE (bucket, key) IN (SELECT * FROM unnest($%d::text[], $%d::bytea[])))`, len(args)+1, len(args)+2)
+		args = append(args, del.b, del.k)
+	}
+	if len(up.b) > 0 {
+		sql += fmt.Sprintf(`,
+u AS (INSERT INTO index_kv (bucket, key, value) SELECT * FROM unnest($%d::text[], $%d::bytea[], $%d::bytea[])
+	ON CONFLICT (bucket, key) DO UPDATE SET value = EXCLUDED.value)`, len(args)+1, len(args)+2, len(args)+3)
+		args = append(args, up.b, up.k, up.v)
+	}
+	args = append(args, channel)
+	return sql + fmt.Sprintf("\nSELECT pg_notify($%d, $1::text)", len(args)), args
+}
 
 // Commit seals the event against the counter (taken now, a round trip,
 // when LockLog did not take it), then sends w, the event with its index
@@ -218,7 +232,8 @@ func (t *txn) Commit(w []store.Write, seal func(seq int, prev string) ([]byte, [
 			return 0, store.Errorf(store.CodeInternal, "the sealed event %d does not match its hash", seq)
 		}
 		del, up := lastOps(ops)
-		b.Queue(sealed, seq, string(line), hash, del.b, del.k, up.b, up.k, up.v, channel)
+		sql, args := sealed(seq, string(line), hash, del, up)
+		b.Queue(sql, args...)
 	}
 	b.Queue(`COMMIT`)
 	if err := t.conn.SendBatch(ctx, b).Close(); err != nil {
