@@ -14,8 +14,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/proofloop/proofloop/store/pgstore"
 )
 
 // outcome is the one JSON object a command prints with --json. It holds the
@@ -108,11 +106,7 @@ func newCLI(root string) *cli { return &cli{root: root} }
 // newPostgres returns a fresh, migrated PostgreSQL database of the shared
 // cluster (skipping the test, loudly, when there is none).
 func newPostgres(t *testing.T) string {
-	dsn := cluster.NewDB(t)
-	if err := pgstore.Migrate(dsn); err != nil {
-		t.Fatal(err)
-	}
-	return dsn
+	return cluster.NewMigratedDB(t)
 }
 
 // snapshotDir is a folder holding the files of the cli's store: its root,

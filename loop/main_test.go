@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/proofloop/proofloop/internal/pgtest"
-	"github.com/proofloop/proofloop/store/pgstore"
 )
 
 // The tests of this package run the real proofloop binary as separate
@@ -118,11 +117,7 @@ var cluster pgtest.Shared
 
 // onPostgres runs the rest of the test on a fresh, migrated database.
 func onPostgres(t *testing.T) {
-	dsn := cluster.NewDB(t)
-	if err := pgstore.Migrate(dsn); err != nil {
-		t.Fatal(err)
-	}
-	testStore = dsn
+	testStore = cluster.NewMigratedDB(t)
 	t.Cleanup(func() { testStore = "" })
 }
 

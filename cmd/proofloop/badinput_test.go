@@ -500,13 +500,11 @@ func badInputCatalog(t *testing.T, pg *pgtest.Cluster) {
 // cannot be imported (it was damaged by hand on purpose).
 func loadPostgres(t *testing.T, c *pgtest.Cluster, root string) string {
 	t.Helper()
-	dsn, err := c.CreateDB(t.Name())
+	dsn, err := c.CreateMigratedDB(t.Name())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := pgstore.Migrate(dsn); err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(func() { c.DropDB(dsn) })
 	b, err := pgstore.Open(dsn)
 	if err != nil {
 		t.Fatal(err)

@@ -619,6 +619,7 @@ func importRefusesTamper(t *testing.T, pg *pgtest.Cluster, fixture string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { pg.DropDB(dsn) })
 	var out, errb bytes.Buffer
 	if code := run([]string{"--store", dsn, "--root", t.TempDir(), "db", "migrate"}, strings.NewReader(""), &out, &errb); code != 0 {
 		t.Fatalf("db migrate: exit %d: %s", code, errb.String())

@@ -29,12 +29,10 @@ func pgRoot(t testing.TB, n int) (root, dsn string) {
 		}
 		t.Skipf("no PostgreSQL cluster (see the banner above): %v", err)
 	}
-	if dsn, err = c.CreateDB(strings.ToLower(strings.NewReplacer("/", "_", "=", "_", "-", "_").Replace(t.Name()))); err != nil {
+	if dsn, err = c.CreateMigratedDB(strings.ToLower(strings.NewReplacer("/", "_", "=", "_", "-", "_").Replace(t.Name()))); err != nil {
 		t.Fatal(err)
 	}
-	if err := pgstore.Migrate(dsn); err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(func() { c.DropDB(dsn) })
 	root = filepath.Join(t.TempDir(), "contents")
 	if code, _, stderr := mcpCLI(t, root, "--store", dsn, "init"); code != 0 {
 		t.Fatalf("init: exit %d: %s", code, stderr)

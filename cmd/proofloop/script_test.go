@@ -14,7 +14,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/proofloop/proofloop/internal/pgtest"
-	"github.com/proofloop/proofloop/store/pgstore"
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/tidwall/sjson"
 )
@@ -50,7 +49,8 @@ func (w withCluster) Run() int {
 func TestScript(t *testing.T) { testscript.Run(t, scriptParams(nil)) }
 
 // TestScriptPostgres runs the same stories on the PostgreSQL store: each
-// in a fresh, migrated database of a throwaway cluster, named by
+// in a fresh, migrated database of a throwaway cluster (a clone of its
+// template, see pgtest.CreateMigratedDB), named by
 // $PROOFLOOP_STORE, with the condition [pg] true. The few stories that
 // look at the files of a root skip themselves with [pg] skip, saying why.
 func TestScriptPostgres(t *testing.T) {
@@ -62,15 +62,13 @@ func TestScriptPostgres(t *testing.T) {
 		t.Skipf("no PostgreSQL cluster (see the banner above): %v", err)
 	}
 	testscript.Run(t, scriptParams(func(env *testscript.Env) error {
-		dsn, err := c.CreateDB(filepath.Base(env.WorkDir))
+		dsn, err := c.CreateMigratedDB(filepath.Base(env.WorkDir))
 		if err != nil {
 			return err
 		}
+		env.Defer(func() { c.DropDB(dsn) })
 		env.Setenv("PROOFLOOP_STORE", dsn)
 		env.Setenv(mirrorEnv, "1")
-		if err := pgstore.Migrate(dsn); err != nil {
-			return err
-		}
 		if err := loadArchiveStore(env, dsn); err != nil {
 			// A story that lays out a damaged store skips itself on [pg].
 			env.Setenv("PG_LOAD_ERROR", err.Error())

@@ -23,10 +23,7 @@ func TestMain(m *testing.M) {
 
 // open gives a store on a fresh, migrated and initialised database.
 func open(t *testing.T) *store.Store {
-	dsn := cluster.NewDB(t)
-	if err := pgstore.Migrate(dsn); err != nil {
-		t.Fatal(err)
-	}
+	dsn := cluster.NewMigratedDB(t)
 	b, err := pgstore.Open(dsn)
 	if err != nil {
 		t.Fatal(err)
