@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -28,38 +29,80 @@ var updateScreenshot = flag.Bool("update-screenshot", false, "write docs/report.
 // found.
 var chromiumNames = []string{"chromium", "chromium-browser", "chromium-headless-shell", "headless_shell", "google-chrome"}
 
-// browser starts headless Chromium, or skips the test loudly when there is
-// none (make test installs it; see the Makefile's chromium step).
+// browser opens a tab of the test process's headless Chromium, in a
+// browser context of its own (no cookies, cache or storage shared with
+// another test), or skips the test loudly when there is none (make test
+// installs it; see the Makefile's chromium step). One Chromium serves every
+// browser test of the process: starting it costs more than a test's pages.
 func browser(t *testing.T) (context.Context, *pageLog) {
 	t.Helper()
-	path := ""
-	for _, n := range chromiumNames {
-		if p, err := exec.LookPath(n); err == nil {
-			path = p
-			break
-		}
-	}
-	if path == "" {
+	bctx, err := chromium.get()
+	if errors.Is(err, errNoChromium) {
 		t.Skipf("\n%s\nSKIPPED: NO CHROMIUM FOUND (looked for %s). The report's browser tests did not run.\n"+
 			"Install it with `apt-get install -y chromium` (make test tries).\n%s",
 			strings.Repeat("!", 70), strings.Join(chromiumNames, ", "), strings.Repeat("!", 70))
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 900), chromedp.Flag("disable-gpu", true))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pl := &pageLog{}
 	// The listener is set before the tab opens, so it misses nothing;
 	// chromedp enables the network and log domains itself.
-	ctx, cancel2 := chromedp.NewContext(actx, chromedp.WithListener(pl.listen))
-	t.Cleanup(cancel2)
+	ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(pl.listen))
+	t.Cleanup(cancel)
 	// A generous bound against a hang; no assertion depends on it.
-	ctx, cancel3 := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(cancel3)
+	ctx, cancel2 := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(cancel2)
 	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium (%s): %v", path, err)
+		t.Fatalf("open a tab: %v", err)
 	}
 	return ctx, pl
+}
+
+var errNoChromium = errors.New("no chromium found")
+
+// chromium is the test process's headless Chromium, started by the first
+// browser test and stopped by TestMain after the tests.
+var chromium sharedBrowser
+
+type sharedBrowser struct {
+	once   sync.Once
+	ctx    context.Context // the browser's first tab, kept blank
+	cancel context.CancelFunc
+	err    error
+}
+
+// get starts Chromium on first use and returns a context that has it.
+func (b *sharedBrowser) get() (context.Context, error) {
+	b.once.Do(func() {
+		path := ""
+		for _, n := range chromiumNames {
+			if p, err := exec.LookPath(n); err == nil {
+				path = p
+				break
+			}
+		}
+		if path == "" {
+			b.err = errNoChromium
+			return
+		}
+		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
+			chromedp.WindowSize(1280, 900), chromedp.Flag("disable-gpu", true))
+		actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel2 := chromedp.NewContext(actx)
+		b.ctx, b.cancel = ctx, func() { cancel2(); cancel() }
+		if err := chromedp.Do(ctx); err != nil {
+			b.err = fmt.Errorf("start chromium (%s): %w", path, err)
+		}
+	})
+	return b.ctx, b.err
+}
+
+// stop stops Chromium, if a test started it.
+func (b *sharedBrowser) stop() {
+	if b.cancel != nil {
+		b.cancel()
+	}
 }
 
 // pageLog records what the page did that it must not: console errors,
@@ -215,8 +258,15 @@ func TestReportInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(url+"#st-stmt_sq_wrap_sub2"), chromedp.Sleep(200*time.Millisecond)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"#st-stmt_sq_wrap_sub2")); err != nil {
 		t.Fatal(err)
+	}
+	// The screenshot is of the statement the fragment names: wait for a
+	// frame drawn with it scrolled into view, not for a fixed time.
+	inView := `(() => { const e = document.querySelector(":target"); if (!e) return false;
+		const r = e.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; })()`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](inView)); err != nil {
+		t.Fatalf("the statement #st-stmt_sq_wrap_sub2 is not in view after navigating to it: %v", err)
 	}
 	view, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {

@@ -35,11 +35,13 @@ func TestMain(m *testing.M) {
 // the first test that needs it.
 var cluster pgtest.Shared
 
-// withCluster removes the cluster once the tests have run.
+// withCluster removes the cluster and stops the browser once the tests
+// have run.
 type withCluster struct{ m *testing.M }
 
 func (w withCluster) Run() int {
 	defer cluster.Done()
+	defer chromium.stop()
 	return w.m.Run()
 }
 
