@@ -147,7 +147,7 @@ func TestServerKilledPostgres(t *testing.T) {
 	stop := make(chan struct{})
 	var mu sync.Mutex
 	var oks []string
-	failed := 0
+	failed, away := 0, 0 // away: the calls that exited 5, the server gone
 	var wg sync.WaitGroup
 	for w := range 8 {
 		wg.Go(func() {
@@ -165,7 +165,9 @@ func TestServerKilledPostgres(t *testing.T) {
 					oks = append(oks, k.Out.ID)
 				case k.Code == 5 && strings.Contains(k.Stdout, "may or may not have taken effect"):
 					failed++
+					away++
 				case k.Code == 5:
+					away++
 				default:
 					t.Errorf("during the outage: %v", k)
 				}
@@ -176,15 +178,39 @@ func TestServerKilledPostgres(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(time.Second)
+	// Each phase lasts until the writers have met it (a minute at most,
+	// against a hang), not for a fixed time: under load before the kill,
+	// refused while the server is away, committing again after the start.
+	until := func(what string, cond func() bool) {
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+			mu.Lock()
+			ok := cond()
+			mu.Unlock()
+			if ok {
+				return
+			}
+			if time.Now().After(deadline) {
+				close(stop)
+				wg.Wait()
+				t.Fatalf("after a minute, still no %s", what)
+			}
+		}
+	}
+	until("8 commits before the kill", func() bool { return len(oks) >= 8 })
+	mu.Lock()
+	refused := away // a conflict exits 5 too
+	mu.Unlock()
 	if err := cl.StopImmediate(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	until("8 calls refused with the server away", func() bool { return away >= refused+8 })
 	if err := cl.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Second)
+	mu.Lock()
+	committed := len(oks)
+	mu.Unlock()
+	until("8 commits after the start", func() bool { return len(oks) >= committed+8 })
 	close(stop)
 	wg.Wait()
 	t.Logf("%d calls succeeded, %d failed with the server away", len(oks), failed)

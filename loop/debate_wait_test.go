@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/proofloop/proofloop/internal/watchtest"
 	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/store"
 )
@@ -51,6 +52,7 @@ func debateWaitManyWaiters(t *testing.T) {
 	}
 	out := make(chan done, n)
 	var started sync.WaitGroup
+	pids := make([]int, n)
 	for i := range n {
 		started.Add(1)
 		go func() {
@@ -59,6 +61,8 @@ func debateWaitManyWaiters(t *testing.T) {
 			stdout, _ := cmd.StdoutPipe()
 			if err := cmd.Start(); err != nil {
 				t.Error(err)
+			} else {
+				pids[i] = cmd.Process.Pid
 			}
 			started.Done()
 			b := make([]byte, 0, 4096)
@@ -79,9 +83,9 @@ func debateWaitManyWaiters(t *testing.T) {
 		}()
 	}
 	started.Wait()
-	// Give the waiters time to set their watches (a settle time, not an
-	// assertion: a waiter that starts late still finds p2's turn).
-	time.Sleep(500 * time.Millisecond)
+	// Commit once every waiter watches, so that the commit is what wakes
+	// them (a waiter that started late would still find p2's turn).
+	watchtest.Wait(t, n, testStore, pids...)
 	select {
 	case d := <-out:
 		t.Fatalf("waiter %d returned before p1's turn: %v", d.i, d.res)

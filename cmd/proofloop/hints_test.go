@@ -188,9 +188,16 @@ func TestRefusalHints(t *testing.T) {
 	wants(h, "your lease was released")
 	// A lease that expired before another claimed the item: the token
 	// given was this item's, and the hint says so and when it ended.
-	short := ok("claim", sub, "--role", "prove", "--holder", "slow", "--ttl", "1s", "--actor", "slow")
+	// The lease's expiry is what is tested: time must pass, so the lease
+	// is short and the wait ends just after it.
+	short := ok("claim", sub, "--role", "prove", "--holder", "slow", "--ttl", "200ms", "--actor", "slow")
 	old, _ := short["lease"].(string)
-	time.Sleep(1100 * time.Millisecond)
+	at, _ := short["expires_at"].(string)
+	end, err := time.Parse(time.RFC3339Nano, at)
+	if err != nil {
+		t.Fatalf("claim's expires_at %q: %v", at, err)
+	}
+	time.Sleep(time.Until(end) + 50*time.Millisecond)
 	ok("claim", sub, "--role", "prove", "--holder", "quick", "--actor", "quick")
 	h = refused("lease_held", append(prove, "--lease", old)...)
 	wants(h, "your lease (as slow", "expired at", "quick holds "+sub+" now")

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/proofloop/proofloop/internal/watchtest"
 )
 
 // rawServer is `proofloop mcp` spoken to line by line, as a client's
@@ -167,7 +169,7 @@ func TestMCPWaitRunsBeside(t *testing.T) {
 	}
 	// p2 waits: it is p1's turn.
 	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"debate_wait","arguments":{"id":"deb_tabs","participant_id":"p2","timeout":"10m"}}}`)
-	time.Sleep(500 * time.Millisecond) // let the wait start watching
+	watchtest.Wait(t, 1, "", s.cmd.Process.Pid) // the turn below is what ends the wait
 	s.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"status","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"debate_turn","arguments":{"id":"deb_tabs","participant_id":"p1","body":"Spaces.","actor":"alice"}}}`)
 	got := map[float64]map[string]any{}
@@ -183,7 +185,7 @@ func TestMCPWaitRunsBeside(t *testing.T) {
 	}
 	// Now p1 waits for p2, and the client cancels the wait.
 	s.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"debate_wait","arguments":{"id":"deb_tabs","participant_id":"p1","timeout":"10m"}}}`)
-	time.Sleep(500 * time.Millisecond)
+	watchtest.Wait(t, 1, "", s.cmd.Process.Pid) // the wait is under way when cancelled
 	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"the user pressed stop"}}`,
 		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"status","arguments":{}}}`)
 	s.stdin.Close()

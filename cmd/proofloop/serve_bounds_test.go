@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/proofloop/proofloop/internal/watchtest"
 )
 
 // The serve process and the commands beside it run as processes of their
@@ -322,6 +324,19 @@ func eventStreamsBounded(t *testing.T, env []string, check func(*testing.T, *ser
 	}
 	check(t, sv)
 
+	// The commit below must be what wakes the two waiters started next:
+	// on PostgreSQL serve's own LISTEN is there already, so count theirs
+	// above it.
+	dsn := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PROOFLOOP_STORE="); ok {
+			dsn = v
+		}
+	}
+	before, err := watchtest.Count(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
 	follow := exec.Command("proofloop", "events", "--follow", "--json", "--since", strconv.Itoa(first[0]))
 	follow.Env = env
 	fout, err := follow.StdoutPipe()
@@ -348,7 +363,7 @@ func eventStreamsBounded(t *testing.T, env []string, check func(*testing.T, *ser
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- wait.Wait() }()
-	time.Sleep(200 * time.Millisecond) // let both start watching; a commit before is still seen
+	watchtest.Wait(t, before+2, dsn, follow.Process.Pid, wait.Process.Pid) // a commit before would still be seen
 	plEnv(t, env, "--actor", "ann", "debate", "turn", "deb_cache_policy", "--participant-id", "p1", "--body", "LRU, because the working set is small.")
 
 	select {
