@@ -329,11 +329,13 @@ const templateDB = "proofloop_template"
 
 // CreateMigratedDB creates a fresh database named after label that holds
 // the store's tables (as pgstore.Migrate leaves them) and returns its DSN.
-// The first call migrates a template database; each call clones it with
-// CREATE DATABASE ... TEMPLATE, a file copy that costs no DDL, where a
-// migration per test cost its statements and their commits. The migration
-// itself stays tested on empty databases (pgstore's TestMigrateConcurrently,
-// the stories that run `db migrate`).
+// The first call migrates a template database (once: a cluster belongs to
+// one test process); each call clones it with CREATE DATABASE ... TEMPLATE,
+// a copy of its blocks, where a migration per test cost a connection, an
+// advisory lock and the migration's statements and commits. The migration
+// itself stays tested on empty databases (pgstore's
+// TestMigrateConcurrently, TestMigratedDBIsMigratedAndOwn, the `db migrate`
+// before TestTamperCatalogPostgres's import).
 func (c *Cluster) CreateMigratedDB(label string) (string, error) {
 	c.tmplOnce.Do(func() { c.tmplErr = c.makeTemplate() })
 	if c.tmplErr != nil {
