@@ -44,11 +44,8 @@ func BenchmarkStores(b *testing.B) {
 					if err != nil {
 						b.Skipf("no PostgreSQL: %v", err)
 					}
-					dsn, err := c.CreateDB(fmt.Sprintf("bench_%d", procs))
+					dsn, err := c.CreateMigratedDB(fmt.Sprintf("bench_%d", procs))
 					if err != nil {
-						b.Fatal(err)
-					}
-					if err := pgstore.Migrate(dsn); err != nil {
 						b.Fatal(err)
 					}
 					gen := root
@@ -87,11 +84,8 @@ func BenchmarkStoreLatency(b *testing.B) {
 	if err != nil {
 		b.Skipf("no PostgreSQL: %v", err)
 	}
-	dsn, err := c.CreateDB("bench_latency")
+	dsn, err := c.CreateMigratedDB("bench_latency")
 	if err != nil {
-		b.Fatal(err)
-	}
-	if err := pgstore.Migrate(dsn); err != nil {
 		b.Fatal(err)
 	}
 	pgRoot := filepath.Join(b.TempDir(), "machine")

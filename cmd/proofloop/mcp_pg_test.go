@@ -109,7 +109,7 @@ func BenchmarkMCPSkillServerPostgres(b *testing.B) {
 			b.Fatalf("prob_wrapup_statement: %v %v", err, res)
 		}
 	})
-	mcpRatio(b, "BenchmarkMCPSkillServer", "skill call over a warm proofloop mcp, PostgreSQL vs the file store", 1.5)
+	mcpRatio(b, "BenchmarkMCPSkillServer", "prob-wrapup-statement over a warm proofloop mcp, PostgreSQL vs the file store", 1.5)
 }
 
 // BenchmarkMCPSkillCLIPostgres: the same skill calls through the CLI
@@ -122,7 +122,7 @@ func BenchmarkMCPSkillCLIPostgres(b *testing.B) {
 			b.Fatalf("prob-wrapup-statement: exit %d: %s", code, stderr)
 		}
 	})
-	mcpRatio(b, "BenchmarkMCPSkillCLI", "the same skill call through the CLI binary, PostgreSQL vs the file store", 1.5)
+	mcpRatio(b, "BenchmarkMCPSkillCLI", "prob-wrapup-statement through the CLI binary, PostgreSQL vs the file store", 1.5)
 }
 
 // TestMCPWatchPostgres is TestMCPWatch on a PostgreSQL store: the --watch
