@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/proofloop/proofloop/store"
 )
@@ -20,7 +21,7 @@ import (
 var agents embed.FS
 
 // sourceLine is how a script reads a library of its own folder.
-var sourceLine = regexp.MustCompile(`^\. "\$\(dirname "\$0"\)/([a-z_]+)\.sh"$`)
+var sourceLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\. "\$\(dirname "\$0"\)/([a-z_]+)\.sh"$`) })
 
 // isLib reports whether a script is a library the agents source, not an
 // agent of its own.
@@ -59,7 +60,7 @@ func inline(name string, depth int) (string, error) {
 	}
 	var out strings.Builder
 	for _, line := range strings.SplitAfter(string(b), "\n") {
-		m := sourceLine.FindStringSubmatch(strings.TrimRight(line, "\n"))
+		m := sourceLine().FindStringSubmatch(strings.TrimRight(line, "\n"))
 		if m == nil {
 			out.WriteString(line)
 			continue

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/proofloop/proofloop/store"
@@ -17,7 +18,7 @@ import (
 // runIDPattern is the name of a run's folder under runs/: its start time
 // (UTC, to the millisecond), and -2, -3, ... for runs that started in the
 // same millisecond.
-var runIDPattern = regexp.MustCompile(`^([0-9]{8}T[0-9]{9}Z)(?:-([0-9]+))?$`)
+var runIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]{8}T[0-9]{9}Z)(?:-([0-9]+))?$`) })
 
 // newRunDir makes the folder runs/<run-id>/ of a run that starts now, and
 // prunes the folders of older runs so that keep are left, this one
@@ -64,7 +65,7 @@ func pruneRuns(s *store.Store, keep int) error {
 	}
 	var runs []run
 	for _, e := range entries {
-		m := runIDPattern.FindStringSubmatch(e.Name())
+		m := runIDPattern().FindStringSubmatch(e.Name())
 		if m == nil || !e.IsDir() {
 			continue
 		}

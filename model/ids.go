@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -24,8 +25,8 @@ const MaxIDLen = 128
 const compressKeep = 48
 
 var (
-	idRe   = regexp.MustCompile(`^(prob|stmt|deb)_[a-z0-9_]+$`)
-	nameRe = regexp.MustCompile(`^[a-z0-9][a-z0-9_]*$`)
+	idRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(prob|stmt|deb)_[a-z0-9_]+$`) })
+	nameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_]*$`) })
 )
 
 // IDError is a malformed id or name.
@@ -41,7 +42,7 @@ func KindOf(id string) (Kind, error) {
 		return "", &IDError{id, "it is empty"}
 	case len(id) > MaxIDLen:
 		return "", &IDError{id, fmt.Sprintf("it is longer than %d bytes", MaxIDLen)}
-	case !idRe.MatchString(id):
+	case !idRe().MatchString(id):
 		return "", &IDError{id, "ids are prob_<name>, stmt_<name> or deb_<name> with a-z, 0-9 and _ only"}
 	case strings.HasPrefix(id, "prob_"):
 		return KindProblem, nil
@@ -54,7 +55,7 @@ func KindOf(id string) (Kind, error) {
 
 // CheckName checks a root problem name given to new-problem.
 func CheckName(name string) error {
-	if !nameRe.MatchString(name) || len(name) > 64 {
+	if !nameRe().MatchString(name) || len(name) > 64 {
 		return &IDError{"prob_" + name, "a name is 1-64 characters of a-z, 0-9 and _, starting with a letter or digit"}
 	}
 	return nil

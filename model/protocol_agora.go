@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Agora signals (seed 004).
@@ -29,7 +30,7 @@ const (
 // mediator.
 const MediatorAfter = 4
 
-var roleRe = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+var roleRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`) })
 
 // Agora is the Agora debate drone: one participant per position, JSON
 // signals with confidence and evidence, consensus by the four conditions.
@@ -107,7 +108,7 @@ func startAgora(d *Debate) error {
 	for i, p := range d.Positions {
 		f := fmt.Sprintf("positions[%d]", i)
 		switch {
-		case !roleRe.MatchString(p.Role):
+		case !roleRe().MatchString(p.Role):
 			return &TurnError{Field: f + ".role", Rule: fmt.Sprintf("%q is not a role name: a-z, 0-9, _ and -", p.Role)}
 		case p.Role == RoleMediator || p.Role == RoleResearcher:
 			return &TurnError{Field: f + ".role", Rule: p.Role + " is a role of agora's own (the mediator after repeated counters, the researcher of the research stage); name the position otherwise"}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Agora's research stage (seed 004, "Two-Stage Debates"): a debate started
@@ -127,8 +128,10 @@ func poolRange(d *Debate) string {
 const VerifiableRule = "a verifiable source: an http(s) URL with a host, a DOI (10.NNNN/suffix, or doi:10.NNNN/suffix), or a file of the project as a relative path whose file name has an extension (dir/file.ext, optionally :LINE or :LINE-LINE)"
 
 var (
-	doiRe  = regexp.MustCompile(`^(?i:doi:)?10\.[0-9]{4,9}/\S+$`)
-	pathRe = regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*(:[0-9]+(-[0-9]+)?)?$`)
+	doiRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:doi:)?10\.[0-9]{4,9}/\S+$`) })
+	pathRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*(:[0-9]+(-[0-9]+)?)?$`)
+	})
 )
 
 // VerifiableSource reports whether an evidence source names something a
@@ -144,10 +147,10 @@ func VerifiableSource(source string) bool {
 	if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
 		return u.Host != ""
 	}
-	if doiRe.MatchString(s) {
+	if doiRe().MatchString(s) {
 		return true
 	}
-	if !pathRe.MatchString(s) {
+	if !pathRe().MatchString(s) {
 		return false
 	}
 	file, _, _ := strings.Cut(s, ":")

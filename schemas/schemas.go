@@ -256,11 +256,11 @@ func jsonPath(root any, e gojsonschema.ResultError) string {
 	return b.String()
 }
 
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var identifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // writeKey appends .key, or ["key"] when key is not a plain identifier.
 func writeKey(b *strings.Builder, key string) {
-	if identifier.MatchString(key) {
+	if identifier().MatchString(key) {
 		b.WriteString("." + key)
 		return
 	}

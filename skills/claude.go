@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/proofloop/proofloop/model"
@@ -37,7 +38,7 @@ type File struct {
 // Agent Skills rules for front matter: a name of 1-64 characters of a-z,
 // 0-9 and hyphens, not starting or ending with a hyphen; a description of
 // 1-1024 characters.
-var nameRe = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`)
+var nameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`) })
 
 // MaxDescription is the longest description the Agent Skills rules allow.
 const MaxDescription = 1024
@@ -45,7 +46,7 @@ const MaxDescription = 1024
 // CheckFrontMatter reports whether name and description follow the Agent
 // Skills rules.
 func CheckFrontMatter(name, description string) error {
-	if !nameRe.MatchString(name) {
+	if !nameRe().MatchString(name) {
 		return fmt.Errorf("name %q must be 1-64 characters of a-z, 0-9 and hyphens, not starting or ending with a hyphen", name)
 	}
 	if n := len([]rune(description)); n < 1 || n > MaxDescription {
@@ -327,7 +328,7 @@ func execute(t *template.Template, err error) func(name string, data any) ([]byt
 	}
 }
 
-var blankRuns = regexp.MustCompile(`\n{3,}`)
+var blankRuns = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n{3,}`) })
 
 // tidy trims trailing blanks, collapses runs of blank lines that template
 // conditionals leave, and ends the file with one newline.
@@ -336,7 +337,7 @@ func tidy(b []byte) []byte {
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
-	s := blankRuns.ReplaceAllString(strings.Join(lines, "\n"), "\n\n")
+	s := blankRuns().ReplaceAllString(strings.Join(lines, "\n"), "\n\n")
 	return []byte(strings.TrimSpace(s) + "\n")
 }
 

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/pretty"
@@ -24,7 +25,7 @@ import (
 const ConfigSetCommand = "config-set"
 
 // agentNameRe is config.schema.json's propertyNames pattern for agents.
-var agentNameRe = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`) // and at most 40 bytes: a {0,39} would compile to 39 copies
+var agentNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_-]*$`) }) // and at most 40 bytes: a {0,39} would compile to 39 copies
 
 // ConfigKeys lists the settings of config.json, in the schema's order, and
 // each one's description.
@@ -61,7 +62,7 @@ func configPath(key string) (string, error) {
 			WithHint("the settings are " + strings.Join(names, ", ") + "; an agent is agents.<role>")
 	case nested && top != "agents":
 		return "", Errorf(CodeInvalidInput, "%s is a single value; only agents has keys (agents.check)", top)
-	case nested && (len(sub) > 40 || !agentNameRe.MatchString(sub)):
+	case nested && (len(sub) > 40 || !agentNameRe().MatchString(sub)):
 		return "", Errorf(CodeInvalidInput, "agents.%s: an agent role is a-z first, then a-z, 0-9, _ or -, at most 40 characters", sub).
 			WithHint("e.g. agents.check")
 	}

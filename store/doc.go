@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
@@ -34,7 +35,7 @@ type Doc struct {
 
 // pathRe admits only the JSON paths the code itself writes: field names,
 // array indexes and -1 for append. Agent-supplied text never gets here.
-var pathRe = regexp.MustCompile(`^[a-z_]+(\.([a-z_]+|-1|[0-9]+))*$`)
+var pathRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z_]+(\.([a-z_]+|-1|[0-9]+))*$`) })
 
 // Get reads a field with a gjson path.
 func (d *Doc) Get(path string) gjson.Result { return gjson.GetBytes(d.Raw, path) }
@@ -49,7 +50,7 @@ func (d *Doc) Revision() int { return d.revision }
 // Set sets the field at path to v (any JSON-marshalable value) with sjson,
 // keeping every other byte of the document's structure.
 func (d *Doc) Set(path string, v any) error {
-	if !pathRe.MatchString(path) {
+	if !pathRe().MatchString(path) {
 		return fmt.Errorf("set %s: refusing JSON path %q", d.ID, path)
 	}
 	b, err := Marshal(v)
@@ -73,7 +74,7 @@ func Marshal(v any) ([]byte, error) {
 
 // SetRaw sets the field at path to the raw JSON value.
 func (d *Doc) SetRaw(path string, raw []byte) error {
-	if !pathRe.MatchString(path) {
+	if !pathRe().MatchString(path) {
 		return fmt.Errorf("set %s: refusing JSON path %q", d.ID, path)
 	}
 	out, err := sjson.SetRawBytes(d.Raw, path, raw)
@@ -86,7 +87,7 @@ func (d *Doc) SetRaw(path string, raw []byte) error {
 
 // Delete removes the field at path, if it is there.
 func (d *Doc) Delete(path string) error {
-	if !pathRe.MatchString(path) {
+	if !pathRe().MatchString(path) {
 		return fmt.Errorf("delete %s: refusing JSON path %q", d.ID, path)
 	}
 	if !d.Get(path).Exists() {

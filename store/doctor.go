@@ -89,7 +89,9 @@ var RenderTranscript func(d *model.Debate) []byte
 // tempRe matches renameio's temp names for the store's own files: "." +
 // target name + a random number, where the target is a document, a lease,
 // config.json, the journal, or a derived file. Other dotfiles are left alone.
-var tempRe = regexp.MustCompile(`^\.(\.journal|\.wal|\.verified|[a-z0-9_]+\.json|[0-9]{4}-[0-9]{2}-[0-9]{2}-[\p{L}\p{N}\p{M}_-]+\.md)[0-9]+$`)
+var tempRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\.(\.journal|\.wal|\.verified|[a-z0-9_]+\.json|[0-9]{4}-[0-9]{2}-[0-9]{2}-[\p{L}\p{N}\p{M}_-]+\.md)[0-9]+$`)
+})
 
 // docDirs are the folders of documents, each holding one kind.
 var docDirs = []model.Kind{model.KindProblem, model.KindStatement, model.KindDebate}
@@ -310,7 +312,7 @@ func (s *Store) doctorDir(dir string, r *Report, docs *docSet, bad func(code, p 
 	for _, e := range entries {
 		name := e.Name()
 		p := strings.TrimPrefix(dir+"/"+name, "./")
-		if strings.HasPrefix(name, ".") && tempRe.MatchString(name) && e.Type().IsRegular() {
+		if strings.HasPrefix(name, ".") && tempRe().MatchString(name) && e.Type().IsRegular() {
 			if err := s.root.Remove(p); err == nil {
 				r.Swept = append(r.Swept, p)
 			}

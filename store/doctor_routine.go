@@ -293,7 +293,7 @@ func (s *Store) changedFiles(r *Report, pt *point, docs *docSet, bad findingFunc
 			name := e.Name()
 			p := dir + "/" + name
 			if strings.HasPrefix(name, ".") {
-				if tempRe.MatchString(name) && e.Type().IsRegular() && dir != model.TranscriptDir {
+				if tempRe().MatchString(name) && e.Type().IsRegular() && dir != model.TranscriptDir {
 					if err := s.root.Remove(p); err == nil {
 						r.Swept = append(r.Swept, p)
 					}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/tidwall/gjson"
 	"github.com/wI2L/jsondiff"
@@ -276,7 +277,7 @@ type Quarantined struct {
 	Bytes    string `json:"bytes"`
 }
 
-var tornSeqRe = regexp.MustCompile(`^\{"seq":([0-9]+)[,}]`)
+var tornSeqRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\{"seq":([0-9]+)[,}]`) })
 
 // quarantine moves a torn last line that no journal covers out of the log
 // into QuarantineFile, so that it is kept and doctor reports it, and
@@ -286,7 +287,7 @@ var tornSeqRe = regexp.MustCompile(`^\{"seq":([0-9]+)[,}]`)
 // seq, when readable, is never reused: the next event numbers after it.
 func (s *Store) quarantine(t logTail) (logTail, error) {
 	q := Quarantined{At: Timestamp(s.Now()), Offset: t.Size, AfterSeq: t.Seq, Bytes: string(t.Torn)}
-	if m := tornSeqRe.FindSubmatch(t.Torn); m != nil {
+	if m := tornSeqRe().FindSubmatch(t.Torn); m != nil {
 		if n, err := strconv.Atoi(string(m[1])); err == nil {
 			q.Seq = &n
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"sync"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
@@ -324,7 +325,9 @@ func (s *Store) staleJournal(j *journal) (string, error) {
 // 128 copies, and cost every process a millisecond at start.
 // A transcript's name keeps the topic's letters in any script
 // (model.FileSlug).
-var derivedPathRe = regexp.MustCompile(`^(\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[\p{L}\p{N}\p{M}_-]+\.md|proofs/[a-z0-9_]+\.jsonl)$`)
+var derivedPathRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\.debates/[0-9]{4}-[0-9]{2}-[0-9]{2}-[\p{L}\p{N}\p{M}_-]+\.md|proofs/[a-z0-9_]+\.jsonl)$`)
+})
 
 // maxDerivedPath bounds a derived file's path: proofs/ plus a 128-byte id,
 // or a transcript named by 40 characters of up to 4 bytes each, whichever
@@ -335,7 +338,7 @@ const maxDerivedPath = max(len("proofs/.jsonl")+128, len(".debates/YYYY-MM-DD-.m
 // and leases with valid ids, config.json, events.jsonl and the derived files
 // of derivedPathRe. A journal naming anything else was not written by us.
 func checkJournalPath(p string) error {
-	if p == ConfigFile || p == EventsFile || p == IndexFile || (len(p) <= maxDerivedPath && derivedPathRe.MatchString(p)) {
+	if p == ConfigFile || p == EventsFile || p == IndexFile || (len(p) <= maxDerivedPath && derivedPathRe().MatchString(p)) {
 		return nil
 	}
 	dir, file := path.Split(p)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -225,7 +226,7 @@ func jsonOrNull(v json.RawMessage) json.RawMessage {
 
 // negativeNumber is a word pflag reads as shorthand flags ("-1" as -1) but
 // that can only be a value: no flag's shorthand is a digit.
-var negativeNumber = regexp.MustCompile(`^-\.?[0-9]`)
+var negativeNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-\.?[0-9]`) })
 
 // configSetArgs lets config set take a negative value (`config set
 // max_rounds -1`), so that the ranges refuse it for what it is instead of
@@ -246,7 +247,7 @@ func configSetArgs(root *cobra.Command, args []string) []string {
 		case len(path) > 0 && w == path[0]:
 			path = path[1:]
 			flags = append(flags, w) // the command's own words stay where they are
-		case negativeNumber.MatchString(w):
+		case negativeNumber().MatchString(w):
 			negative = true
 			words = append(words, w)
 		case strings.HasPrefix(w, "-") && len(w) > 1:

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -44,7 +45,7 @@ func (a *app) doctorCommand() *cobra.Command {
 				return store.Errorf(store.CodeUsage, "--quick and --expect-head do not go together").
 					WithHint("--expect-head needs the whole chain verified: drop --quick")
 			}
-			if expectHead != "" && !headRe.MatchString(expectHead) {
+			if expectHead != "" && !headRe().MatchString(expectHead) {
 				return store.Errorf(store.CodeUsage, "--expect-head takes an event hash: 64 lowercase hex digits, as doctor prints it").
 					WithHint("`proofloop doctor` prints the head hash; `proofloop events --json` gives every event's hash")
 			}
@@ -125,7 +126,7 @@ func (a *app) doctorCommand() *cobra.Command {
 }
 
 // headRe is an event hash as doctor prints it.
-var headRe = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var headRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
 func short(hash string) string { return hash[:min(len(hash), 12)] }
 

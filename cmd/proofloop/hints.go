@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -79,11 +80,11 @@ func (a *app) tokenHint(held *store.HeldBy, h string) string {
 }
 
 var (
-	unknownFlag    = regexp.MustCompile(`^unknown flag: --(\S+)`)
-	unknownShort   = regexp.MustCompile(`^unknown shorthand flag: '(.)'`)
-	needsArg       = regexp.MustCompile(`^flag needs an argument: (?:--(\S+)|'(.)')`)
-	badFlagValue   = regexp.MustCompile(`^invalid argument ".*" for "(?:-., )?--(\S+)" flag`)
-	unknownCommand = regexp.MustCompile(`^unknown command "([^"]*)"`)
+	unknownFlag    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^unknown flag: --(\S+)`) })
+	unknownShort   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^unknown shorthand flag: '(.)'`) })
+	needsArg       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^flag needs an argument: (?:--(\S+)|'(.)')`) })
+	badFlagValue   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^invalid argument ".*" for "(?:-., )?--(\S+)" flag`) })
+	unknownCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^unknown command "([^"]*)"`) })
 )
 
 // flagHint says what to do about a flag that did not parse: the nearest
@@ -91,7 +92,7 @@ var (
 func flagHint(cmd *cobra.Command, err error) string {
 	msg := err.Error()
 	help := "`" + cmd.CommandPath() + " --help` lists its flags"
-	if m := unknownFlag.FindStringSubmatch(msg); m != nil {
+	if m := unknownFlag().FindStringSubmatch(msg); m != nil {
 		var names []string
 		visitFlags(cmd, func(f *pflag.Flag) { names = append(names, f.Name) })
 		if near := model.Nearest(m[1], names, 2); len(near) > 0 {
@@ -99,13 +100,13 @@ func flagHint(cmd *cobra.Command, err error) string {
 		}
 		return cmd.CommandPath() + " has no flag like --" + m[1] + ": " + help
 	}
-	if m := unknownShort.FindStringSubmatch(msg); m != nil {
+	if m := unknownShort().FindStringSubmatch(msg); m != nil {
 		return cmd.CommandPath() + " has no flag -" + m[1] + ": " + help
 	}
 	name := ""
-	if m := needsArg.FindStringSubmatch(msg); m != nil {
+	if m := needsArg().FindStringSubmatch(msg); m != nil {
 		name = m[1] + m[2]
-	} else if m := badFlagValue.FindStringSubmatch(msg); m != nil {
+	} else if m := badFlagValue().FindStringSubmatch(msg); m != nil {
 		name = m[1]
 	}
 	if f := lookupFlag(cmd, name); f != nil {
@@ -117,7 +118,7 @@ func flagHint(cmd *cobra.Command, err error) string {
 // usageHint says what to do about a command line that named no command or
 // gave it the wrong arguments.
 func usageHint(c *cobra.Command, err error) string {
-	if m := unknownCommand.FindStringSubmatch(err.Error()); m != nil {
+	if m := unknownCommand().FindStringSubmatch(err.Error()); m != nil {
 		var names []string
 		for _, sub := range c.Commands() {
 			if sub.IsAvailableCommand() {

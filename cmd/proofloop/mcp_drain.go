@@ -61,7 +61,7 @@ func messageID(line []byte) (id string, request bool) {
 // that waits for it: the first "id" member with a number or string value.
 // It is a best effort; without it the reply's id is null, as JSON-RPC
 // says for an id that cannot be detected.
-var leadingID = regexp.MustCompile(`"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")`)
+var leadingID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")`) })
 
 // reader copies r line by line to the SDK; at r's end it waits for the
 // pending responses (or ctx), then ends the SDK's input.
@@ -141,7 +141,7 @@ func (d *drain) check(line []byte, tooLong bool) bool {
 		return true
 	}
 	id := json.RawMessage("null")
-	if m := leadingID.FindSubmatch(line); m != nil && json.Valid(m[1]) {
+	if m := leadingID().FindSubmatch(line); m != nil && json.Valid(m[1]) {
 		id = m[1]
 	}
 	reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Hints over MCP speak of tools. The CLI's messages and hints name shell
@@ -25,23 +26,27 @@ import (
 // form so that "numbered as proofloop show ID --sentences prints them"
 // reads as a sentence. A "run " before it goes too: the rewrite says what
 // to do.
-var cliMention = regexp.MustCompile("(?:\\brun )?(?:`proofloop ([^`]*)`|\\bproofloop ([a-z][a-z-]*(?: [a-z][a-z-]*)?)\\b((?: (?:[A-Z][A-Z_]*|--[a-z][a-z0-9-]*|[a-z][a-z0-9]*_[a-z0-9_]+)\\b)*))")
+var cliMention = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?:\\brun )?(?:`proofloop ([^`]*)`|\\bproofloop ([a-z][a-z-]*(?: [a-z][a-z-]*)?)\\b((?: (?:[A-Z][A-Z_]*|--[a-z][a-z0-9-]*|[a-z][a-z0-9]*_[a-z0-9_]+)\\b)*))")
+})
 
 // cliFlag finds a flag named in prose, outside a quoted command.
-var cliFlag = regexp.MustCompile(`(^|[\s(])--([a-z][a-z0-9-]*)`)
+var cliFlag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[\s(])--([a-z][a-z0-9-]*)`) })
 
 // inputAlt finds the CLI's second way to give a skill's parameter, ", or
 // give "name" in --input", which a tool's argument is already.
-var inputAlt = regexp.MustCompile(`, or give "[a-z_]+" in --input`)
+var inputAlt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`, or give "[a-z_]+" in --input`) })
 
 // cliEnvAlt finds "the argument lease TOKEN or $PROOFLOOP_LEASE" once a
 // flag is rewritten: a tool call has no environment, only its arguments.
-var cliEnvAlt = regexp.MustCompile(`(the argument [a-z_]+)(?: [A-Z]+)? or \$?PROOFLOOP_[A-Z_]+`)
+var cliEnvAlt = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(the argument [a-z_]+)(?: [A-Z]+)? or \$?PROOFLOOP_[A-Z_]+`)
+})
 
 // cliInputFile finds "--input FILE|-" (or FILE, or -) in prose: over MCP
 // the argument input is the JSON object itself, so where it comes from on
 // the CLI goes.
-var cliInputFile = regexp.MustCompile(`--` + paramInput + ` (?:FILE\|-|FILE|-)(\W|$)`)
+var cliInputFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--` + paramInput + ` (?:FILE\|-|FILE|-)(\W|$)`) })
 
 // toolHint rewrites the commands s names for a client of this server, and
 // the flags it names outside a quoted command as the arguments they are
@@ -49,27 +54,27 @@ var cliInputFile = regexp.MustCompile(`--` + paramInput + ` (?:FILE\|-|FILE|-)(\
 func (m *mcpServer) toolHint(s string) string {
 	s = m.toolNames(m.toolCommands(s))
 	s = strings.ReplaceAll(s, "see --help for the flags", "see the tool's input schema for its arguments")
-	s = cliInputFile.ReplaceAllString(s, "--"+paramInput+"$1")
+	s = cliInputFile().ReplaceAllString(s, "--"+paramInput+"$1")
 	// A tool's arguments are the skill's --input: the CLI's two ways to give
 	// a parameter are one here.
-	s = inputAlt.ReplaceAllString(s, "")
+	s = inputAlt().ReplaceAllString(s, "")
 	s = strings.ReplaceAll(s, " in --input ", " ")
 	parts := strings.Split(s, "`")
 	for i := 0; i < len(parts); i += 2 {
-		parts[i] = cliFlag.ReplaceAllStringFunc(parts[i], func(f string) string {
-			sub := cliFlag.FindStringSubmatch(f)
+		parts[i] = cliFlag().ReplaceAllStringFunc(parts[i], func(f string) string {
+			sub := cliFlag().FindStringSubmatch(f)
 			return sub[1] + "the argument " + snake(sub[2])
 		})
 	}
-	return cliEnvAlt.ReplaceAllString(strings.Join(parts, "`"), "$1")
+	return cliEnvAlt().ReplaceAllString(strings.Join(parts, "`"), "$1")
 }
 
 // toolCommands rewrites the commands s names. "run `proofloop X ...`"
 // becomes "call the tool x with {...}"; a mention without "run" becomes
 // "the tool x with {...}", so that the sentence around it still reads.
 func (m *mcpServer) toolCommands(s string) string {
-	return cliMention.ReplaceAllStringFunc(s, func(match string) string {
-		sub := cliMention.FindStringSubmatch(match)
+	return cliMention().ReplaceAllStringFunc(s, func(match string) string {
+		sub := cliMention().FindStringSubmatch(match)
 		run := strings.HasPrefix(match, "run ")
 		quoted := strings.Contains(match, "`")
 		words := strings.Fields(sub[1] + sub[2])

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -269,7 +270,7 @@ func paramSchema(p skills.Param) map[string]any {
 
 // fromFile is the part of an --input flag's usage that says where the CLI
 // reads the object from: over MCP the argument is the object.
-var fromFile = regexp.MustCompile(`\s+(in|from) FILE\b.*$`)
+var fromFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+(in|from) FILE\b.*$`) })
 
 // jsonInputText describes an --input flag as the tool's object parameter,
 // from the flag's own usage ("the turn as a JSON object in FILE (- reads
@@ -277,15 +278,15 @@ var fromFile = regexp.MustCompile(`\s+(in|from) FILE\b.*$`)
 // itself ...").
 func jsonInputText(f *pflag.Flag) string {
 	_, usage := pflag.UnquoteUsage(f)
-	return fromFile.ReplaceAllString(usage, "") + ", given as the object itself (not a file, not a string); " +
+	return fromFile().ReplaceAllString(usage, "") + ", given as the object itself (not a file, not a string); " +
 		"read as the CLI reads --input: unknown keys, keys given twice and deep nesting are refused"
 }
 
 // atFile is the CLI's note that a text flag reads @FILE: over MCP every
 // text is literal (skills.Source.Literal), so a schema does not say it.
-var atFile = regexp.MustCompile(`(?i)\s*\([^()]*@file[^()]*\)`)
+var atFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\s*\([^()]*@file[^()]*\)`) })
 
-func literalText(s string) string { return atFile.ReplaceAllString(s, "") }
+func literalText(s string) string { return atFile().ReplaceAllString(s, "") }
 
 // flagSchema is the JSON Schema of a cobra flag, by its pflag type.
 func flagSchema(f *pflag.Flag) map[string]any {

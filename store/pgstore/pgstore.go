@@ -16,6 +16,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -45,13 +46,13 @@ func IsDSN(v string) bool {
 // and a parser's own message would echo them. A "scheme" that is not one
 // (user:secret@host://...) is hidden too.
 func Redact(v string) string {
-	if scheme, _, ok := strings.Cut(v, "://"); ok && schemeRe.MatchString(scheme) {
+	if scheme, _, ok := strings.Cut(v, "://"); ok && schemeRe().MatchString(scheme) {
 		return scheme + "://..."
 	}
 	return "..."
 }
 
-var schemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]{0,31}$`)
+var schemeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]{0,31}$`) })
 
 // badDSN is the refusal of a connection string that does not parse; it
 // names only the scheme, and leaves out the parser's error, which quotes
