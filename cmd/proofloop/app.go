@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/user"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,6 +53,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // execute runs one command line with a's streams and returns the exit code.
 func (a *app) execute(args []string) int {
 	rootCmd := a.rootCommand()
+	// Only cobra's hidden __complete command, which a shell's completion
+	// script runs, looks completions up; registering them walks every flag
+	// of the tree, a third of building it, so other command lines skip it.
+	if slices.Contains(args, cobra.ShellCompRequestCmd) || slices.Contains(args, cobra.ShellCompNoDescRequestCmd) {
+		a.registerCompletions(rootCmd)
+	}
 	rootCmd.SetArgs(configSetArgs(rootCmd, args))
 	rootCmd.SetIn(a.stdin)
 	rootCmd.SetOut(a.stdout)
@@ -135,7 +142,6 @@ func (a *app) rootCommand() *cobra.Command {
 		c.AddCommand(a.skillCommand(s))
 	}
 	groupCommands(c)
-	a.registerCompletions(c)
 	return c
 }
 
