@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
@@ -52,7 +53,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // execute runs one command line with a's streams and returns the exit code.
 func (a *app) execute(args []string) int {
-	rootCmd := a.rootCommand()
+	rootCmd := a.newRoot()
+	a.addCommands(rootCmd, named(rootCmd, args))
 	// Only cobra's hidden __complete command, which a shell's completion
 	// script runs, looks completions up; registering them walks every flag
 	// of the tree, a third of building it, so other command lines skip it.
@@ -94,7 +96,15 @@ func (a *app) execute(args []string) int {
 	return a.fail(err)
 }
 
+// rootCommand is the whole command tree.
 func (a *app) rootCommand() *cobra.Command {
+	c := a.newRoot()
+	a.addCommands(c, "")
+	return c
+}
+
+// newRoot is the root command, with its flags and no subcommands.
+func (a *app) newRoot() *cobra.Command {
 	c := &cobra.Command{
 		Use:           "proofloop",
 		Short:         "A proof-workflow engine for teams of AI agents",
@@ -135,14 +145,76 @@ func (a *app) rootCommand() *cobra.Command {
 	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: flagHint(cmd, err)}
 	})
-	c.AddCommand(a.initCommand(), a.newProblemCommand(), a.showCommand(), a.transitionsCommand(), a.doctorCommand(), a.exportCommand(), a.decideCommand(),
-		a.statusCommand(), a.nextCommand(), a.claimCommand(), a.refreshCommand(), a.releaseCommand(), a.eventsCommand(), a.historyCommand(), a.graphCommand(), a.reportCommand(), a.serveCommand(), a.runCommand(), a.guideCommand(), a.primeCommand(), a.listCommand(), a.debateCommand())
-	c.AddCommand(a.skillsCommand(), a.genClaudeCommand(), a.versionCommand(), a.configCommand(), a.mcpCommand(), a.dbCommand(), a.importCommand(), a.exampleAgentCommand())
-	for _, s := range skills.Registry {
-		c.AddCommand(a.skillCommand(s))
-	}
-	groupCommands(c)
 	return c
+}
+
+// addCommands adds to root the subcommand called only, or every one when
+// only is "". Building the whole tree, each command's flags and help
+// text, is a millisecond that a command line naming one command does not
+// need: its help, flags and errors are its own.
+func (a *app) addCommands(root *cobra.Command, only string) {
+	for _, g := range commandGroups() {
+		for _, c := range g.Commands {
+			if c.build != nil && (only == "" || only == c.name) {
+				root.AddCommand(c.build(a))
+			}
+		}
+	}
+	for _, s := range skills.Registry {
+		if only == "" || only == s.Name {
+			root.AddCommand(a.skillCommand(s))
+		}
+	}
+	groupCommands(root)
+}
+
+// named returns the subcommand that args name, the first word that is not
+// a flag of root or its value, as cobra finds it; or "" when that is not
+// one of ours (help, completion, a typo: the whole tree answers) or a flag
+// unknown to root comes first (cobra would read it with the tree).
+func named(root *cobra.Command, args []string) string {
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" {
+			return ""
+		}
+		if !strings.HasPrefix(arg, "-") || arg == "-" {
+			return ours(arg)
+		}
+		if strings.Contains(arg, "=") {
+			continue
+		}
+		var f *pflag.Flag
+		for _, fs := range []*pflag.FlagSet{root.PersistentFlags(), root.Flags()} {
+			if name, long := strings.CutPrefix(arg, "--"); long && f == nil {
+				f = fs.Lookup(name)
+			} else if len(arg) == 2 && f == nil {
+				f = fs.ShorthandLookup(arg[1:])
+			}
+		}
+		if f == nil {
+			return ""
+		}
+		if f.NoOptDefVal == "" {
+			i++ // the flag's value
+		}
+	}
+	return ""
+}
+
+// ours returns name when it is one of the root's own commands, else "".
+func ours(name string) string {
+	if _, ok := skills.Find(name); ok {
+		return name
+	}
+	for _, g := range commandGroups() {
+		for _, c := range g.Commands {
+			if c.name == name && c.build != nil {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 // commandName names a command as the JSON "command" field and the error

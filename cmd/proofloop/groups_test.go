@@ -31,10 +31,15 @@ func TestEveryCommandHasAHelpGroup(t *testing.T) {
 			t.Errorf("command %s has help group %q; add it to one line of commandGroups (groups.go)", c.Name(), c.GroupID)
 		}
 	}
-	for _, g := range commandGroups {
-		for _, n := range g.Commands {
-			if !slices.Contains(names, n) {
-				t.Errorf("commandGroups lists %s in %s, but there is no such command", n, g.ID)
+	for _, g := range commandGroups() {
+		for _, c := range g.Commands {
+			if !slices.Contains(names, c.name) {
+				t.Errorf("commandGroups lists %s in %s, but there is no such command", c.name, g.ID)
+			}
+			if c.build != nil {
+				if got := c.build(a).Name(); got != c.name {
+					t.Errorf("commandGroups lists %s with the constructor of %s", c.name, got)
+				}
 			}
 		}
 	}
