@@ -99,6 +99,11 @@ var validVariants = []struct {
 	{"event with no optional fields", Event, full, both(del("actor"), del("lease_holder"), del("detail"))},
 	{"event detail is free-form", Event, minimal, set("detail", map[string]any{"x": []any{1, map[string]any{"y": nil}}})},
 	{"empty agents", Config, minimal, set("agents", map[string]any{})},
+	// The bounded names are a pattern and a maxLength, not a {0,39}: a
+	// bounded repeat compiles to one copy per count at every start.
+	{"agent role name at 40 characters", Config, full, set("agents.a"+strings.Repeat("b", 39), "x")},
+	{"agent name at 40 characters", Config, full, set("agents.fix", []any{map[string]any{"name": strings.Repeat("a", 40), "command": "x"}})},
+	{"dispute debate id at 128 characters", Statement, full, set("validate.issues.0.dispute", map[string]any{"debate": "deb_" + strings.Repeat("x", 124), "opened_at": ts})},
 	{"duration in ms", Config, minimal, set("lock_timeout", "250ms")},
 	{"debate invalidated", Debate, minimal, set("status", "invalidated")},
 	{"second debate on a topic", Debate, minimal, set("id", "deb_is_p_np_2")},
@@ -272,6 +277,9 @@ var invalidDocuments = []struct {
 	{"config bad lock_timeout", Config, full, set("lock_timeout", "1.5s"), []string{"$.lock_timeout"}, "must be a duration"},
 	{"config bad agent role name", Config, full, set("agents.Judge", "x"), []string{"$.agents", "$.agents"}, "does not match"},
 	{"config max_rounds above its bound", Config, full, set("max_rounds", 1001), []string{"$.max_rounds"}, ""},
+	{"config agent role name of 41 characters", Config, full, set("agents.a"+strings.Repeat("b", 40), "x"), []string{"$.agents", "$.agents"}, ""},
+	{"dispute debate id of 129 characters", Statement, full, set("validate.issues.0.dispute", map[string]any{"debate": "deb_" + strings.Repeat("x", 125), "opened_at": ts}), []string{"$.validate.issues[0].dispute.debate"}, ""},
+	{"config agent name of 41 characters", Config, full, set("agents.fix", []any{map[string]any{"name": strings.Repeat("a", 41), "command": "x"}}), []string{"$.agents.fix", "$.agents.fix[0].name"}, "one and only one"},
 	{"config agent neither a command nor a list", Config, full, set("agents.fix", 1), []string{"$.agents.fix", "$.agents.fix"}, "one and only one"},
 	{"config agent of a list without a command", Config, full, set("agents.fix", []any{map[string]any{"name": "a"}}), []string{"$.agents.fix", "$.agents.fix[0].command"}, "one and only one"},
 	{"config unknown setting", Config, minimal, set("max_round", 3), []string{"$.max_round"}, "not allowed"},
