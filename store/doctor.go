@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io/fs"
 	"maps"
 	"regexp"
@@ -198,6 +199,7 @@ func newDocSet() *docSet {
 // doctorFull checks every file and the whole log.
 func (s *Store) doctorFull(r *Report, docs *docSet, bad findingFunc) {
 	s.listProofFiles(docs)
+	docs.first = &firstPass{links: map[string]*Row{}, sums: map[string]uint64{}}
 	for _, dir := range append([]string{"."}, append(kindDirs(), LeaseDir)...) {
 		s.doctorDir(dir, r, docs, bad)
 	}
@@ -215,9 +217,10 @@ func (s *Store) doctorFull(r *Report, docs *docSet, bad findingFunc) {
 	r.Log = s.checkLog(docs, bad)
 	r.Events = r.Log.Events
 	r.logSize = docs.logSize
+	first := docs.first
 	*docs = docSet{} // the index check derives its own rows: let the documents' go first
 	r.Index = "consistent"
-	s.checkIndex(r, bad)
+	s.checkIndex(r, first, bad)
 }
 
 // recordPoint writes the verified point of a clean check: the log's head,
@@ -296,6 +299,61 @@ type docSet struct {
 	proofFiles map[string]bool
 	mu         sync.Mutex // guards the maps above while documents are read in parallel
 	logSize    int64      // the bytes of events.jsonl's whole lines
+	first      *firstPass // the full check's, for the index check; nil in a routine one
+}
+
+// firstPass is what the full check's reading of every document leaves for
+// its index check, so that each document is read for the index once and
+// schema-checked once in all: the row of deriveStream's first pass (its
+// links) of every document read, and a hash of the bytes of every one that
+// passed readDoc's checks (a document whose bytes hash otherwise when the
+// index check reads it is checked again there).
+type firstPass struct {
+	mu    sync.Mutex
+	links map[string]*Row
+	sums  map[string]uint64
+}
+
+// firstSeed seeds the hashes of firstPass: they are compared within one
+// process.
+var firstSeed = maphash.MakeSeed()
+
+func (f *firstPass) link(d *Doc) {
+	if f == nil {
+		return
+	}
+	r := linkRow(d)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.links[d.ID] = r
+}
+
+func (f *firstPass) checked(id string, raw []byte) {
+	if f == nil {
+		return
+	}
+	sum := maphash.Bytes(firstSeed, raw)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sums[id] = sum
+}
+
+// linkOf is id's row of the first pass; nil when the first pass did not
+// read it.
+func (f *firstPass) linkOf(id string) *Row {
+	if f == nil {
+		return nil
+	}
+	return f.links[id]
+}
+
+// wasChecked says whether raw are the bytes of id that passed the checks.
+func (f *firstPass) wasChecked(id string, raw []byte) bool {
+	if f == nil {
+		return false
+	}
+	sum, ok := f.sums[id]
+	return ok && sum == maphash.Bytes(firstSeed, raw)
 }
 
 // doctorDir checks the files of one folder of the root.
@@ -384,6 +442,7 @@ func (s *Store) checkDoc(k model.Kind, p, name string, docs *docSet, bad func(co
 		bad("unreadable", p, 0, "cannot read: %v", err)
 		return
 	}
+	docs.first.link(&Doc{ID: id, Kind: k, Raw: raw})
 	if err := schemas.Validate(schemas.Kind(k), raw); err != nil {
 		bad("schema", p, 0, "%v", err)
 		return
@@ -397,6 +456,7 @@ func (s *Store) checkDoc(k model.Kind, p, name string, docs *docSet, bad func(co
 		bad("wrong_id", p, 0, "its id field is %q, not %q", got, id)
 		return
 	}
+	docs.first.checked(id, raw)
 	docs.mu.Lock()
 	docs.revision[id] = int(d.Get("revision").Int())
 	docs.mu.Unlock()

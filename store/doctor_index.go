@@ -37,7 +37,10 @@ func (s *Store) indexStale() (string, error) {
 // An index that is missing, of another version or behind the log (a store
 // written by an older proofloop) is not damage: it is rebuilt, as its first
 // reader would, and the report says so.
-func (s *Store) checkIndex(r *Report, bad findingFunc) {
+//
+// first, when the full check read every document already, spares reading
+// and schema-checking them again (see firstPass); nil reads them afresh.
+func (s *Store) checkIndex(r *Report, first *firstPass, bad findingFunc) {
 	if why, err := s.indexStale(); err != nil || why != "" {
 		if err == nil {
 			_, err = s.reindex()
@@ -58,7 +61,7 @@ func (s *Store) checkIndex(r *Report, bad findingFunc) {
 	if err != nil {
 		return // reported as config
 	}
-	want, err := deriveStream(s.src(), cfg.MaxRounds)
+	want, err := deriveStream(s.src(), cfg.MaxRounds, first)
 	if err != nil {
 		return // the documents are damaged, which is reported already
 	}
@@ -199,14 +202,16 @@ func (s *Store) DoctorQuick() (*Report, error) {
 // deriveStream derives every row as deriveAll does, for the full doctor:
 // it reads each document twice (once for what its parent's turn needs of
 // it, once to derive its row) in parallel, and never holds the documents
-// all at once, only their rows.
-func deriveStream(src source, maxRounds int) (map[string]*Row, error) {
+// all at once, only their rows. With first, the first reading is the full
+// check's, and a document whose bytes passed its checks there is not
+// schema-checked again.
+func deriveStream(src source, maxRounds int, first *firstPass) (map[string]*Row, error) {
 	ids, err := allDocIDs(src)
 	if err != nil {
 		return nil, err
 	}
 	rows := make([]*Row, len(ids))
-	each := func(read func(string) (*Doc, error), fn func(i int, d *Doc) error) error {
+	each := func(ids []string, read func(string) (*Doc, error), fn func(i int, d *Doc) error) error {
 		return eachDoc(src, ids, read, fn)
 	}
 	// The first pass needs a few fields: the schema is checked in the
@@ -222,8 +227,17 @@ func deriveStream(src source, maxRounds int) (map[string]*Row, error) {
 		}
 		return &Doc{ID: id, Kind: k, Raw: raw}, err
 	}
-	err = each(light, func(i int, d *Doc) error {
-		rows[i] = linkRow(d)
+	var unread []string // not read by the full check's first pass
+	var at []int
+	for i, id := range ids {
+		if r := first.linkOf(id); r != nil {
+			rows[i] = r
+		} else {
+			unread, at = append(unread, id), append(at, i)
+		}
+	}
+	err = each(unread, light, func(i int, d *Doc) error {
+		rows[at[i]] = linkRow(d)
 		return nil
 	})
 	if err != nil {
@@ -234,9 +248,22 @@ func deriveStream(src source, maxRounds int) (map[string]*Row, error) {
 		ix.rows[r.ID] = r
 	}
 	placeRows(ix.rows)
+	read := func(id string) (*Doc, error) {
+		if first != nil {
+			k, err := model.KindOf(id)
+			if err != nil {
+				return nil, err
+			}
+			raw, err := src.ReadDoc(id)
+			if err == nil && first.wasChecked(id, raw) {
+				return checkedDoc(id, k, raw), nil
+			}
+		}
+		return readDoc(src, id)
+	}
 	// deriveRow only reads ix from here on, so the workers share it.
 	out := make([]*Row, len(ids))
-	err = each(func(id string) (*Doc, error) { return readDoc(src, id) }, func(i int, d *Doc) error {
+	err = each(ids, read, func(i int, d *Doc) error {
 		r, err := deriveRow(d, ix, maxRounds)
 		if err != nil {
 			return err

@@ -246,7 +246,7 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 	// damage: then it is compared whole, as by the full check.
 	r.Index = "consistent"
 	if configChanged {
-		s.checkIndex(r, bad)
+		s.checkIndex(r, nil, bad)
 		r.stamps = stamps
 		return
 	}
@@ -472,7 +472,7 @@ func (s *Store) checkIndexSince(r *Report, pt *point, rows map[string]bool, even
 	})
 	db.Close()
 	if errors.Is(err, errIndexVersion) {
-		s.checkIndex(r, bad) // another version's rows: compared whole
+		s.checkIndex(r, nil, bad) // another version's rows: compared whole
 	}
 }
 

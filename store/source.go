@@ -110,13 +110,19 @@ func readDoc(src source, id string) (*Doc, error) {
 	if err := CheckJSON(raw); err != nil {
 		return nil, damaged(p, err)
 	}
-	d := &Doc{ID: id, Kind: k, Raw: raw, orig: raw}
+	d := checkedDoc(id, k, raw)
 	if got := d.Get("id").String(); got != id {
 		return nil, damaged(p, fmt.Errorf("its id field is %q", got))
 	}
+	return d, nil
+}
+
+// checkedDoc is the document of raw once raw has passed readDoc's checks.
+func checkedDoc(id string, k model.Kind, raw []byte) *Doc {
+	d := &Doc{ID: id, Kind: k, Raw: raw, orig: raw}
 	d.statusBefore = d.Status()
 	d.revision = int(d.Get("revision").Int())
-	return d, nil
+	return d
 }
 
 // readLease reads and checks an item's lease from src; nil when none.
