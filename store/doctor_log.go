@@ -45,7 +45,9 @@ type changeRef struct {
 	seq       int
 	off       int64
 	n         int
-	index     int // in the event's changes
+	index     int   // in the event's changes
+	patchOff  int64 // where its patch's bytes are in the log; 0 when not known (read the line)
+	patchLen  int
 	revision  int
 	deleted   bool
 	hasPatch  bool
@@ -71,9 +73,16 @@ func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
 			// Cloned: a substring would keep the whole line's patches alive
 			// as long as the map, the size of the log.
 			id := strings.Clone(c.Get("id").String())
-			changes[id] = append(changes[id], changeRef{seq: seq, off: off, n: len(line), index: i,
+			patch := c.Get("patch")
+			ref := changeRef{seq: seq, off: off, n: len(line), index: i,
 				revision: int(c.Get("revision").Int()), deleted: c.Get("deleted").Bool(),
-				hasPatch: c.Get("patch").Exists(), kind: model.Kind(strings.Clone(c.Get("kind").String())), lineValid: true})
+				hasPatch: patch.Exists(), kind: model.Kind(strings.Clone(c.Get("kind").String())), lineValid: true}
+			// The replay reads the patch alone: an event's line holds the
+			// patches of all its documents.
+			if at := patch.Index; at > 0 && at+len(patch.Raw) <= len(line) && string(line[at:at+len(patch.Raw)]) == patch.Raw {
+				ref.patchOff, ref.patchLen = off+int64(at), len(patch.Raw)
+			}
+			changes[id] = append(changes[id], ref)
 		}
 	}}
 	r := s.scanLog(f, sc, bad)
@@ -327,22 +336,25 @@ func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSe
 		defer docs.setProofs(id, proofs)
 	}
 	for _, c := range refs {
-		buf := make([]byte, c.n)
-		if _, err := log.ReadAt(buf, c.off); err != nil {
-			bad("unreadable", EventsFile, c.seq, "read seq %d: %v", c.seq, err)
-			return false, false
-		}
 		if c.deleted {
 			state = nil
 			continue
 		}
+		raw, err := readPatch(log, c)
+		if err != nil {
+			bad("unreadable", EventsFile, c.seq, "read seq %d: %v", c.seq, err)
+			return false, false
+		}
 		if state == nil {
 			state = []byte("{}")
 		}
-		raw := gjson.GetBytes(buf, fmt.Sprintf("changes.%d.patch", c.index)).Raw
-		patch, err := jsonpatch.DecodePatch([]byte(raw))
-		if err == nil {
-			state, err = patch.Apply(state)
+		if made, ok := createdBy(state, raw); ok {
+			state = made
+		} else {
+			var patch jsonpatch.Patch
+			if patch, err = jsonpatch.DecodePatch(raw); err == nil {
+				state, err = patch.Apply(state)
+			}
 		}
 		if err != nil {
 			bad("replay_mismatch", p, c.seq, "the patch of seq %d does not apply to its replay: %v", c.seq, err)
@@ -368,7 +380,7 @@ func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSe
 	if _, damagedFile := docs.revision[id]; !damagedFile {
 		return false, false // reported as damaged already
 	}
-	if !jsonpatch.Equal(state, raw) {
+	if !sameValue(gjson.ParseBytes(state), gjson.ParseBytes(raw)) && !jsonpatch.Equal(state, raw) {
 		diff, _ := Patch(state, raw)
 		bad("replay_mismatch", p, last.seq, "it differs from the replay of the event log at its last change (seq %d): %s", last.seq, summarizePatch(diff))
 		return false, false
@@ -389,4 +401,117 @@ func summarizePatch(p json.RawMessage) string {
 		parts = append(parts, o.Op+" "+o.Path)
 	}
 	return fmt.Sprintf("%v", parts)
+}
+
+// readPatch reads the patch of change c from the log.
+func readPatch(log *os.File, c changeRef) ([]byte, error) {
+	if c.patchOff > 0 {
+		buf := make([]byte, c.patchLen)
+		_, err := log.ReadAt(buf, c.patchOff)
+		return buf, err
+	}
+	buf := make([]byte, c.n)
+	if _, err := log.ReadAt(buf, c.off); err != nil {
+		return nil, err
+	}
+	return []byte(gjson.GetBytes(buf, fmt.Sprintf("changes.%d.patch", c.index)).Raw), nil
+}
+
+// createdBy is the document that patch makes of the empty document state
+// when it only adds top-level members, each once and named plainly: the
+// patch of every document's creation (Patch from {}). It is what
+// jsonpatch's Apply gives, without decoding the patch into its nodes; ok
+// is false for any other patch or state, which jsonpatch applies.
+func createdBy(state, patch []byte) (doc []byte, ok bool) {
+	if string(state) != "{}" || !gjson.ValidBytes(patch) {
+		return nil, false
+	}
+	ops := gjson.ParseBytes(patch)
+	if !ops.IsArray() {
+		return nil, false
+	}
+	out := []byte{'{'}
+	seen := map[string]bool{}
+	ok = true
+	ops.ForEach(func(_, op gjson.Result) bool {
+		var kind, path, value gjson.Result
+		n := 0
+		op.ForEach(func(k, v gjson.Result) bool {
+			n++
+			switch k.Str {
+			case "op":
+				kind = v
+			case "path":
+				path = v
+			case "value":
+				value = v
+			}
+			return true
+		})
+		key, plain := strings.CutPrefix(path.Str, "/")
+		// Three members, each once: "op", "path" and "value".
+		if n != 3 || kind.Str != "add" || path.Type != gjson.String || !value.Exists() ||
+			!plain || path.Raw[1] != '/' || key == "" || strings.ContainsAny(key, "/~") || seen[key] {
+			ok = false
+			return false
+		}
+		seen[key] = true
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, '"')
+		out = append(out, path.Raw[2:]...) // "/key" as "key", as it was escaped
+		out = append(out, ':')
+		out = append(out, value.Raw...)
+		return true
+	})
+	if !ok {
+		return nil, false
+	}
+	return append(out, '}'), true
+}
+
+// sameValue says whether a and b are one JSON value, as jsonpatch.Equal
+// compares them (objects by member, arrays by element, strings by their
+// text, other values by their bytes) when it can tell without decoding
+// them into nodes; false means not known, for jsonpatch.Equal to decide.
+func sameValue(a, b gjson.Result) bool {
+	if a.Type != b.Type {
+		return false
+	}
+	switch {
+	case a.IsObject() != b.IsObject() || a.IsArray() != b.IsArray():
+		return false
+	case a.IsObject():
+		members := map[string]gjson.Result{}
+		dup := false
+		b.ForEach(func(k, v gjson.Result) bool {
+			_, dup = members[k.Str]
+			members[k.Str] = v
+			return !dup
+		})
+		same := !dup
+		a.ForEach(func(k, v gjson.Result) bool {
+			w, ok := members[k.Str]
+			delete(members, k.Str) // a key a repeats is then missing
+			same = ok && sameValue(v, w)
+			return same
+		})
+		return same && len(members) == 0
+	case a.IsArray():
+		as, bs := a.Array(), b.Array()
+		if len(as) != len(bs) {
+			return false
+		}
+		for i := range as {
+			if !sameValue(as[i], bs[i]) {
+				return false
+			}
+		}
+		return true
+	case a.Type == gjson.String:
+		return a.Str == b.Str
+	default:
+		return a.Raw == b.Raw
+	}
 }
