@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"github.com/tidwall/gjson"
@@ -111,78 +112,140 @@ type logScan struct {
 	size int64
 }
 
-// scanLog checks every line of the log, its seqs and its hash chain.
+// scanLog checks every line of the log, its seqs and its hash chain. What
+// a line's own bytes say (its hash, and its schema where every line is
+// checked) is worked out for a batch of lines on every core; the seqs and
+// the chain, which run from line to line, are then followed in order.
 func (s *Store) scanLog(f *os.File, sc *logScan, bad findingFunc) LogReport {
 	var r LogReport
 	br := bufio.NewReaderSize(f, 1<<20)
 	var off int64
 	lastSeq, lastHash, broken := 0, "", false
+	var batch []logLine
+	size := 0
+	follow := func() {
+		precheck(batch, sc.deep == nil)
+		for _, l := range batch {
+			line, n := l.line, l.n
+			r.Events++
+			hash, prev, sealed, ok := l.hash, l.prev, l.sealed, l.ok
+			if sc.deep == nil || sc.deep(lastSeq+1) || !sealed || !ok {
+				verr := l.verr
+				if !l.checked {
+					verr = checkEvent(line)
+				}
+				if verr != nil {
+					bad("event_invalid", EventsFile, lastSeq+1, "line %d is not an event: %v", n, verr)
+					broken = broken || r.ChainFrom > 0
+					continue
+				}
+			}
+			seq := int(gjson.GetBytes(line, "seq").Int())
+			if seq != lastSeq+1 {
+				if seq > lastSeq+1 {
+					bad("event_gap", EventsFile, seq, "line %d has seq %d after seq %d: events %d-%d are missing", n, seq, lastSeq, lastSeq+1, seq-1)
+				} else {
+					bad("event_gap", EventsFile, seq, "line %d has seq %d after seq %d: lines were moved or duplicated", n, seq, lastSeq)
+				}
+			}
+			lastSeq = seq
+			switch {
+			case !sealed && r.ChainFrom > 0:
+				bad("chain_broken", EventsFile, seq, "seq %d (line %d) has no hash although the log is chained from seq %d", seq, n, r.ChainFrom)
+				broken = true
+			case !sealed:
+			case !ok:
+				bad("chain_broken", EventsFile, seq, "seq %d (line %d): its hash does not match its bytes: the line was edited", seq, n)
+				broken = true
+			case r.ChainFrom == 0 && prev != "":
+				bad("chain_broken", EventsFile, seq, "seq %d (line %d) continues a chain whose earlier lines are gone", seq, n)
+				broken = true
+			case r.ChainFrom > 0 && prev != lastHash:
+				bad("chain_broken", EventsFile, seq, "seq %d (line %d): prev does not match the line before it: a line before it was edited, removed or moved", seq, n)
+				broken = true
+			}
+			if sealed && r.ChainFrom == 0 {
+				r.ChainFrom = seq
+			}
+			if sealed && ok && !broken {
+				r.VerifiedSeq, r.VerifiedHash = seq, hash
+				if hash == s.ExpectHead {
+					r.ExpectedSeq = seq
+				}
+			}
+			lastHash = hash
+			sc.line(seq, l.off, line)
+		}
+		batch, size = batch[:0], 0
+	}
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if len(line) == 0 && errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
+			follow()
 			bad("unreadable", EventsFile, 0, "read line %d: %v", n, err)
 			break
 		}
 		lineOff := off
 		off += int64(len(line))
 		if line[len(line)-1] != '\n' {
+			follow()
 			bad("event_invalid", EventsFile, 0, "line %d is torn: it has no newline", n)
 			break
 		}
 		sc.size = off
-		line = line[:len(line)-1]
-		r.Events++
-		hash, prev, sealed, ok := lineHash(line)
-		if sc.deep == nil || sc.deep(lastSeq+1) || !sealed || !ok {
-			if verr := schemas.Validate(schemas.Event, line); verr != nil || CheckJSON(line) != nil {
-				if verr == nil {
-					verr = CheckJSON(line)
-				}
-				bad("event_invalid", EventsFile, lastSeq+1, "line %d is not an event: %v", n, verr)
-				broken = broken || r.ChainFrom > 0
-				continue
-			}
+		batch = append(batch, logLine{n: n, off: lineOff, line: line[:len(line)-1]})
+		if size += len(line); size >= logBatch {
+			follow()
 		}
-		seq := int(gjson.GetBytes(line, "seq").Int())
-		if seq != lastSeq+1 {
-			if seq > lastSeq+1 {
-				bad("event_gap", EventsFile, seq, "line %d has seq %d after seq %d: events %d-%d are missing", n, seq, lastSeq, lastSeq+1, seq-1)
-			} else {
-				bad("event_gap", EventsFile, seq, "line %d has seq %d after seq %d: lines were moved or duplicated", n, seq, lastSeq)
-			}
-		}
-		lastSeq = seq
-		switch {
-		case !sealed && r.ChainFrom > 0:
-			bad("chain_broken", EventsFile, seq, "seq %d (line %d) has no hash although the log is chained from seq %d", seq, n, r.ChainFrom)
-			broken = true
-		case !sealed:
-		case !ok:
-			bad("chain_broken", EventsFile, seq, "seq %d (line %d): its hash does not match its bytes: the line was edited", seq, n)
-			broken = true
-		case r.ChainFrom == 0 && prev != "":
-			bad("chain_broken", EventsFile, seq, "seq %d (line %d) continues a chain whose earlier lines are gone", seq, n)
-			broken = true
-		case r.ChainFrom > 0 && prev != lastHash:
-			bad("chain_broken", EventsFile, seq, "seq %d (line %d): prev does not match the line before it: a line before it was edited, removed or moved", seq, n)
-			broken = true
-		}
-		if sealed && r.ChainFrom == 0 {
-			r.ChainFrom = seq
-		}
-		if sealed && ok && !broken {
-			r.VerifiedSeq, r.VerifiedHash = seq, hash
-			if hash == s.ExpectHead {
-				r.ExpectedSeq = seq
-			}
-		}
-		lastHash = hash
-		sc.line(seq, lineOff, line)
 	}
+	follow()
 	return r
+}
+
+// logBatch is the bytes of log lines scanLog checks at once.
+const logBatch = 4 << 20
+
+// logLine is one line of the log (without its newline) and what its own
+// bytes say.
+type logLine struct {
+	n          int // its line number, from 1
+	off        int64
+	line       []byte
+	hash, prev string
+	sealed, ok bool
+	checked    bool  // checked against the event schema: verr is the verdict
+	verr       error // why it is not an event
+}
+
+// precheck works out each line's hash, and with deep its verdict as an
+// event, on every core.
+func precheck(lines []logLine, deep bool) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.NumCPU(), len(lines)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(lines); i = int(next.Add(1)) - 1 {
+				l := &lines[i]
+				l.hash, l.prev, l.sealed, l.ok = lineHash(l.line)
+				if deep {
+					l.verr, l.checked = checkEvent(l.line), true
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// checkEvent says why line is not an event: it fails the event schema or
+// is not strict JSON.
+func checkEvent(line []byte) error {
+	if err := schemas.Validate(schemas.Event, line); err != nil {
+		return err
+	}
+	return CheckJSON(line)
 }
 
 // lineHash is LineHash without a parse of the line in the usual case: a
