@@ -199,7 +199,7 @@ func newDocSet() *docSet {
 // doctorFull checks every file and the whole log.
 func (s *Store) doctorFull(r *Report, docs *docSet, bad findingFunc) {
 	s.listProofFiles(docs)
-	docs.first = &firstPass{links: map[string]*Row{}, sums: map[string]uint64{}}
+	docs.first = newFirstPass()
 	for _, dir := range append([]string{"."}, append(kindDirs(), LeaseDir)...) {
 		s.doctorDir(dir, r, docs, bad)
 	}
@@ -214,6 +214,9 @@ func (s *Store) doctorFull(r *Report, docs *docSet, bad findingFunc) {
 	})
 	s.checkRevisions(docs, bad)
 	s.checkDebates(r, docs, bad)
+	// The checks across documents are done: let the documents go before
+	// the replay, which holds every document's changes.
+	docs.problems, docs.statements, docs.debates = nil, nil, nil
 	r.Log = s.checkLog(docs, bad)
 	r.Events = r.Log.Events
 	r.logSize = docs.logSize
@@ -304,19 +307,32 @@ type docSet struct {
 
 // firstPass is what the full check's reading of every document leaves for
 // its index check, so that each document is read for the index once and
-// schema-checked once in all: the row of deriveStream's first pass (its
-// links) of every document read, and a hash of the bytes of every one that
-// passed readDoc's checks (a document whose bytes hash otherwise when the
-// index check reads it is checked again there).
+// schema-checked once in all: the links of deriveStream's first pass of
+// every document read, and a hash of the bytes of every one that passed
+// readDoc's checks (a document whose bytes hash otherwise when the index
+// check reads it is checked again there).
 type firstPass struct {
-	mu    sync.Mutex
-	links map[string]*Row
-	sums  map[string]uint64
+	mu       sync.Mutex
+	links    map[string]docLink
+	sums     map[string]uint64
+	statuses map[model.Status]model.Status // one string per status, not one per document
+}
+
+// docLink is what linkRow reads of a document, held compactly: the full
+// check holds one per document while it replays the log.
+type docLink struct {
+	parent string
+	status model.Status
+	fills  *int
 }
 
 // firstSeed seeds the hashes of firstPass: they are compared within one
 // process.
 var firstSeed = maphash.MakeSeed()
+
+func newFirstPass() *firstPass {
+	return &firstPass{links: map[string]docLink{}, sums: map[string]uint64{}, statuses: map[model.Status]model.Status{}}
+}
 
 func (f *firstPass) link(d *Doc) {
 	if f == nil {
@@ -325,7 +341,12 @@ func (f *firstPass) link(d *Doc) {
 	r := linkRow(d)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.links[d.ID] = r
+	st, ok := f.statuses[r.Status]
+	if !ok {
+		st = r.Status
+		f.statuses[st] = st
+	}
+	f.links[d.ID] = docLink{parent: r.Parent, status: st, fills: r.FillsIssue}
 }
 
 func (f *firstPass) checked(id string, raw []byte) {
@@ -338,13 +359,18 @@ func (f *firstPass) checked(id string, raw []byte) {
 	f.sums[id] = sum
 }
 
-// linkOf is id's row of the first pass; nil when the first pass did not
-// read it.
+// linkOf is the row of deriveStream's first pass of id (linkRow), from the
+// full check's reading; nil when that did not read it.
 func (f *firstPass) linkOf(id string) *Row {
 	if f == nil {
 		return nil
 	}
-	return f.links[id]
+	l, ok := f.links[id]
+	k, err := model.KindOf(id)
+	if !ok || err != nil {
+		return nil
+	}
+	return &Row{ID: id, Kind: k, Status: l.status, Parent: l.parent, FillsIssue: l.fills}
 }
 
 // wasChecked says whether raw are the bytes of id that passed the checks.

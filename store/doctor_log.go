@@ -43,17 +43,15 @@ type LogReport struct {
 
 // changeRef locates one change of a document in the log.
 type changeRef struct {
-	seq       int
-	off       int64
-	n         int
-	index     int   // in the event's changes
-	patchOff  int64 // where its patch's bytes are in the log; 0 when not known (read the line)
-	patchLen  int
-	revision  int
-	deleted   bool
-	hasPatch  bool
-	kind      model.Kind
-	lineValid bool
+	seq      int
+	off      int64
+	n        int
+	index    int   // in the event's changes
+	patchOff int64 // where its patch's bytes are in the log; 0 when not known (read the line)
+	patchLen int
+	revision int
+	deleted  bool
+	hasPatch bool
 }
 
 type findingFunc func(code, p string, seq int, format string, args ...any)
@@ -77,7 +75,7 @@ func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
 			patch := c.Get("patch")
 			ref := changeRef{seq: seq, off: off, n: len(line), index: i,
 				revision: int(c.Get("revision").Int()), deleted: c.Get("deleted").Bool(),
-				hasPatch: patch.Exists(), kind: model.Kind(strings.Clone(c.Get("kind").String())), lineValid: true}
+				hasPatch: patch.Exists()}
 			// The replay reads the patch alone: an event's line holds the
 			// patches of all its documents.
 			if at := patch.Index; at > 0 && at+len(patch.Raw) <= len(line) && string(line[at:at+len(patch.Raw)]) == patch.Raw {

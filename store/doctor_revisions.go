@@ -98,8 +98,26 @@ type proofAt struct {
 	seq             int
 	text            [sha256.Size]byte // the text's hash: a replay keeps every revision of every statement
 	isText          bool
-	strategy, actor gjson.Result
+	strategy, actor optional
 	at              string
+}
+
+// optional is a field of a replayed document that a kept line may leave
+// out: absent or null (set false), or a string (set, with str). valid is
+// false for any other value, which no kept line equals.
+type optional struct {
+	set, valid bool
+	str        string
+}
+
+func optionalOf(v gjson.Result) optional {
+	switch {
+	case !v.Exists() || v.Type == gjson.Null:
+		return optional{valid: true}
+	case v.Type == gjson.String:
+		return optional{set: true, valid: true, str: v.Str}
+	}
+	return optional{}
 }
 
 // noteProof records the proof of state at its proof revision, the first
@@ -110,7 +128,7 @@ func noteProof(proofs map[int]proofAt, state []byte, seq int) {
 	if _, ok := proofs[rev]; ok || rev == 0 {
 		return
 	}
-	proofs[rev] = proofAt{seq: seq, text: sha256.Sum256([]byte(f[1].Str)), isText: f[1].Type == gjson.String, strategy: f[2], actor: f[3], at: f[4].String()}
+	proofs[rev] = proofAt{seq: seq, text: sha256.Sum256([]byte(f[1].Str)), isText: f[1].Type == gjson.String, strategy: optionalOf(f[2]), actor: optionalOf(f[3]), at: f[4].String()}
 }
 
 func (d *docSet) setProofs(id string, proofs map[int]proofAt) {
@@ -163,9 +181,9 @@ func (s *Store) checkKeptAgainstLog(docs *docSet, bad findingFunc) {
 
 // sameOptional compares a string field of a replayed document (absent,
 // null or a string) with a kept line's optional string.
-func sameOptional(v gjson.Result, s *string) bool {
+func sameOptional(v optional, s *string) bool {
 	if s == nil {
-		return !v.Exists() || v.Type == gjson.Null
+		return v.valid && !v.set
 	}
-	return v.Type == gjson.String && v.String() == *s
+	return v.valid && v.set && v.str == *s
 }

@@ -190,7 +190,7 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 				if c.Get("id").String() == id {
 					refs = append(refs, changeRef{seq: seq, off: l.off, n: l.n, index: i,
 						revision: int(c.Get("revision").Int()), deleted: c.Get("deleted").Bool(),
-						hasPatch: c.Get("patch").Exists(), kind: model.Kind(c.Get("kind").String()), lineValid: true})
+						hasPatch: c.Get("patch").Exists()})
 				}
 			}
 		}
