@@ -315,6 +315,8 @@ type firstPass struct {
 	mu       sync.Mutex
 	links    map[string]docLink
 	sums     map[string]uint64
+	leases   map[string]bool               // the items with a file in leases/, when listed
+	listed   bool                          // leases/ was listed (or is not there)
 	statuses map[model.Status]model.Status // one string per status, not one per document
 }
 
@@ -331,7 +333,7 @@ type docLink struct {
 var firstSeed = maphash.MakeSeed()
 
 func newFirstPass() *firstPass {
-	return &firstPass{links: map[string]docLink{}, sums: map[string]uint64{}, statuses: map[model.Status]model.Status{}}
+	return &firstPass{links: map[string]docLink{}, sums: map[string]uint64{}, leases: map[string]bool{}, statuses: map[model.Status]model.Status{}}
 }
 
 func (f *firstPass) link(d *Doc) {
@@ -359,6 +361,10 @@ func (f *firstPass) checked(id string, raw []byte) {
 	f.sums[id] = sum
 }
 
+// noLease says that id has no lease file: leases/ was listed, under the
+// lock, and has none for it.
+func (f *firstPass) noLease(id string) bool { return f != nil && f.listed && !f.leases[id] }
+
 // linkOf is the row of deriveStream's first pass of id (linkRow), from the
 // full check's reading; nil when that did not read it.
 func (f *firstPass) linkOf(id string) *Row {
@@ -385,6 +391,9 @@ func (f *firstPass) wasChecked(id string, raw []byte) bool {
 // doctorDir checks the files of one folder of the root.
 func (s *Store) doctorDir(dir string, r *Report, docs *docSet, bad func(code, p string, seq int, format string, args ...any)) {
 	entries, err := fs.ReadDir(s.root.FS(), dir)
+	if dir == LeaseDir && docs.first != nil {
+		docs.first.listed = err == nil || errors.Is(err, fs.ErrNotExist)
+	}
 	if (dir == LeaseDir || dir == model.KindDebate.Dir()) && errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -450,6 +459,9 @@ func (s *Store) checkLeaseFile(name string, docs *docSet, bad findingFunc) {
 		return
 	}
 	docs.leases[id] = nil // present; the bytes only when it reads
+	if docs.first != nil {
+		docs.first.leases[id] = true
+	}
 	if _, err := s.ReadLease(id); err != nil {
 		bad("lease", p, 0, "%v", err)
 	} else if raw, err := s.root.ReadFile(p); err == nil {

@@ -268,11 +268,13 @@ func deriveStream(src source, maxRounds int, first *firstPass) (map[string]*Row,
 		if err != nil {
 			return err
 		}
-		l, err := readLease(src, d.ID)
-		if err != nil {
-			return err
+		if !first.noLease(d.ID) { // most items have none: no file to fail to open
+			l, err := readLease(src, d.ID)
+			if err != nil {
+				return err
+			}
+			r.Lease = rowLease(l)
 		}
-		r.Lease = rowLease(l)
 		out[i] = r
 		return nil
 	})

@@ -203,8 +203,9 @@ func (s *Store) scanLog(f *os.File, sc *logScan, bad findingFunc) LogReport {
 	return r
 }
 
-// logBatch is the bytes of log lines scanLog checks at once.
-const logBatch = 4 << 20
+// logBatch is the bytes of log lines scanLog checks at once (a variable
+// for the tests, which cross batches).
+var logBatch = 4 << 20
 
 // logLine is one line of the log (without its newline) and what its own
 // bytes say.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"testing"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -79,6 +80,55 @@ func TestSameValueAgreesWithEqual(t *testing.T) {
 		}
 		if got && !jsonpatch.Equal([]byte(c.a), []byte(c.b)) {
 			t.Errorf("sameValue(%s, %s): jsonpatch.Equal says they differ", c.a, c.b)
+		}
+	}
+}
+
+// scanLog checks its lines in batches: the seqs and the chain run across
+// them, so a log cut into one-line batches reads as it does whole.
+func TestScanLogAcrossBatches(t *testing.T) {
+	defer func(n int) { logBatch = n }(logBatch)
+	for _, c := range []struct {
+		name     string
+		edit     func(lines [][]byte) [][]byte
+		code     string
+		seq      int
+		verified int
+	}{
+		{"clean", func(l [][]byte) [][]byte { return l }, "", 0, 4},
+		{"a line edited", func(l [][]byte) [][]byte {
+			l[1] = bytes.Replace(l[1], []byte(`"test-wrap"`), []byte(`"test-warp"`), 1)
+			return l
+		}, "chain_broken", 2, 1},
+		{"a line edited and resealed", func(l [][]byte) [][]byte {
+			l[1] = reseal(bytes.Replace(l[1], []byte(`"test-wrap"`), []byte(`"test-warp"`), 1))
+			return l
+		}, "chain_broken", 3, 2},
+		{"a line removed", func(l [][]byte) [][]byte { return append(l[:2:2], l[3:]...) }, "event_gap", 4, 2},
+	} {
+		var reports []*Report
+		for _, batch := range []int{4 << 20, 1} {
+			logBatch = batch
+			s, dir, _ := damageStore(t)
+			editLines(t, dir, c.edit)
+			r, err := s.Doctor()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Log.VerifiedSeq != c.verified || r.Log.Events != 4-map[bool]int{true: 1}[c.code == "event_gap"] {
+				t.Errorf("%s, batches of %d bytes: %d events, verified up to seq %d; want seq %d", c.name, batch, r.Log.Events, r.Log.VerifiedSeq, c.verified)
+			}
+			found := false
+			for _, f := range r.Findings {
+				found = found || f.Code == c.code && f.Path == EventsFile && f.Seq == c.seq
+			}
+			if c.code != "" && !found || c.code == "" && len(r.Findings) > 0 {
+				t.Errorf("%s, batches of %d bytes: want %s at seq %d, got %+v", c.name, batch, c.code, c.seq, r.Findings)
+			}
+			reports = append(reports, r)
+		}
+		if a, b := reports[0].Findings, reports[1].Findings; len(a) != len(b) {
+			t.Errorf("%s: %d findings in one batch, %d in one-line batches", c.name, len(a), len(b))
 		}
 	}
 }
