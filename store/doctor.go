@@ -193,7 +193,7 @@ const (
 func newDocSet() *docSet {
 	return &docSet{problems: map[string]*model.Problem{}, statements: map[string]*model.Statement{}, debates: map[string]*model.Debate{},
 		revision: map[string]int{}, present: map[string]bool{}, leases: map[string][]byte{}, logged: &logFacts{leases: map[string]leaseFact{}},
-		proofs: map[string]map[int]proofAt{}}
+		proofs: map[string][]proofAt{}}
 }
 
 // doctorFull checks every file and the whole log.
@@ -296,7 +296,7 @@ type docSet struct {
 	logged     *logFacts         // what the event log says of config and leases
 	// proofs holds, per statement, the proof at each proof revision as the
 	// replay of the log's patches gives it (written by the replay workers).
-	proofs   map[string]map[int]proofAt
+	proofs   map[string][]proofAt
 	proofsMu sync.Mutex
 	// proofFiles holds the statements that have a proofs/<id>.jsonl file.
 	proofFiles map[string]bool

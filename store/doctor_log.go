@@ -392,10 +392,12 @@ func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSe
 		}
 	}
 	state := []byte("{}")
-	var proofs map[int]proofAt
-	if k == model.KindStatement {
-		proofs = map[int]proofAt{}
-		defer docs.setProofs(id, proofs)
+	// The proofs are compared with the kept revisions (checkKeptAgainstLog):
+	// only a statement that has its file of them needs them.
+	var proofs []proofAt
+	keeps := k == model.KindStatement && docs.proofFiles[id]
+	if keeps {
+		defer func() { docs.setProofs(id, proofs) }()
 	}
 	for _, c := range refs {
 		if c.deleted {
@@ -422,8 +424,8 @@ func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSe
 			bad("replay_mismatch", p, c.seq, "the patch of seq %d does not apply to its replay: %v", c.seq, err)
 			return false, false
 		}
-		if proofs != nil {
-			noteProof(proofs, state, c.seq)
+		if keeps {
+			noteProof(&proofs, state, c.seq)
 		}
 	}
 	raw, err := s.root.ReadFile(p)

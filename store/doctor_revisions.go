@@ -95,7 +95,7 @@ func (s *Store) checkKept(id string, st *model.Statement, docs *docSet, bad find
 // proofAt is a statement's proof at one proof revision, as the replay of
 // the log's patches gives it: the fields a kept revision line repeats.
 type proofAt struct {
-	seq             int
+	rev, seq        int
 	text            [sha256.Size]byte // the text's hash: a replay keeps every revision of every statement
 	isText          bool
 	strategy, actor optional
@@ -122,16 +122,28 @@ func optionalOf(v gjson.Result) optional {
 
 // noteProof records the proof of state at its proof revision, the first
 // time the replay reaches that revision (the event that wrote the text).
-func noteProof(proofs map[int]proofAt, state []byte, seq int) {
+// A statement's proofs are a slice in the order the replay reaches them: a
+// map per statement costs a kilobyte where most hold one.
+func noteProof(proofs *[]proofAt, state []byte, seq int) {
 	f := gjson.GetManyBytes(state, "proof_revision", "proof", "proof_strategy", "proof_author", "updated_at")
 	rev := int(f[0].Int())
-	if _, ok := proofs[rev]; ok || rev == 0 {
+	if _, ok := proofOf(*proofs, rev); ok || rev == 0 {
 		return
 	}
-	proofs[rev] = proofAt{seq: seq, text: sha256.Sum256([]byte(f[1].Str)), isText: f[1].Type == gjson.String, strategy: optionalOf(f[2]), actor: optionalOf(f[3]), at: f[4].String()}
+	*proofs = append(*proofs, proofAt{rev: rev, seq: seq, text: sha256.Sum256([]byte(f[1].Str)), isText: f[1].Type == gjson.String, strategy: optionalOf(f[2]), actor: optionalOf(f[3]), at: f[4].String()})
 }
 
-func (d *docSet) setProofs(id string, proofs map[int]proofAt) {
+// proofOf is the proof at revision rev.
+func proofOf(proofs []proofAt, rev int) (proofAt, bool) {
+	for _, p := range proofs {
+		if p.rev == rev {
+			return p, true
+		}
+	}
+	return proofAt{}, false
+}
+
+func (d *docSet) setProofs(id string, proofs []proofAt) {
 	d.proofsMu.Lock()
 	defer d.proofsMu.Unlock()
 	d.proofs[id] = proofs
@@ -154,7 +166,7 @@ func (s *Store) checkKeptAgainstLog(docs *docSet, bad findingFunc) {
 			continue // reported as schema
 		}
 		for i, r := range kept {
-			want, ok := proofs[r.Revision]
+			want, ok := proofOf(proofs, r.Revision)
 			if !ok {
 				continue
 			}
