@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -95,28 +98,53 @@ func compareIndex(ix KV, want map[string]*Row, events []kv, bad findingFunc) {
 	})
 	turns := map[string]bool{}
 	reported := map[string]bool{} // a row reported once is not reported again for its turn key
-	for _, id := range slices.Sorted(maps.Keys(want)) {
-		r := want[id]
-		if r.Role != "" {
+	ids := slices.Sorted(maps.Keys(want))
+	// Each row is compared on every core (a parse and two encodings per
+	// row); the findings are then given in order.
+	type verdict struct {
+		missing   bool
+		parseErr  error
+		differing string // the summary of the difference
+	}
+	verdicts := make([]verdict, len(ids))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(ids); i = int(next.Add(1)) - 1 {
+				v, ok := got[ids[i]]
+				if !ok {
+					verdicts[i].missing = true
+					continue
+				}
+				var have Row
+				if err := json.Unmarshal(v, &have); err != nil {
+					verdicts[i].parseErr = err
+					continue
+				}
+				wb, _ := json.Marshal(want[ids[i]])
+				hb, _ := json.Marshal(&have)
+				if !bytes.Equal(wb, hb) {
+					diff, _ := Patch(wb, hb)
+					verdicts[i].differing = summarizePatch(diff)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, id := range ids {
+		if r := want[id]; r.Role != "" {
 			turns[string(turnKey(r))] = true
 		}
-		v, ok := got[id]
 		delete(got, id)
-		if !ok {
+		switch v := verdicts[i]; {
+		case v.missing:
 			bad("index_mismatch", IndexFile, 0, "the index has no row for %s", id)
 			reported[id] = true
-			continue
-		}
-		var have Row
-		if err := json.Unmarshal(v, &have); err != nil {
-			bad("index_mismatch", IndexFile, 0, "the row of %s does not parse: %v", id, err)
-			continue
-		}
-		wb, _ := json.Marshal(r)
-		hb, _ := json.Marshal(&have)
-		if !bytes.Equal(wb, hb) {
-			diff, _ := Patch(wb, hb)
-			bad("index_mismatch", IndexFile, 0, "the row of %s differs from its documents: %s", id, summarizePatch(diff))
+		case v.parseErr != nil:
+			bad("index_mismatch", IndexFile, 0, "the row of %s does not parse: %v", id, v.parseErr)
+		case v.differing != "":
+			bad("index_mismatch", IndexFile, 0, "the row of %s differs from its documents: %s", id, v.differing)
 			reported[id] = true
 		}
 	}
