@@ -2,10 +2,14 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
+	"strings"
 	"testing"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"github.com/tidwall/gjson"
+
+	"github.com/proofloop/proofloop/model"
 )
 
 // createdBy stands in for jsonpatch's Apply on a creation patch: where it
@@ -130,5 +134,41 @@ func TestScanLogAcrossBatches(t *testing.T) {
 		if a, b := reports[0].Findings, reports[1].Findings; len(a) != len(b) {
 			t.Errorf("%s: %d findings in one batch, %d in one-line batches", c.name, len(a), len(b))
 		}
+	}
+}
+
+// deriveStream trusts the full check's schema check of a document only for
+// the bytes that passed it: a document whose bytes changed since is checked
+// again, and its damage stops the derivation as it would without the
+// first pass.
+func TestDeriveStreamRechecksChangedBytes(t *testing.T) {
+	s, dir, _ := damageStore(t)
+	const prob = "problem/prob_x.json"
+	first := newFirstPass()
+	first.listed = true
+	for _, id := range []string{"prob_x", "stmt_x_wrap"} {
+		k, _ := model.KindOf(id)
+		raw := readFile(t, dir, DocPath(k, id))
+		first.link(&Doc{ID: id, Kind: k, Raw: raw})
+		first.checked(id, raw)
+	}
+	plain, err := deriveStream(s.src(), 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := deriveStream(s.src(), 3, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, r := range plain {
+		a, _ := json.Marshal(r)
+		b, _ := json.Marshal(got[id])
+		if !bytes.Equal(a, b) {
+			t.Errorf("the row of %s from the first pass is %s; read afresh it is %s", id, b, a)
+		}
+	}
+	editFile(t, dir, prob, func(s string) string { return strings.Replace(s, `"status": "pending"`, `"status": "nonsense"`, 1) })
+	if _, err := deriveStream(s.src(), 3, first); err == nil {
+		t.Error("a document edited after the first pass into one its schema refuses was derived without its check")
 	}
 }
