@@ -197,7 +197,7 @@ func (s *Store) reindexIn(bt BackendTx) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	rows, err := deriveAll(bt, cfg.MaxRounds)
+	rows, err := deriveAll(bt, cfg.MaxRounds, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -195,6 +195,10 @@ type indexState struct {
 	// lenient derives rows despite a missing parent or child, for a
 	// rebuild of a store that doctor will report as damaged.
 	lenient bool
+	// current is set once the transaction has found the index's stamp
+	// current (or rebuilt it); until then it is open only for the sums
+	// of checked documents (Tx.checkedSum).
+	current bool
 }
 
 func (ix *indexState) row(id string) (*Row, error) {
@@ -521,34 +525,31 @@ func childIDs(d *Doc) []string {
 // when it is missing, of another version or behind the log. The caller holds
 // the lock, so the view stays current until the commit.
 func (tx *Tx) index() (*indexState, error) {
-	if tx.ix != nil {
+	if tx.ix != nil && tx.ix.current {
 		return tx.ix, nil
 	}
 	if tx.bt != nil {
 		return tx.indexBackend()
 	}
-	ix := &indexState{rows: map[string]*Row{}}
 	for attempt := 0; ; attempt++ {
-		var err error
-		if ix.db, err = tx.s.openIndex(true); err != nil {
-			return nil, damaged(IndexFile, err)
-		}
-		if ix.btx, err = ix.db.Begin(false); err != nil {
-			ix.close()
-			return nil, damaged(IndexFile, err)
-		}
-		ix.kv = boltKV{ix.btx}
-		why, err := tx.s.stale(ix.kv)
-		if err != nil {
-			ix.close()
-			return nil, err
-		}
-		if why == "" {
+		if tx.ix == nil {
+			ix, err := tx.s.openIndexState()
+			if err != nil {
+				return nil, err
+			}
 			tx.ix = ix
+		}
+		ix := tx.ix
+		why, err := tx.s.stale(ix.kv)
+		if err == nil && why == "" {
+			ix.current = true
 			return ix, nil
 		}
 		ix.close()
-		ix.btx, ix.db, ix.kv = nil, nil, nil
+		tx.ix = nil
+		if err != nil {
+			return nil, err
+		}
 		if attempt > 0 {
 			return nil, damaged(IndexFile, fmt.Errorf("it is still %s after a rebuild", why))
 		}
@@ -557,6 +558,22 @@ func (tx *Tx) index() (*indexState, error) {
 			return nil, err
 		}
 	}
+}
+
+// openIndexState opens the file store's index in a read transaction,
+// without judging its stamp (Tx.index does).
+func (s *Store) openIndexState() (*indexState, error) {
+	ix := &indexState{rows: map[string]*Row{}}
+	var err error
+	if ix.db, err = s.openIndex(true); err != nil {
+		return nil, damaged(IndexFile, err)
+	}
+	if ix.btx, err = ix.db.Begin(false); err != nil {
+		ix.close()
+		return nil, damaged(IndexFile, err)
+	}
+	ix.kv = boltKV{ix.btx}
+	return ix, nil
 }
 
 // Row derives the row of an item as it stands in the transaction now: from
@@ -682,7 +699,7 @@ func (tx *Tx) indexBackend() (*indexState, error) { return tx.indexOn(tx.bt.KV()
 // indexOn is indexBackend reading through kv (which may hold keys read
 // ahead: a rebuild drops it for the rebuilt index).
 func (tx *Tx) indexOn(kv KV) (*indexState, error) {
-	ix := &indexState{kv: kv, rows: map[string]*Row{}}
+	ix := &indexState{kv: kv, rows: map[string]*Row{}, current: true}
 	why, err := tx.s.stale(ix.kv)
 	if err != nil {
 		return nil, err

@@ -289,7 +289,8 @@ func (s *Store) reindex() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	rows, err := deriveAll(s.src(), cfg.MaxRounds)
+	sums := map[string]string{}
+	rows, err := deriveAll(s.src(), cfg.MaxRounds, sums)
 	if err != nil {
 		return 0, err
 	}
@@ -342,6 +343,9 @@ func (s *Store) reindex() (int, error) {
 				return err
 			}
 		}
+		if err := putSums(btx, sums); err != nil {
+			return err
+		}
 		meta.Put([]byte("seq"), []byte(strconv.Itoa(t.Seq)))
 		meta.Put([]byte("max_rounds"), []byte(strconv.Itoa(cfg.MaxRounds)))
 		return meta.Put([]byte("version"), []byte(indexVersion))
@@ -355,19 +359,31 @@ func (s *Store) reindex() (int, error) {
 // deriveAll reads every document, in parallel, and derives every row. Depth
 // and root come first (they follow parent links), then the turns (they read
 // the children's statuses). A missing parent or child, which doctor reports,
-// does not stop it.
-func deriveAll(src source, maxRounds int) (map[string]*Row, error) {
+// does not stop it. When sums is not nil, it also gets each document's
+// docSum: every document is read with its whole check (readDoc), so the
+// rebuilt index may vouch for these bytes (see bucketSums).
+func deriveAll(src source, maxRounds int, sums map[string]string) (map[string]*Row, error) {
 	ids, err := allDocIDs(src)
 	if err != nil {
 		return nil, err
 	}
 	docs := make([]*Doc, len(ids))
+	var sumOf []string
+	if sums != nil {
+		sumOf = make([]string, len(ids))
+	}
 	err = eachDoc(src, ids, func(id string) (*Doc, error) { return readDoc(src, id) }, func(i int, d *Doc) error {
 		docs[i] = d
+		if sumOf != nil {
+			sumOf[i] = docSum(d.Kind, d.Raw)
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	for i, sum := range sumOf {
+		sums[ids[i]] = sum
 	}
 	ix := &indexState{rows: map[string]*Row{}, lenient: true}
 	for _, d := range docs {

@@ -144,7 +144,7 @@ func (tx *Tx) Get(id string) (*Doc, error) {
 	if d, ok := tx.docs[id]; ok {
 		return d, nil
 	}
-	d, err := readDoc(tx.src(), id)
+	d, err := readDocChecked(tx.src(), id, tx.checkedSum(id))
 	if err != nil {
 		return nil, err
 	}

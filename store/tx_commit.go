@@ -191,6 +191,7 @@ func (tx *Tx) commitFile(ev *Event, changed []*Doc, writes []journalWrite) error
 	if err != nil {
 		return err
 	}
+	ops = append(ops, sumOps(changed)...)
 	for _, op := range ops {
 		// The journal is JSON: bytes that are not UTF-8 would not survive
 		// the round trip, and the journal would fail its checksum.
