@@ -71,3 +71,22 @@ func TestDecodeDocIsV1(t *testing.T) {
 		t.Errorf("compared %d documents; the generated store has more", n)
 	}
 }
+
+// TestCheckJSON: the strict check refuses what the schema validator lets
+// through, on its fast path as on the one that explains.
+func TestCheckJSON(t *testing.T) {
+	for in, ok := range map[string]bool{
+		`{"status": "true", "status": "pending"}`: false,
+		`{"a": {"b": 1, "b": 2}}`:                 false,
+		`{"a": 1} {"b": 2}`:                       false,
+		`{"a": 1} x`:                              false,
+		"{\"a\": \"\xff\"}":                       false,
+		`{"a": 1`:                                 false,
+		`{"a": [1, {"b": "c"}], "b": 1}`:          true,
+		" {\"a\": 1}\n":                           true,
+	} {
+		if err := store.CheckJSON([]byte(in)); (err == nil) != ok {
+			t.Errorf("CheckJSON(%q) = %v; want ok %t", in, err, ok)
+		}
+	}
+}
