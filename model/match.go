@@ -11,7 +11,12 @@ import (
 // still matches. On a mismatch the error shows the actual sentence and, if
 // the quote appears in another sentence, that sentence's number.
 func MatchSentence(proof string, n int, quote string) error {
-	sents := Sentences(proof)
+	return matchSpans(proof, SplitSentences(proof), n, quote)
+}
+
+// matchSpans is MatchSentence on a proof already split into spans.
+func matchSpans(proof string, spans []Span, n int, quote string) error {
+	sents := spanTexts(proof, spans)
 	if n < 1 || n > len(sents) {
 		return fmt.Errorf("sentence %d is out of range: %s", n, ProofHas(len(sents)))
 	}

@@ -59,8 +59,10 @@ func SplitSentences(text string) []Span {
 
 // Sentences returns the text of each sentence of a proof, in order; an
 // empty list, never nil, when there are none.
-func Sentences(text string) []string {
-	spans := SplitSentences(text)
+func Sentences(text string) []string { return spanTexts(text, SplitSentences(text)) }
+
+// spanTexts returns the text of each of text's spans.
+func spanTexts(text string, spans []Span) []string {
 	out := make([]string, len(spans))
 	for i, sp := range spans {
 		out[i] = text[sp.Start:sp.End]
@@ -74,7 +76,12 @@ func Sentences(text string) []string {
 // returns an error wrapping ErrSentenceRange when first < 1, last < first or
 // last is past the last sentence.
 func ReplaceSentences(text string, first, last int, replacement string) (string, error) {
-	spans := SplitSentences(text)
+	return ReplaceSpans(text, SplitSentences(text), first, last, replacement)
+}
+
+// ReplaceSpans is ReplaceSentences on text already split into spans
+// (SplitSentences(text), or Facts.ProofSpans).
+func ReplaceSpans(text string, spans []Span, first, last int, replacement string) (string, error) {
 	if first < 1 || last < first || last > len(spans) {
 		return "", &sentenceRangeError{first, last, len(spans)}
 	}
@@ -133,7 +140,10 @@ type splitter struct {
 // after it.
 func (s *splitter) step(i int) int {
 	t := s.text
-	r, size := utf8.DecodeRuneInString(t[i:])
+	r, size := rune(t[i]), 1
+	if r >= utf8.RuneSelf {
+		r, size = utf8.DecodeRuneInString(t[i:])
+	}
 	if unicode.IsSpace(r) {
 		if r == '\n' && s.start >= 0 && breakAfter(t, i) {
 			s.cut()
@@ -268,10 +278,18 @@ func skipClosers(t string, j int) int {
 	return j
 }
 
-// abbreviation reports whether before ends with a whole-word abbreviation.
+// abbreviation reports whether before, which ends with '.', ends with a
+// whole-word abbreviation. Each abbreviation is compared only when its
+// byte before the final '.' matches: a sentence of a long proof ends at
+// each of its periods, and comparing all of them there was most of the
+// split's time.
 func abbreviation(before string) bool {
+	if len(before) < 2 {
+		return false
+	}
+	c := before[len(before)-2]
 	for _, a := range abbreviations {
-		if strings.HasSuffix(before, a) {
+		if a[len(a)-2] == c && strings.HasSuffix(before, a) {
 			r, _ := utf8.DecodeLastRuneInString(before[:len(before)-len(a)])
 			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 				return true

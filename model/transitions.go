@@ -107,6 +107,19 @@ type Facts struct {
 	MaxRounds int
 	// Extend is decide --extend N's N; 0 for --accept or --reject.
 	Extend int
+
+	spans   []Span // the sentences of spansOf, once split (ProofSpans)
+	spansOf string
+}
+
+// ProofSpans are the sentences of Proof. They are split once per Facts:
+// a call's guards and its skill each need them, and a 100 KB proof takes
+// milliseconds to split.
+func (f *Facts) ProofSpans() []Span {
+	if f.spans == nil || f.spansOf != f.Proof {
+		f.spans, f.spansOf = SplitSentences(f.Proof), f.Proof
+	}
+	return f.spans
 }
 
 // kind is the kind of document the facts describe: a problem's facts
@@ -343,13 +356,13 @@ var Table = []Rule{
 		Leaves: string(StatementHasGap),
 		Guards: []Guard{{Name: "sentence_in_range", Text: "sentence number in range", Input: true,
 			Check: func(f *Facts) error {
-				n := len(SplitSentences(f.Proof))
+				n := len(f.ProofSpans())
 				if f.Sentence < 1 || f.Sentence > n {
 					return fmt.Errorf("sentence %d is out of range: %s", f.Sentence, ProofHas(n))
 				}
 				return nil
 			}}, {Name: "sentence_text_found", Text: "sentence_text found in that sentence", Input: true,
-			Check: func(f *Facts) error { return MatchSentence(f.Proof, f.Sentence, f.Quote) }}, notSelfCheck}},
+			Check: func(f *Facts) error { return matchSpans(f.Proof, f.ProofSpans(), f.Sentence, f.Quote) }}, notSelfCheck}},
 	{Skill: "fix-patch-proof", Roles: []Role{RoleFix}, Kind: KindStatement,
 		From: []From{{Statuses: []Status{StatementHasGap}, Turn: RoleFix, Why: whyFix},
 			{Statuses: []Status{StatementAwaitingSubstatement}, Turn: RoleFix, When: []Guard{hasOpenIssue}, Why: whyFilled}},
@@ -357,7 +370,7 @@ var Table = []Rule{
 		Guards: []Guard{anyOpenIssue, {Name: noOpenSubs.Name, Text: "from awaiting_substatements only once the gap-filling sub-statements are resolved", Check: noOpenSubs.Check},
 			{Name: "range_in_bounds", Text: "range in bounds", Input: true,
 				Check: func(f *Facts) error {
-					n := len(SplitSentences(f.Proof))
+					n := len(f.ProofSpans())
 					if f.First < 1 || f.Last < f.First || f.Last > n {
 						return fmt.Errorf("sentence range %d-%d is out of bounds: %s", f.First, f.Last, ProofHas(n))
 					}

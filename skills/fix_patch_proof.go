@@ -51,7 +51,7 @@ func runFixPatchProof(tx *store.Tx, in *Input) (*Result, error) {
 	if err := model.Allow("fix-patch-proof", f); err != nil {
 		return nil, err
 	}
-	proof, err := model.ReplaceSentences(f.Proof, r.Start, r.End, in.Text("replacement_text"))
+	proof, err := model.ReplaceSpans(f.Proof, f.ProofSpans(), r.Start, r.End, in.Text("replacement_text"))
 	if err != nil {
 		return nil, store.Errorf(store.CodeInvalidInput, "%v", err)
 	}
