@@ -79,8 +79,12 @@ func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (b
 	}
 	switch {
 	case a.IsObject() && b.IsObject() && allows(node, "object"):
+		// Each object's members are looked up in a map, read in one
+		// pass: a gjson Get per key scans from the start, past the 100 KB
+		// proof of a big statement for every key after it.
+		as, bs := members(a), members(b)
 		for _, r := range stringsOf(node["required"]) {
-			if !a.Get(gjson.Escape(r)).Exists() {
+			if _, ok := as[r]; !ok {
 				return false, nil
 			}
 		}
@@ -105,7 +109,7 @@ func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (b
 				ok = sub == true
 				return ok
 			}
-			if old := b.Get(gjson.Escape(k.Str)); old.Exists() {
+			if old, was := bs[k.Str]; was {
 				ok, err = validPart(kind, sm, subPtr, old, v)
 			} else {
 				ok, err = wholePart(kind, sm, subPtr, v)
@@ -137,6 +141,19 @@ func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (b
 		return true, nil
 	}
 	return wholePart(kind, node, ptr, a)
+}
+
+// members maps an object's keys to their values; the first of a repeated
+// key, as gjson's Get reads it.
+func members(o gjson.Result) map[string]gjson.Result {
+	m := map[string]gjson.Result{}
+	o.ForEach(func(k, v gjson.Result) bool {
+		if _, seen := m[k.Str]; !seen {
+			m[k.Str] = v
+		}
+		return true
+	})
+	return m
 }
 
 // allows reports whether node's type admits the JSON type t (no type
