@@ -79,12 +79,12 @@ func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (b
 	}
 	switch {
 	case a.IsObject() && b.IsObject() && allows(node, "object"):
-		// Each object's members are looked up in a map, read in one
-		// pass: a gjson Get per key scans from the start, past the 100 KB
-		// proof of a big statement for every key after it.
+		// Each object's members are read once, in one pass: a gjson Get
+		// per key scans from the start, past the 100 KB proof of a big
+		// statement for every key after it.
 		as, bs := members(a), members(b)
 		for _, r := range stringsOf(node["required"]) {
-			if _, ok := as[r]; !ok {
+			if _, ok := as.get(r); !ok {
 				return false, nil
 			}
 		}
@@ -109,7 +109,7 @@ func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (b
 				ok = sub == true
 				return ok
 			}
-			if old, was := bs[k.Str]; was {
+			if old, was := bs.get(k.Str); was {
 				ok, err = validPart(kind, sm, subPtr, old, v)
 			} else {
 				ok, err = wholePart(kind, sm, subPtr, v)
@@ -143,17 +143,36 @@ func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (b
 	return wholePart(kind, node, ptr, a)
 }
 
-// members maps an object's keys to their values; the first of a repeated
-// key, as gjson's Get reads it.
-func members(o gjson.Result) map[string]gjson.Result {
-	m := map[string]gjson.Result{}
+// object is an object's members in order, with where the last lookup
+// found one: a lookup starts there, so reading two versions of an object
+// key by key, in the same order, is one pass over each.
+type object struct {
+	keys []string
+	vals []gjson.Result
+	at   int
+}
+
+func members(o gjson.Result) *object {
+	m := &object{}
 	o.ForEach(func(k, v gjson.Result) bool {
-		if _, seen := m[k.Str]; !seen {
-			m[k.Str] = v
-		}
+		m.keys, m.vals = append(m.keys, k.Str), append(m.vals, v)
 		return true
 	})
 	return m
+}
+
+// get finds key's value. The documents are strict JSON (the store's
+// CheckJSON), so a key is there once.
+func (m *object) get(key string) (gjson.Result, bool) {
+	n := len(m.keys)
+	for i := range n {
+		j := (m.at + i) % n
+		if m.keys[j] == key {
+			m.at = j + 1
+			return m.vals[j], true
+		}
+	}
+	return gjson.Result{}, false
 }
 
 // allows reports whether node's type admits the JSON type t (no type
