@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/tidwall/gjson"
 )
 
 // WALFile is the store's write-ahead log: every committed transaction's
@@ -290,23 +292,20 @@ func (s *Store) walCheckpoint(size int64) error {
 		return err
 	}
 	// Only the paths matter here, and these lines were verified as they
-	// were written: a line decoded without its contents or checksum costs
-	// a scan, where walRecords would hash every document again.
+	// were written: each is read for its writes' paths alone (gjson skips
+	// the contents without decoding them), where walRecords would hash
+	// every document again. A log of big documents checkpoints every few
+	// calls, and decoding its megabyte was a tenth of each call's time.
 	var js []journal
 	for _, line := range bytes.Split(raw, []byte("\n"))[1:] {
-		var j struct {
-			Writes []struct {
-				Path   string `json:"path"`
-				Remove bool   `json:"remove"`
-			} `json:"writes"`
-		}
-		if json.Unmarshal(line, &j) != nil {
+		if !gjson.ValidBytes(line) {
 			continue
 		}
 		var w []journalWrite
-		for _, x := range j.Writes {
-			w = append(w, journalWrite{Path: x.Path, Remove: x.Remove})
-		}
+		gjson.GetBytes(line, "writes").ForEach(func(_, x gjson.Result) bool {
+			w = append(w, journalWrite{Path: x.Get("path").String(), Remove: x.Get("remove").Bool()})
+			return true
+		})
 		js = append(js, journal{Writes: w})
 	}
 	return s.checkpoint(js)
