@@ -35,7 +35,8 @@ func ValidateChange(kind Kind, before, after []byte) error {
 	if err != nil {
 		return err
 	}
-	ok, err := validPart(kind, root, "#", gjson.ParseBytes(before), gjson.ParseBytes(after))
+	c := &change{kind: kind, checked: map[string]bool{}}
+	ok, err := c.validPart(root, "#", gjson.ParseBytes(before), gjson.ParseBytes(after))
 	if err != nil {
 		return err
 	}
@@ -61,9 +62,9 @@ var splittable = map[string]bool{
 // validPart reports whether a, in place of b (valid against node), is
 // valid against node; ptr names node in the kind's schema, as a "#/..."
 // JSON pointer.
-func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (bool, error) {
+func (c *change) validPart(node map[string]any, ptr string, b, a gjson.Result) (bool, error) {
 	if ref, ok := node["$ref"].(string); ok {
-		target, err := resolve(kind, ref)
+		target, err := resolve(c.kind, ref)
 		if err != nil {
 			return false, err
 		}
@@ -74,7 +75,7 @@ func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (b
 	}
 	for k := range node {
 		if !splittable[k] {
-			return wholePart(kind, node, ptr, a)
+			return c.wholePart(node, ptr, a)
 		}
 	}
 	switch {
@@ -92,6 +93,10 @@ func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (b
 		ok := true
 		var err error
 		a.ForEach(func(k, v gjson.Result) bool {
+			old, was := bs.get(k.Str)
+			if was && old.Raw == v.Raw {
+				return true // an unchanged part of a valid document is valid
+			}
 			sub, subPtr := props[k.Str], ptr+"/properties/"+escapePointer(k.Str)
 			if sub == nil {
 				switch extra := node["additionalProperties"].(type) {
@@ -109,10 +114,10 @@ func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (b
 				ok = sub == true
 				return ok
 			}
-			if old, was := bs.get(k.Str); was {
-				ok, err = validPart(kind, sm, subPtr, old, v)
+			if was {
+				ok, err = c.validPart(sm, subPtr, old, v)
 			} else {
-				ok, err = wholePart(kind, sm, subPtr, v)
+				ok, err = c.wholePart(sm, subPtr, v)
 			}
 			return ok && err == nil
 		})
@@ -121,7 +126,7 @@ func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (b
 		items, isMap := node["items"].(map[string]any)
 		if !isMap {
 			if _, present := node["items"]; present {
-				return wholePart(kind, node, ptr, a) // a tuple or a boolean
+				return c.wholePart(node, ptr, a) // a tuple or a boolean
 			}
 			return true, nil
 		}
@@ -130,9 +135,9 @@ func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (b
 			var ok bool
 			var err error
 			if i < len(bs) {
-				ok, err = validPart(kind, items, ptr+"/items", bs[i], v)
+				ok, err = c.validPart(items, ptr+"/items", bs[i], v)
 			} else {
-				ok, err = wholePart(kind, items, ptr+"/items", v)
+				ok, err = c.wholePart(items, ptr+"/items", v)
 			}
 			if !ok || err != nil {
 				return ok, err
@@ -140,7 +145,7 @@ func validPart(kind Kind, node map[string]any, ptr string, b, a gjson.Result) (b
 		}
 		return true, nil
 	}
-	return wholePart(kind, node, ptr, a)
+	return c.wholePart(node, ptr, a)
 }
 
 // object is an object's members in order, with where the last lookup
@@ -201,8 +206,14 @@ func stringsOf(v any) []string {
 
 // wholePart validates v against node, the part of the kind's schema at
 // ptr, with that part compiled on its own (once per process).
-func wholePart(kind Kind, node map[string]any, ptr string, v gjson.Result) (bool, error) {
-	s, err := partSchema(kind, node, ptr)
+// A verdict is kept for the rest of the change: a new proof sets the same
+// superseded_at on each of 300 issues, which is one check, not 300.
+func (c *change) wholePart(node map[string]any, ptr string, v gjson.Result) (bool, error) {
+	key := ptr + "\x00" + v.Raw
+	if ok, seen := c.checked[key]; seen {
+		return ok, nil
+	}
+	s, err := partSchema(c.kind, node, ptr)
 	if err != nil {
 		return false, err
 	}
@@ -210,7 +221,15 @@ func wholePart(kind Kind, node map[string]any, ptr string, v gjson.Result) (bool
 	if err != nil {
 		return false, nil // Validate of the whole document says why
 	}
+	c.checked[key] = res.Valid()
 	return res.Valid(), nil
+}
+
+// change is one ValidateChange: the kind, and the verdict of each part
+// checked whole so far, by its pointer and bytes.
+type change struct {
+	kind    Kind
+	checked map[string]bool
 }
 
 var (
