@@ -21,6 +21,7 @@ func (a *app) skillCommand(sk *skills.Skill) *cobra.Command {
 		Example: "  proofloop " + sk.Name + " " + sk.Example,
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			defer pauseGC()()
 			flags := map[string][]string{}
 			for name, v := range vals {
 				if v.vals != nil {
