@@ -44,11 +44,15 @@ type app struct {
 	// backends, when set, keeps the PostgreSQL store open between the
 	// commands of one process: the MCP server's (cmd_db.go).
 	backends *backends
+	// oneShot is set when the command is what the process is for (run,
+	// from main), not one call of a long-lived server: a skill call then
+	// pauses the garbage collector (pauseGC).
+	oneShot bool
 }
 
 // run builds the command tree, runs it and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return (&app{stdin: stdin, stdout: stdout, stderr: stderr}).execute(args)
+	return (&app{stdin: stdin, stdout: stdout, stderr: stderr, oneShot: true}).execute(args)
 }
 
 // execute runs one command line with a's streams and returns the exit code.

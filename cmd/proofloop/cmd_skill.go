@@ -21,7 +21,9 @@ func (a *app) skillCommand(sk *skills.Skill) *cobra.Command {
 		Example: "  proofloop " + sk.Name + " " + sk.Example,
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			defer pauseGC()()
+			if a.oneShot {
+				defer pauseGC()()
+			}
 			flags := map[string][]string{}
 			for name, v := range vals {
 				if v.vals != nil {

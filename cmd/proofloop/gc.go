@@ -22,14 +22,18 @@ var gcPause struct {
 // statement with a 100 KB proof and 300 issues it allocates about 7 MB and
 // collected three times, a quarter of its CPU, for memory the exit gives
 // back anyway. The limit keeps a call that allocates more than expected
-// collecting as usual past 64 MB. The settings are the process's, so a
-// count keeps calls that run in one process at once (the tests run the CLI
-// in process, in parallel) from restoring them under one another.
+// collecting as usual past 64 MB. Only a process run for the one command
+// pauses (app.oneShot): the MCP server runs skill calls in its own
+// long-lived process, whose heap may be past the limit. The settings are
+// the process's, so a count keeps calls that run in one process at once
+// (the tests run the CLI in process, in parallel) from restoring them
+// under one another.
 func pauseGC() (resume func()) {
 	gcPause.Lock()
 	defer gcPause.Unlock()
 	if gcPause.n == 0 {
-		gcPause.limit = debug.SetMemoryLimit(skillHeap)
+		gcPause.limit = debug.SetMemoryLimit(-1) // a GOMEMLIMIT lower than ours stays
+		debug.SetMemoryLimit(min(gcPause.limit, skillHeap))
 		gcPause.percent = debug.SetGCPercent(-1)
 	}
 	gcPause.n++
