@@ -86,7 +86,7 @@ func (s *Store) commit(seq int, line []byte, at int64, writes []journalWrite) er
 	// Without HTML escaping: json.Marshal would rewrite a ">" inside the
 	// event line (a RawMessage) as \u003e, and the line recovery writes
 	// back would no longer match its checksum or its hash.
-	jb, err := Marshal(j)
+	jb, err := j.encode()
 	if err != nil {
 		return Errorf(CodeInternal, "encode journal").Wrap(err)
 	}
