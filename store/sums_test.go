@@ -160,3 +160,27 @@ func TestCheckedSum(t *testing.T) {
 		}
 	})
 }
+
+// TestSetKeepsTheBytesRead: sets written in place (a value no longer than
+// the one before) change the Doc's own copy, never the bytes it was read
+// as, which are the base of the event's patch.
+func TestSetKeepsTheBytesRead(t *testing.T) {
+	read := []byte(`{"id":"prob_x","status":"pending","revision":3,"updated_at":"2026-11-22T10:04:05Z","hypothesis":[]}`)
+	orig := string(read)
+	d := &Doc{ID: "prob_x", Raw: read, orig: read}
+	for _, set := range []struct {
+		path string
+		v    any
+	}{{"revision", 4}, {"status", "solved"}, {"updated_at", "2026-11-23T10:04:05Z"}, {"revision", 5}, {"hypothesis.-1", "h"}, {"status", "pending"}} {
+		if err := d.Set(set.path, set.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if string(read) != orig || string(d.orig) != orig {
+		t.Errorf("the bytes read became %s; want them kept: %s", read, orig)
+	}
+	want := `{"id":"prob_x","status":"pending","revision":5,"updated_at":"2026-11-23T10:04:05Z","hypothesis":["h"]}`
+	if string(d.Raw) != want {
+		t.Errorf("after the sets: %s; want %s", d.Raw, want)
+	}
+}

@@ -264,7 +264,7 @@ func (tx *Tx) committed(ev Event, changed []*Doc) *Commit {
 		if !d.deleted {
 			d.revision++
 		}
-		d.orig, d.created, d.dirty = d.Raw, false, false
+		d.orig, d.created, d.dirty, d.owned = d.Raw, false, false, false
 	}
 	return &Commit{Seq: ev.Seq, Event: ev, Changed: changed}
 }
