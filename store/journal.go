@@ -107,7 +107,7 @@ func (s *Store) commit(seq int, line []byte, at int64, writes []journalWrite) er
 	// the journal stays and the next command or reader finishes it; failing
 	// here would invite a retry that applies the change twice.
 	if s.apply(&j) == nil {
-		_ = s.walCheckpoint(size)
+		_ = s.walCheckpoint(size, seq)
 	}
 	return nil
 }
@@ -291,7 +291,7 @@ func (s *Store) recover() (Recovery, error) {
 		}
 		return Recovery{}, Errorf(CodeInternal, "finish transaction %d from the journal", j.Seq).Wrap(err)
 	}
-	_ = s.walCheckpoint(size) // as in commit: the log holds it until a later one
+	_ = s.walCheckpoint(size, j.Seq) // as in commit: the log holds it until a later one
 	return Recovery{Found: true, Finished: true, Seq: j.Seq}, nil
 }
 

@@ -35,12 +35,21 @@ import (
 const WALFile = ".wal"
 
 // walLimit is the size past which a commit checkpoints. A skill call's line
-// is a few KB, so a checkpoint comes every hundred or so calls.
-var walLimit int64 = 1 << 20
+// is a few KB, so a checkpoint comes every few hundred calls: once the log
+// holds walLines transactions past walLimit, or walMax bytes. A call on a
+// statement with a 100 KB proof logs 250 to 500 KB (the document, its event
+// line, a kept revision), and checkpointing per megabyte synced its files
+// every two to four calls.
+var (
+	walLimit int64 = 1 << 20
+	walMax   int64 = 8 << 20
+)
+
+var walLines = 256 // a variable for the tests
 
 func init() {
 	if v, err := strconv.ParseInt(os.Getenv("PROOFLOOP_TEST_WAL_LIMIT"), 10, 64); err == nil {
-		walLimit = v
+		walLimit, walMax = v, v
 	}
 }
 
@@ -282,9 +291,12 @@ func (s *Store) checkpoint(js []journal) error {
 	return nil
 }
 
-// walCheckpoint checkpoints when the log has passed walLimit.
-func (s *Store) walCheckpoint(size int64) error {
-	if size < walLimit && bootOnce() != "" {
+// walCheckpoint checkpoints when the log, whose last line is transaction
+// seq's, has passed walLimit and holds walLines transactions, or has passed
+// walMax (or walLimit, when a test sets it: PROOFLOOP_TEST_WAL_LIMIT).
+func (s *Store) walCheckpoint(size int64, seq int) error {
+	full := size >= walMax || size >= walLimit && s.walLinesTo(seq) >= walLines
+	if !full && bootOnce() != "" {
 		return nil
 	}
 	raw, err := s.root.ReadFile(WALFile)
@@ -309,6 +321,39 @@ func (s *Store) walCheckpoint(size int64) error {
 		js = append(js, journal{Writes: w})
 	}
 	return s.checkpoint(js)
+}
+
+// walLinesTo is how many transactions the log holds, up to seq, its last:
+// from the seq of its first line, read from the log's first bytes. A first
+// line that cannot be read counts as walLines, which checkpoints.
+func (s *Store) walLinesTo(seq int) int {
+	if first := s.walFirstSeq(); first >= 0 {
+		return seq - first + 1
+	}
+	return walLines
+}
+
+// walFirstSeq is the transaction of the log's first line; -1 when it
+// cannot be read.
+func (s *Store) walFirstSeq() int {
+	f, err := s.root.Open(WALFile)
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	buf := make([]byte, 512)
+	n, _ := io.ReadFull(f, buf)
+	_, rest, _ := bytes.Cut(buf[:n], []byte("\n"))
+	rest, ok := bytes.CutPrefix(rest, []byte(`{"seq":`))
+	end := bytes.IndexByte(rest, ',')
+	if !ok || end < 0 {
+		return -1
+	}
+	seq, err := strconv.Atoi(string(rest[:end]))
+	if err != nil {
+		return -1
+	}
+	return seq
 }
 
 // walSameBoot reads only the log's header: whether it was written in this
