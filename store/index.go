@@ -463,14 +463,21 @@ func (tx *Tx) rowOps(changed []*Doc) ([]kvOp, error) {
 // index was current, so that a stale index still looks stale. It reads no
 // config: it also runs when config.json is being repaired.
 func (tx *Tx) stampOnly(t logTail, seq int) ([]kvOp, error) {
-	db, err := tx.s.openIndex(true)
-	if err != nil {
-		return nil, damaged(IndexFile, err)
-	}
-	defer db.Close()
 	var was int
-	if err := db.View(func(btx *bolt.Tx) error { was, _, _ = indexMeta(boltKV{btx}); return nil }); err != nil {
-		return nil, damaged(IndexFile, err)
+	if tx.ix != nil {
+		// Open already, for the sums of the documents the transaction
+		// read (Tx.checkedSum): a second open would wait on bbolt's own
+		// lock, which the first holds.
+		was, _, _ = indexMeta(tx.ix.kv)
+	} else {
+		db, err := tx.s.openIndex(true)
+		if err != nil {
+			return nil, damaged(IndexFile, err)
+		}
+		defer db.Close()
+		if err := db.View(func(btx *bolt.Tx) error { was, _, _ = indexMeta(boltKV{btx}); return nil }); err != nil {
+			return nil, damaged(IndexFile, err)
+		}
 	}
 	if was != t.Seq {
 		return nil, nil

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -182,5 +183,24 @@ func TestSetKeepsTheBytesRead(t *testing.T) {
 	want := `{"id":"prob_x","status":"pending","revision":5,"updated_at":"2026-11-23T10:04:05Z","hypothesis":["h"]}`
 	if string(d.Raw) != want {
 		t.Errorf("after the sets: %s; want %s", d.Raw, want)
+	}
+}
+
+// TestReadThenOnlyDerivedFile: a transaction that reads a document (which
+// opens the index for its sum) and writes only a derived file commits:
+// the index's stamp is read from the index already open, not from a second
+// open that waits on bbolt's lock the first holds.
+func TestReadThenOnlyDerivedFile(t *testing.T) {
+	s, _ := testStore(t)
+	s.LockTimeout = 100 * time.Millisecond
+	mustCreate(t, s, "prob_a")
+	_, err := s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
+		if _, err := tx.Get("prob_a"); err != nil {
+			return err
+		}
+		return tx.WriteFile(".debates/2026-11-22-a.md", []byte("# a\n"))
+	})
+	if err != nil {
+		t.Fatalf("a transaction that read a document and wrote a transcript: %v", err)
 	}
 }
