@@ -22,7 +22,7 @@ func (a *app) skillCommand(sk *skills.Skill) *cobra.Command {
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if a.oneShot {
-				defer pauseGC()()
+				defer pauseGC(skillHeap)()
 			}
 			flags := map[string][]string{}
 			for name, v := range vals {

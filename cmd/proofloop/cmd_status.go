@@ -44,6 +44,11 @@ func (a *app) statusCommand() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if a.oneShot {
+				// It holds the whole tree until it is written: what the
+				// collector would free, the exit frees.
+				defer pauseGC(statusHeap)()
+			}
 			s, err := a.open()
 			if err != nil {
 				return err

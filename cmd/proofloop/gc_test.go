@@ -17,8 +17,8 @@ func gcPercent() int {
 func TestPauseGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(77))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
-	first := pauseGC()
-	second := pauseGC()
+	first := pauseGC(skillHeap)
+	second := pauseGC(skillHeap)
 	if p, l := gcPercent(), debug.SetMemoryLimit(-1); p != -1 || l != skillHeap {
 		t.Errorf("during two calls: GC percent %d, memory limit %d; want -1, %d", p, l, skillHeap)
 	}
@@ -31,7 +31,7 @@ func TestPauseGC(t *testing.T) {
 		t.Errorf("after both: GC percent %d, memory limit %d; want 77, %d", p, l, int64(1<<40))
 	}
 	debug.SetMemoryLimit(16 << 20)
-	resume := pauseGC()
+	resume := pauseGC(skillHeap)
 	if l := debug.SetMemoryLimit(-1); l != 16<<20 {
 		t.Errorf("under GOMEMLIMIT=16MiB: memory limit %d during a call; want it kept", l)
 	}
