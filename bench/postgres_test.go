@@ -1,14 +1,10 @@
 package bench
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -121,23 +117,13 @@ func statementsPerCall(b *testing.B, e *env, root, dsn string, item int) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("traced check-reject-proof: %v\n%s", err, out)
 	}
-	raw, err := os.ReadFile(trace)
+	tr, err := pgstore.ReadTrace(trace)
 	if err != nil {
 		b.Fatal(err)
 	}
-	writes := regexp.MustCompile(`(?i)^\s*(INSERT|UPDATE|DELETE|WITH e AS \(INSERT)`)
-	var statements, trips, writing int
-	for line := range strings.Lines(string(raw)) {
-		var rt struct{ SQL []string }
-		if err := json.Unmarshal([]byte(line), &rt); err != nil {
-			b.Fatal(err)
-		}
-		if rt.SQL == nil { // a connection
-			continue
-		}
-		trips++
-		statements += len(rt.SQL)
-		if slices.ContainsFunc(rt.SQL, writes.MatchString) {
+	statements, trips, writing := tr.Statements(), len(tr.RoundTrips), 0
+	for _, rt := range tr.RoundTrips {
+		if slices.ContainsFunc(rt, pgstore.Writes) {
 			writing++
 		}
 	}

@@ -1,13 +1,10 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -30,24 +27,11 @@ func (c *cli) roundTrips(t *testing.T, k *call) [][]string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", k.Skill, err, out)
 	}
-	f, err := os.Open(trace)
+	tr, err := pgstore.ReadTrace(trace)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var rts [][]string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var rt struct{ SQL []string }
-		if err := json.Unmarshal(sc.Bytes(), &rt); err != nil {
-			t.Fatal(err)
-		}
-		if rt.SQL != nil { // not a connection
-			rts = append(rts, rt.SQL)
-		}
-	}
-	return rts
+	return tr.RoundTrips
 }
 
 // TestStatementsPerCallPostgres: a skill call through the binary makes at
@@ -89,11 +73,10 @@ func TestStatementsPerCallPostgres(t *testing.T) {
 	if n > 10 || len(rts) > 4 {
 		t.Errorf("check-reject-proof made %d statements in %d round trips; want at most 10 in 4", n, len(rts))
 	}
-	writes := regexp.MustCompile(`(?i)^\s*(INSERT|UPDATE|DELETE|WITH e AS \(INSERT)`)
 	for i, rt := range rts {
 		last := i == len(rts)-1
 		for _, sql := range rt {
-			if writes.MatchString(sql) && !last {
+			if pgstore.Writes(sql) && !last {
 				t.Errorf("round trip %d of %d writes (%.40q): the commit is not one round trip", i+1, len(rts), sql)
 			}
 		}

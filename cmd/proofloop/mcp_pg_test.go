@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -80,21 +78,11 @@ func TestMCPKeepsConnectionPostgres(t *testing.T) {
 
 // traced counts the connections and statements of a trace file.
 func traced(t *testing.T, trace string) (connects, statements int) {
-	raw, err := os.ReadFile(trace)
+	tr, err := pgstore.ReadTrace(trace)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(strings.NewReader(string(raw)))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var l struct{ SQL, Connect []string }
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatal(err)
-		}
-		connects += len(l.Connect)
-		statements += len(l.SQL)
-	}
-	return connects, statements
+	return tr.Connects, tr.Statements()
 }
 
 // BenchmarkMCPSkillServerPostgres: BenchmarkMCPSkillServer on a PostgreSQL

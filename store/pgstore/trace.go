@@ -3,7 +3,11 @@ package pgstore
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"regexp"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -85,3 +89,46 @@ var (
 	_ pgx.BatchTracer   = tracer{}
 	_ pgx.ConnectTracer = tracer{}
 )
+
+// Trace is what a TraceEnv file holds: the round trips, each the
+// statements it sent, in the order they ended, and the connections opened.
+type Trace struct {
+	RoundTrips [][]string
+	Connects   int
+}
+
+// Statements counts the statements of every round trip.
+func (t Trace) Statements() int {
+	n := 0
+	for _, rt := range t.RoundTrips {
+		n += len(rt)
+	}
+	return n
+}
+
+// ReadTrace reads a TraceEnv file: the one reader of what tracer writes,
+// for the tests and benchmarks that count.
+func ReadTrace(path string) (Trace, error) {
+	var t Trace
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return t, err
+	}
+	for line := range strings.Lines(string(raw)) {
+		var l struct{ SQL, Connect []string }
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			return t, fmt.Errorf("%s: %v", path, err)
+		}
+		t.Connects += len(l.Connect)
+		if l.SQL != nil {
+			t.RoundTrips = append(t.RoundTrips, l.SQL)
+		}
+	}
+	return t, nil
+}
+
+var writeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^\s*(INSERT|UPDATE|DELETE|WITH e AS \(INSERT)`) })
+
+// Writes says whether a traced statement writes: the statements of a
+// commit, which a call sends in its last round trip only.
+func Writes(sql string) bool { return writeRe().MatchString(sql) }
