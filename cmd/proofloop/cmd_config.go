@@ -82,7 +82,9 @@ func (a *app) configSetCommand() *cobra.Command {
 			"else as a string, so `config set lease_ttl 30m` needs no quotes; null removes the key, so that its\n" +
 			"default applies again. The result is checked against config.schema.json and the ranges before\n" +
 			"anything is written; a refused value exits 2 and changes nothing. A change is one config-set\n" +
-			"event with the actor.",
+			"event with the actor. Every key is a person's setting: set is refused (exit 4, person_only)\n" +
+			"under a lease (--lease or $PROOFLOOP_LEASE) and in a turn of `proofloop run` ($PROOFLOOP_RUN_ID),\n" +
+			"where an agent acts, and it is no MCP tool.",
 		Example: "  proofloop config set max_rounds 7\n" +
 			"  proofloop config set lease_ttl 30m\n" +
 			"  proofloop config set agents.check 'sh examples/agents/check.sh'\n" +
@@ -96,6 +98,9 @@ func (a *app) configSetCommand() *cobra.Command {
 		},
 		ValidArgsFunction: completeConfigKeys,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.personOnly("config set " + args[0]); err != nil {
+				return err
+			}
 			s, err := a.openConfig()
 			if err != nil {
 				return err

@@ -240,6 +240,9 @@ func TestRefusalHints(t *testing.T) {
 	wants(h, "not the last lease of prob_odd")
 	h = refused("usage", wrap...)
 	wants(h, "claim it first")
+	// person_only: a person's setting, under a lease.
+	h = refused("person_only", "config", "set", "require_lease", "false", "--lease", lease)
+	wants(h, "a person changes it outside an agent's turn")
 	ok("config", "set", "require_lease", "false", "--actor", "ops")
 
 	// timeout: debate wait ran out.

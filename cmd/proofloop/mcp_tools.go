@@ -44,6 +44,7 @@ var mcpExposure = struct {
 		"version":       "the server reports its version at initialize",
 		"doctor":        "repairs the store: a person's job, not an agent's",
 		"config":        "settings belong to the person who runs the project",
+		"guide":         "guidance to the agents is a person's word",
 		"report":        "writes an HTML file outside the store; a person reads it",
 		"serve":         "long-running: an HTTP server",
 		"export":        "writes a new store outside this one; a backup is a person's job",
