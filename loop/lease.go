@@ -50,7 +50,8 @@ type ActorFor func(tx *store.Tx, it *Item) (a Acting, ok bool, err error)
 // its place in the role's list, name and model label.
 type Acting struct {
 	Actor string
-	Index int // in the role's agents
+	Key   string // its key below config.json's agents: judge, panel.judge
+	Index int    // in the key's agents
 	Agent string
 	Model string
 }

@@ -19,6 +19,10 @@ const (
 	RoleDecide Role = "decide"
 )
 
+// WorkflowRoles are the roles of the proof workflow, in the loop's order;
+// the debate roles are the protocols' (DebateRoles).
+var WorkflowRoles = []Role{RoleSolve, RoleProve, RoleCheck, RoleFix, RoleDecide}
+
 // From is a set of statuses a rule acts on, for one source of the call
 // ("" when the skill takes no source), and whether the rule gives a role a
 // turn there. Whose turn it is comes from these entries alone (Route): a

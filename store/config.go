@@ -14,20 +14,20 @@ import (
 
 // Config is config.json. Durations are strings such as "15m".
 type Config struct {
-	Version          int               `json:"version"`
-	MaxRounds        int               `json:"max_rounds"`
-	VerifyQuorum     int               `json:"verify_quorum"`
-	ForbidSelfCheck  bool              `json:"forbid_self_check"`
-	RequireLease     bool              `json:"require_lease"`
-	LeaseTTL         string            `json:"lease_ttl"`
-	LockTimeout      string            `json:"lock_timeout"`
-	MaxInputBytes    int64             `json:"max_input_bytes"`
-	MaxSubstatements int               `json:"max_substatements"`
-	KeepRuns         int               `json:"keep_runs"`
-	MaxAgentFailures int               `json:"max_agent_failures"`
-	MaxCostUSD       float64           `json:"max_cost_usd,omitempty"`    // per root problem, all runs; 0: no limit
-	VerifyDistinct   string            `json:"verify_distinct,omitempty"` // "" is actor
-	Agents           map[string]Agents `json:"agents"`
+	Version          int        `json:"version"`
+	MaxRounds        int        `json:"max_rounds"`
+	VerifyQuorum     int        `json:"verify_quorum"`
+	ForbidSelfCheck  bool       `json:"forbid_self_check"`
+	RequireLease     bool       `json:"require_lease"`
+	LeaseTTL         string     `json:"lease_ttl"`
+	LockTimeout      string     `json:"lock_timeout"`
+	MaxInputBytes    int64      `json:"max_input_bytes"`
+	MaxSubstatements int        `json:"max_substatements"`
+	KeepRuns         int        `json:"keep_runs"`
+	MaxAgentFailures int        `json:"max_agent_failures"`
+	MaxCostUSD       float64    `json:"max_cost_usd,omitempty"`    // per root problem, all runs; 0: no limit
+	VerifyDistinct   string     `json:"verify_distinct,omitempty"` // "" is actor
+	Agents           AgentTable `json:"agents"`
 
 	leaseTTL, lockTimeout time.Duration
 }
@@ -36,7 +36,7 @@ type Config struct {
 func DefaultConfig() Config {
 	c := Config{Version: 1, MaxRounds: 5, VerifyQuorum: 1, ForbidSelfCheck: true,
 		LeaseTTL: "15m", LockTimeout: "10s", MaxInputBytes: 4 << 20, MaxSubstatements: 50,
-		KeepRuns: 20, MaxAgentFailures: 3, Agents: map[string]Agents{}}
+		KeepRuns: 20, MaxAgentFailures: 3}
 	c.leaseTTL, c.lockTimeout = 15*time.Minute, 10*time.Second
 	return c
 }
@@ -115,6 +115,10 @@ func ParseConfig(raw []byte) (Config, error) {
 		return Config{}, err
 	}
 	if err := checkAgents(c.Agents); err != nil {
+		var ke *AgentKeyError
+		if errors.As(err, &ke) {
+			return Config{}, damaged(ConfigFile, err).WithHint(ke.Hint())
+		}
 		return Config{}, damaged(ConfigFile, err)
 	}
 	for _, r := range []struct {
