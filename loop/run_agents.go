@@ -181,7 +181,8 @@ func (r *runner) seatAgent(key string, place int) (int, bool) {
 
 // cannotCount says, for a check turn on statement id under verify_distinct
 // agent or model, why an agent's check would not count: its party (agent
-// or model) wrote the proof revision, or confirmed it already. Under
+// or model) wrote any of the proof revision (Statement.Writers), or
+// confirmed it already. Under
 // verify_distinct actor every agent may take the turn (run's actors are
 // distinct by worker), as before.
 func (r *runner) cannotCount(tx *store.Tx, id string) (func(Acting) string, error) {
@@ -197,17 +198,16 @@ func (r *runner) cannotCount(tx *store.Tx, id string) (func(Acting) string, erro
 	if err != nil {
 		return nil, err
 	}
-	author := ""
-	if st.ProofAuthor != nil {
-		author = *st.ProofAuthor
+	var writers []string // the parties that wrote any of the revision
+	for _, w := range st.Writers() {
+		writers = append(writers, model.Party(cfg.VerifyDistinct, w.Actor, w.AgentLabel))
 	}
-	authorParty := model.Party(cfg.VerifyDistinct, author, model.AgentLabel{Agent: st.ProofAuthorAgent, Model: st.ProofAuthorModel})
 	confirmed := st.Confirmers(cfg.VerifyDistinct, st.ProofRevision)
 	return func(a Acting) string {
 		p := model.Party(cfg.VerifyDistinct, a.Actor, model.AgentLabel{Agent: a.Agent, Model: a.Model})
 		switch {
-		case p == authorParty:
-			return fmt.Sprintf("%s wrote proof revision %d", p, st.ProofRevision)
+		case slices.Contains(writers, p):
+			return fmt.Sprintf("%s wrote proof revision %d, or a patch in it", p, st.ProofRevision)
 		case slices.Contains(confirmed, p):
 			return fmt.Sprintf("%s confirmed it already", p)
 		}

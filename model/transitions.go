@@ -198,13 +198,14 @@ var (
 		}}
 )
 
-// notSelfCheck is config.json's forbid_self_check: the last author of a
-// proof may neither confirm nor reject it. Actors are compared in their
-// normal form (ActorKey), the stored author's too, since a store written
+// notSelfCheck is config.json's forbid_self_check: nobody who wrote any of
+// a proof revision's text (its last complete proof or a patch since:
+// Statement.Writers) may confirm or reject it. Actors are compared in their
+// normal form (ActorKey), the stored writers' too, since a store written
 // before actors were normalised may hold "Alice". A checker nobody can name
 // cannot be told apart from the author, so an unknown actor is refused
 // rather than waved through: that was the loophole of `--actor ""`.
-var notSelfCheck = Guard{Name: "not_self_check", Text: "forbid_self_check: the checker is not the proof's last author", Input: true,
+var notSelfCheck = Guard{Name: "not_self_check", Text: "forbid_self_check: the checker wrote none of the proof revision (its proof or a patch)", Input: true,
 	Check: func(f *Facts) error {
 		if !f.ForbidSelfCheck {
 			return nil
@@ -212,11 +213,28 @@ var notSelfCheck = Guard{Name: "not_self_check", Text: "forbid_self_check: the c
 		if ActorKey(f.Actor) == "" {
 			return fmt.Errorf("the checker is unknown, so it cannot be told from the author of proof revision %d (forbid_self_check)", f.ProofRevision)
 		}
-		if SameActor(f.Actor, f.ProofAuthor) {
-			return fmt.Errorf("%s wrote proof revision %d and may not check it (forbid_self_check)", ActorKey(f.Actor), f.ProofRevision)
+		writers := []ProofWriter{{Actor: f.ProofAuthor, AgentLabel: f.ProofAuthorLabel}}
+		if f.Statement != nil && len(f.Statement.Writers()) > 0 {
+			writers = slices.Clone(f.Statement.Writers())
 		}
-		return selfCheckParty(f)
+		// The last author first, so its refusal reads as before.
+		slices.SortStableFunc(writers, func(a, b ProofWriter) int {
+			return boolInt(!SameActor(a.Actor, f.ProofAuthor)) - boolInt(!SameActor(b.Actor, f.ProofAuthor))
+		})
+		for _, w := range writers {
+			if err := selfCheck(f, w); err != nil {
+				return err
+			}
+		}
+		return nil
 	}}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // The solver's turns on a pending problem: finish it once a wrap-up
 // statement is true; wrap it up (or set up a subgoal) while no wrap-up

@@ -32,7 +32,7 @@ var checkRejectProof = &Skill{
 			Do:   "Take the number from `proofloop show ID --sentences` of the current proof revision."},
 		quoteRefusal,
 		{Code: store.CodeGuardFailed, Guard: "not_self_check",
-			When: "you wrote the current proof revision (forbid_self_check)",
+			When: "you wrote any of the current proof revision, its proof or a patch (forbid_self_check)",
 			Do:   "Leave it to another checker: release the item and end your turn."},
 	},
 	Run: runCheckRejectProof,

@@ -35,7 +35,7 @@ var reopen = &Skill{
 			Do:   "Take the number from `proofloop show ID --sentences`: a true statement's proof is the revision its checkers accepted."},
 		quoteRefusal,
 		{Code: store.CodeGuardFailed, Guard: "not_self_check",
-			When: "you wrote the accepted proof revision (forbid_self_check)",
+			When: "you wrote any of the accepted proof revision, its proof or a patch (forbid_self_check)",
 			Do:   "Leave it to another checker: release the item and end your turn."},
 	},
 	Run: runReopen,
