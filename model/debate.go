@@ -409,11 +409,30 @@ func (d *Debate) DecideSuggestion(n int, accept bool, actor, at string) error {
 		return &RefusalError{Action: "decide", Why: fmt.Sprintf("suggestion %d was already %s", n, s.State),
 			Next: "nothing left to decide on it: `proofloop debate show ID` lists the suggestions still pending"}
 	}
+	// Consent is the reader's: the suggestion's author may neither accept
+	// nor reject its own (issue 34, N8).
+	if author := d.suggestionAuthor(s); author != nil && SameActor(author.Actor, actor) {
+		return &RefusalError{Action: "decide", Why: fmt.Sprintf("suggestion %d is %s's own (%s, turn %d): its author may not decide it", n, ActorKey(actor), author.ParticipantID, s.TurnNumber),
+			Next: "consent is another's to give: the person who runs the debate, or main, decides it (`proofloop decide ID --suggestion N --accept|--reject`, without your lease); end your turn"}
+	}
 	s.State = SuggestionRejected
 	if accept {
 		s.State = SuggestionAccepted
 	}
 	s.DecidedBy, s.DecidedAt = &actor, &at
+	return nil
+}
+
+// suggestionAuthor is the participant whose turn made suggestion s, when
+// that seat records its actor.
+func (d *Debate) suggestionAuthor(s *Suggestion) *Participant {
+	for _, t := range d.Turns {
+		if t.TurnNumber == s.TurnNumber {
+			if p := d.ParticipantByID(t.ParticipantID); p != nil && p.Actor != "" {
+				return p
+			}
+		}
+	}
 	return nil
 }
 
