@@ -395,6 +395,8 @@ func CloseDebate(s *store.Store, opts store.TxOptions, in DebateClose) (*DebateR
 			if err := tx.UseLease(l); err != nil {
 				return err
 			}
+		} else if opts.Lease != "" {
+			return requireLease(tx, in.ID, l, opts.Lease) // a dead token is refused (N16)
 		}
 		if in.Discard && d.Status != model.DebateOpen {
 			// A completed debate is a record: a dispute's outcome may have

@@ -112,13 +112,19 @@ func checkingSide(st *model.Statement, is model.Issue, actor string) bool {
 }
 
 // presentLease makes tx act under the item's live lease when the call
-// presented its token (a resume, an explicit close); it refuses a declared
-// actor other than the lease's, and ignores a token that is not the live
-// lease's (the callers' own rules decide about those).
+// presented its token (a join or a resume, a suggestion's decision); it
+// refuses a declared actor other than the lease's, a token of another's
+// live lease (lease_held), and a token that is no live lease at all (N16:
+// a dead token is refused, not ignored).
 func presentLease(tx *store.Tx, id, token string) (*store.Lease, error) {
 	l, err := tx.Lease(id)
-	if err != nil || token == "" || !l.Live(tx.Clock()) || l.Token != token {
+	switch {
+	case err != nil || token == "":
 		return l, err
+	case l.Live(tx.Clock()) && l.Token != token:
+		return l, store.HeldError(l, token)
+	case !l.Live(tx.Clock()):
+		return l, requireLease(tx, id, l, token)
 	}
 	return l, tx.UseLease(l)
 }

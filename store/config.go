@@ -64,6 +64,14 @@ var ConfigRanges = map[string]string{
 // LeaseTTLDuration is lease_ttl, parsed and range-checked at load.
 func (c Config) LeaseTTLDuration() time.Duration { return c.leaseTTL }
 
+// LeaseTTLCeiling is how many times lease_ttl a claim's or refresh's --ttl
+// may ask for.
+const LeaseTTLCeiling = 4
+
+// MaxLeaseTTL is the longest lease a claim or refresh may ask for:
+// LeaseTTLCeiling times lease_ttl.
+func (c Config) MaxLeaseTTL() time.Duration { return LeaseTTLCeiling * c.leaseTTL }
+
 // LockTimeoutDuration is lock_timeout, parsed and range-checked at load.
 func (c Config) LockTimeoutDuration() time.Duration { return c.lockTimeout }
 
