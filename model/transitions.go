@@ -84,6 +84,8 @@ type Facts struct {
 	KeyListed   bool              // prob-finish-up: key statement in progresses
 	Sentence    int               // check-reject-proof
 	Quote       string            // check-reject-proof: sentence_text
+	ErrorType   string            // check-reject-proof: error_type
+	Explanation string            // check-reject-proof: explanation
 	First, Last int               // fix-patch-proof: sentence range
 	// The check skills' self-check rule (config.json forbid_self_check).
 	ForbidSelfCheck bool
@@ -236,6 +238,26 @@ func boolInt(b bool) int {
 	return 0
 }
 
+// notARepeat: a rejection word for word the same as an issue still open
+// (the same sentence, quote, error type and explanation; whitespace aside)
+// records nothing the fixer has not been asked already (issue 34).
+var notARepeat = Guard{Name: "not_a_repeat", Text: "no open issue already records this rejection word for word", Input: true,
+	Check: func(f *Facts) error {
+		if f.Statement == nil {
+			return nil
+		}
+		same := func(a, b string) bool {
+			return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+		}
+		for _, is := range f.Statement.Validate.Issues {
+			if slices.Contains(f.OpenIssues, is.IssueNumber) && is.Sentence == f.Sentence && same(is.SentenceText, f.Quote) &&
+				is.ErrorType == f.ErrorType && same(is.Explanation, f.Explanation) {
+				return fmt.Errorf("issue %d already records this rejection word for word (sentence %d, %s), and it is still open", is.IssueNumber, is.Sentence, is.ErrorType)
+			}
+		}
+		return nil
+	}}
+
 // The solver's turns on a pending problem: finish it once a wrap-up
 // statement is true; wrap it up (or set up a subgoal) while no wrap-up
 // statement is open.
@@ -384,7 +406,7 @@ var Table = []Rule{
 				}
 				return nil
 			}}, {Name: "sentence_text_found", Text: "sentence_text found in that sentence", Input: true,
-			Check: func(f *Facts) error { return matchSpans(f.Proof, f.ProofSpans(), f.Sentence, f.Quote) }}, notSelfCheck}},
+			Check: func(f *Facts) error { return matchSpans(f.Proof, f.ProofSpans(), f.Sentence, f.Quote) }}, notSelfCheck, notARepeat}},
 	{Skill: "fix-patch-proof", Roles: []Role{RoleFix}, Kind: KindStatement,
 		From: []From{{Statuses: []Status{StatementHasGap}, Turn: RoleFix, Why: whyFix},
 			{Statuses: []Status{StatementAwaitingSubstatement}, Turn: RoleFix, When: []Guard{hasOpenIssue}, Why: whyFilled}},
