@@ -113,8 +113,14 @@ func debateIn(tx *store.Tx, id string) (*store.Doc, *model.Debate, *model.Protoc
 
 // putDebate writes d back into its document, field by field, and rewrites
 // its transcript in the same transaction. The store sets revision and
-// updated_at at commit; the transcript does not show them.
+// updated_at at commit; the transcript does not show them. A document whose
+// turns no longer match their digests (a turn edited by hand) is not
+// written on (checkTurns), and d's digests are recorded afresh.
 func putDebate(tx *store.Tx, doc *store.Doc, d *model.Debate) error {
+	if err := checkTurns(doc); err != nil {
+		return err
+	}
+	d.TurnDigests = model.TurnDigests(d.Turns)
 	d.UpdatedAt, d.Revision = tx.Now(), doc.Revision()+1
 	raw, err := store.Marshal(d)
 	if err != nil {
@@ -145,6 +151,29 @@ func writeTranscripts(tx *store.Tx, d *model.Debate) error {
 		tx.WriteProjectFile(d.ProjectArtifact, md)
 	}
 	return tx.WriteFile(d.Artifact, md)
+}
+
+// checkTurns refuses a write on a debate document whose turns, as read,
+// fail their own integrity check: an earlier turn edited, dropped or added
+// by hand since the engine last wrote it (issue 37 S26; `doctor` reports
+// the same edit from the event log, exit 6). Nothing is written; the
+// debate's record is no longer what its participants wrote.
+func checkTurns(doc *store.Doc) error {
+	recorded := doc.Get("turn_digests")
+	if doc.Revision() == 0 || !recorded.Exists() {
+		return nil // a new debate, or one written before digests were kept
+	}
+	var turns []model.DebateTurn
+	var digests []string
+	if json.Unmarshal([]byte(doc.Get("turns").Raw), &turns) != nil || json.Unmarshal([]byte(recorded.Raw), &digests) != nil {
+		return nil // a document that does not decode was refused on read
+	}
+	n := model.EditedTurn(turns, digests)
+	if n == 0 {
+		return nil
+	}
+	return store.Errorf(store.CodeStoreDamaged, "%s: turn %d is not as it was written (its digest in turn_digests no longer matches): an earlier turn was edited outside proofloop, so no turn is added on top of it; nothing was written", doc.ID, n).
+		WithHint("run `proofloop doctor`, which names the change against the event log; restore the debate file from a backup, or discard an open debate (`proofloop debate close " + doc.ID + " --discard`) and start it again")
 }
 
 func mapsKeys(m map[string]json.RawMessage) func(func(string) bool) {
@@ -205,37 +234,39 @@ func JoinDebate(s *store.Store, opts store.TxOptions, in DebateJoin) (*DebateRes
 		joined := false
 		me := d.ParticipantByName(in.Name)
 		if me == nil {
-			// A new participant changes the debate: the lease rule of every
-			// item applies (a resume by name writes nothing and needs none).
-			// The seat is the actor's: one seat per actor per debate.
-			guard := GuardLease
-			if pendingTimeout(tx, in.ID, opts.Lease) {
-				// A late joiner wins over a pending timeout (seed 000): the
-				// timeout claim does not keep the peer out; the claimer's
-				// re-check then finds two participants and the duel goes on.
-				guard = func(_ *store.Store, _ *store.Tx, _, _ string, run func() error) error { return run() }
+			// Joining never needs the lease (seed 000): no lease can be
+			// taken before the seats are full but run's for the agent it
+			// starts to join, and a pending timeout's, and neither keeps a
+			// joiner out (a late joiner wins over a pending timeout; the
+			// claimer's re-check then finds the peer). A presented token
+			// binds its actor, and a dead one is refused. The seat is the
+			// actor's: one seat per actor per debate.
+			if _, err := presentLease(tx, in.ID, opts.Lease); err != nil {
+				return err
 			}
-			err := guard(s, tx, in.ID, opts.Lease, func() error {
-				actor, err := takeSeat(tx, d)
-				if err != nil {
-					return err
-				}
-				role, err := p.JoinRole(d)
-				if err != nil {
-					return turnErr(err)
-				}
-				d.Participants = append(d.Participants, model.Participant{ParticipantID: d.NextParticipantID(), Name: in.Name,
-					Role: role, Actor: actor, Harness: in.Harness, ModelID: in.ModelID,
-					AgentType: in.AgentType, FallbackFrom: in.FallbackFrom, FallbackReason: in.FallbackReason, JoinedAt: tx.Now()})
-				me = &d.Participants[len(d.Participants)-1]
-				if err := checkDisputeSeats(tx, d); err != nil {
-					return err
-				}
-				tx.Detail("participant_id", me.ParticipantID)
-				tx.Detail("role", me.Role)
-				return putDebate(tx, doc, d)
-			})
+			actor, err := takeSeat(tx, d)
 			if err != nil {
+				return err
+			}
+			role, err := p.JoinRole(d)
+			if err != nil {
+				return turnErr(err)
+			}
+			d.Participants = append(d.Participants, model.Participant{ParticipantID: d.NextParticipantID(), Name: in.Name,
+				Role: role, Actor: actor, Harness: in.Harness, ModelID: in.ModelID,
+				AgentType: in.AgentType, FallbackFrom: in.FallbackFrom, FallbackReason: in.FallbackReason, JoinedAt: tx.Now()})
+			me = &d.Participants[len(d.Participants)-1]
+			if err := checkDisputeSeats(tx, d); err != nil {
+				return err
+			}
+			tx.Detail("participant_id", me.ParticipantID)
+			tx.Detail("role", me.Role)
+			// A lease that may not stand once the seat is taken (a joiner's
+			// whose seat another took) ends with the join.
+			if err := voidLease(tx, d, p, true); err != nil {
+				return err
+			}
+			if err := putDebate(tx, doc, d); err != nil {
 				return err
 			}
 			joined = true
@@ -275,6 +306,11 @@ func TurnDebate(s *store.Store, opts store.TxOptions, id, participantID string, 
 	_, err = s.Update(opts, func(tx *store.Tx) error {
 		doc, d, p, err := debateIn(tx, id)
 		if err != nil {
+			return err
+		}
+		// A lease that may not stand (not the writer's seat's) keeps
+		// nobody out; the turn's own rules say who writes.
+		if err := voidLease(tx, d, p, false); err != nil {
 			return err
 		}
 		return GuardLease(s, tx, id, opts.Lease, func() error {
@@ -318,6 +354,12 @@ func TurnDebate(s *store.Store, opts store.TxOptions, id, participantID string, 
 					return err
 				}
 			} else if err := putDebate(tx, doc, d); err != nil {
+				return err
+			}
+			// The turn passes: the writer's lease ends unless the next turn
+			// is its seat's too (socratic's two seats share a role, so the
+			// role's change alone does not say).
+			if err := voidLease(tx, d, p, true); err != nil {
 				return err
 			}
 			out = resultOf(d)
@@ -381,6 +423,9 @@ func CloseDebate(s *store.Store, opts store.TxOptions, in DebateClose) (*DebateR
 	_, err := s.Update(opts, func(tx *store.Tx) error {
 		doc, d, p, err := debateIn(tx, in.ID)
 		if err != nil {
+			return err
+		}
+		if err := voidLease(tx, d, p, false); err != nil {
 			return err
 		}
 		l, err := tx.Lease(in.ID)
@@ -457,13 +502,6 @@ func CloseDebate(s *store.Store, opts store.TxOptions, in DebateClose) (*DebateR
 	return out, err
 }
 
-// pendingTimeout reports whether id's live lease is someone else's
-// `claim --for-timeout`: a join may then go ahead without it.
-func pendingTimeout(tx *store.Tx, id, token string) bool {
-	l, err := tx.Lease(id)
-	return err == nil && l.Live(tx.Clock()) && l.Role == TimeoutRole && l.Token != token
-}
-
 // waitsForPeer reports whether d, on a protocol with a timeout outcome,
 // waits for a participant to join while actor already sits in it: such a
 // participant gets no turn and no lease (seed 000), only `claim --for-timeout`.
@@ -488,20 +526,6 @@ func LoneInDuel(s *store.Store, id, actor string) bool {
 	}
 	p, err := model.LookupProtocol(d.Protocol)
 	return err == nil && waitsForPeer(d, p, actor)
-}
-
-// loneClaim refuses a claim of item id by actor, who sits alone in a duel
-// that waits for its peer (exit 4, nothing written).
-func loneClaim(tx *store.Tx, id, actor string) error {
-	if k, err := model.KindOf(id); err != nil || k != model.KindDebate {
-		return nil
-	}
-	_, d, p, err := debateIn(tx, id)
-	if err != nil || !waitsForPeer(d, p, actor) {
-		return err
-	}
-	return store.Errorf(store.CodeInvalidTransition, "claim refused: %s waits for its second participant; no turn and no lease before it joins", id).
-		WithHint("wait for the peer with `proofloop debate wait " + id + " --participant-id P` (bounded); after the wait, `proofloop claim " + id + " --for-timeout --holder H` re-checks and leases it for a TIMEOUT close")
 }
 
 // TimeoutRole is the lease role of a `claim --for-timeout` on a debate: the
@@ -599,8 +623,11 @@ func DecideSuggestion(s *store.Store, opts store.TxOptions, id string, n int, ac
 	opts.Target = id
 	var out *DebateResult
 	_, err := s.Update(opts, func(tx *store.Tx) error {
-		doc, d, _, err := debateIn(tx, id)
+		doc, d, p, err := debateIn(tx, id)
 		if err != nil {
+			return err
+		}
+		if err := voidLease(tx, d, p, false); err != nil {
 			return err
 		}
 		// Consent given under a participant's lease is that participant's:

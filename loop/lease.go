@@ -106,8 +106,9 @@ func claimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, h
 				return false, store.Errorf(store.CodeStoreDamaged, "the index says %s is %s's turn, its document says %q: run `proofloop doctor --reindex`", r.ID, r.Role, it.Role)
 			}
 			if r.Kind == model.KindDebate && actorFor == nil {
-				if err := loneClaim(tx, r.ID, claimActor(tx, opts, holder)); store.CodeOf(err) == store.CodeInvalidTransition {
-					return true, nil // a lone duellist's own duel is not offered
+				// A debate goes only to the participant whose turn it is.
+				if err := claimDebate(tx, r.ID, claimActor(tx, opts, holder), false); store.CodeOf(err) == store.CodeInvalidTransition {
+					return true, nil
 				} else if err != nil {
 					return false, err
 				}
@@ -118,6 +119,13 @@ func claimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, h
 				a, ok, err := actorFor(tx, it)
 				if err != nil || !ok {
 					return err == nil, err
+				}
+				if r.Kind == model.KindDebate {
+					if err := claimDebate(tx, r.ID, a.Actor, true); store.CodeOf(err) == store.CodeInvalidTransition {
+						return true, nil
+					} else if err != nil {
+						return false, err
+					}
 				}
 				tx.ActAsAgent(a.Actor, a.Agent, a.Model)
 				acting = a
@@ -180,13 +188,19 @@ func Claim(s *store.Store, opts store.TxOptions, id string, role model.Role, hol
 			return store.Errorf(store.CodeInvalidTransition, "it is not %s's turn on %s: it is %s's (%s)", role, id, who, it.Reason).
 				WithHint("`proofloop next --role " + string(role) + "` lists the items waiting for " + string(role))
 		}
-		if err := loneClaim(tx, id, claimActor(tx, opts, holder)); err != nil {
+		if err := claimDebate(tx, id, claimActor(tx, opts, holder), false); err != nil {
+			return err
+		}
+		if err := voidDebateLease(tx, id); err != nil {
 			return err
 		}
 		var l *store.Lease
 		if it.leased {
 			if l, err = tx.Lease(id); err != nil {
 				return err
+			}
+			if !l.Live(now) {
+				l = nil // a lease that may not stand on the debate, just ended
 			}
 		}
 		switch {

@@ -56,13 +56,16 @@ type Debate struct {
 	Positions []Position `json:"positions,omitempty"`
 	// MaxTurns is the protocol's limit (turns, or rounds for review and
 	// dialectic) unless start overrode it; dialectic's is a soft limit.
-	MaxTurns     int            `json:"max_turns"`
-	Participants []Participant  `json:"participants"`
-	Turns        []DebateTurn   `json:"turns"`
-	Suggestions  []Suggestion   `json:"suggestions,omitempty"`
-	About        *DisputeLink   `json:"about,omitempty"`
-	Outcome      *DebateOutcome `json:"outcome,omitempty"`
-	Artifact     string         `json:"artifact"`
+	MaxTurns     int           `json:"max_turns"`
+	Participants []Participant `json:"participants"`
+	Turns        []DebateTurn  `json:"turns"`
+	// TurnDigests chain the turns as they were written (TurnDigests): a
+	// turn edited since does not match, and the next write is refused.
+	TurnDigests []string       `json:"turn_digests,omitempty"`
+	Suggestions []Suggestion   `json:"suggestions,omitempty"`
+	About       *DisputeLink   `json:"about,omitempty"`
+	Outcome     *DebateOutcome `json:"outcome,omitempty"`
+	Artifact    string         `json:"artifact"`
 	// ProjectArtifact is a copy of the transcript in the project folder
 	// (the folder holding the contents root), relative to it: `debate start
 	// --artifact PATH` (seed 003's review file). Derived like Artifact.
