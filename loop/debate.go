@@ -120,7 +120,13 @@ func putDebate(tx *store.Tx, doc *store.Doc, d *model.Debate) error {
 	if err := checkTurns(doc); err != nil {
 		return err
 	}
-	d.TurnDigests = model.TurnDigests(d.Turns)
+	turns, err := json.Marshal(d.Turns)
+	if err == nil {
+		d.TurnDigests, err = model.TurnDigests(turns)
+	}
+	if err != nil {
+		return store.Errorf(store.CodeInternal, "encode %s", d.ID).Wrap(err)
+	}
 	d.UpdatedAt, d.Revision = tx.Now(), doc.Revision()+1
 	raw, err := store.Marshal(d)
 	if err != nil {
@@ -163,12 +169,12 @@ func checkTurns(doc *store.Doc) error {
 	if doc.Revision() == 0 || !recorded.Exists() {
 		return nil // a new debate, or one written before digests were kept
 	}
-	var turns []model.DebateTurn
 	var digests []string
-	if json.Unmarshal([]byte(doc.Get("turns").Raw), &turns) != nil || json.Unmarshal([]byte(recorded.Raw), &digests) != nil {
+	got, err := model.TurnDigests([]byte(doc.Get("turns").Raw))
+	if err != nil || json.Unmarshal([]byte(recorded.Raw), &digests) != nil {
 		return nil // a document that does not decode was refused on read
 	}
-	n := model.EditedTurn(turns, digests)
+	n := model.EditedTurn(got, digests)
 	if n == 0 {
 		return nil
 	}
