@@ -207,7 +207,7 @@ var (
 // before actors were normalised may hold "Alice". A checker nobody can name
 // cannot be told apart from the author, so an unknown actor is refused
 // rather than waved through: that was the loophole of `--actor ""`.
-var notSelfCheck = Guard{Name: "not_self_check", Text: "forbid_self_check: the checker wrote none of the proof revision (its proof or a patch)", Input: true,
+var notSelfCheck = Guard{Name: "not_self_check", Text: "forbid_self_check: the checker wrote none of the proof revision", Input: true,
 	Check: func(f *Facts) error {
 		if !f.ForbidSelfCheck {
 			return nil
