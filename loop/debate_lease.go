@@ -117,3 +117,53 @@ func voidDebateLease(tx *store.Tx, id string) error {
 	}
 	return voidLease(tx, d, p, false)
 }
+
+// TimeoutRole is the lease role of a `claim --for-timeout` on a debate: the
+// claimer waited for a peer that never joined and may now close it TIMEOUT.
+const TimeoutRole = "timeout"
+
+// ClaimForTimeout leases a debate for closing it TIMEOUT (rp1's timeout
+// path): it re-checks, under the lock, that a participant is still
+// missing, and refuses otherwise (exit 4).
+func ClaimForTimeout(s *store.Store, opts store.TxOptions, id, holder string) (*store.Lease, error) {
+	opts.Target = id
+	ttl, err := LeaseTTL(s, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out *store.Lease
+	_, err = s.Update(opts, func(tx *store.Tx) error {
+		_, d, p, err := debateIn(tx, id)
+		if err != nil {
+			return err
+		}
+		if p.Timeout == "" {
+			return store.Errorf(store.CodeInvalidTransition, "claim --for-timeout refused: the %s protocol has no timeout outcome", p.Name)
+		}
+		if d.Status != model.DebateOpen {
+			return store.Errorf(store.CodeInvalidTransition, "claim --for-timeout refused: the debate is %s", d.Status)
+		}
+		if len(d.Participants) >= p.Needs(d) {
+			return store.Errorf(store.CodeInvalidTransition, "claim --for-timeout refused: all %d participants joined", p.Needs(d)).
+				WithHint("the peer joined, so the debate goes on: wait for your turn with `proofloop debate wait ID --participant-id P`")
+		}
+		l, err := tx.Lease(id)
+		if err != nil {
+			return err
+		}
+		if l.Live(s.Now()) && l.Token != opts.Lease {
+			return store.HeldError(l, opts.Lease)
+		}
+		if l.Live(s.Now()) {
+			if err := tx.UseLease(l); err != nil {
+				return err
+			}
+		}
+		nl := store.NewLease(id, TimeoutRole, holder, claimActor(tx, opts, holder), s.Now(), ttl)
+		tx.PutLease(nl)
+		tx.Detail("claim", claimDetail(nl))
+		out = nl
+		return nil
+	})
+	return out, err
+}
