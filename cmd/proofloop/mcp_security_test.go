@@ -2,14 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"time"
 )
 
 // TestMCPDebateTextIsLiteral (S1): every text a debate tool takes is the
@@ -140,32 +140,50 @@ func TestMCPSourceInsideProject(t *testing.T) {
 	}
 }
 
-// TestMCPDuplicateKeys (W6): tool arguments with a key given twice are
-// refused (invalid_input, nothing written), as the CLI's strict JSON
-// refuses them, not settled by the last one.
+// TestMCPDuplicateKeys (W6, N6): a JSON-RPC line with a key given twice
+// in any object, the envelope included, is refused with a JSON-RPC -32600
+// error naming the key, nothing written, and the server keeps serving: the
+// SDK's decoder kept the last one, so a second "name" ran new_problem
+// behind a status call and a second "arguments" acted as another actor.
 func TestMCPDuplicateKeys(t *testing.T) {
 	root := newRoot(t)
-	cs := connect(t, root, nil)
-	call(t, cs, "new_problem", map[string]any{"name": "dup", "objective": "Show it."})
-	for tool, args := range map[string]string{
-		"new_problem":           `{"name":"dup2","objective":"x","actor":"alice","actor":"mallory"}`,
-		"prob_wrapup_statement": `{"problem_path":"prob_dup","claim":"c","claim":"d","purpose":"p"}`,
-		"state_setup_substatement": `{"parent_statement_path":"stmt_dup_wrap","rationale":"r",` +
-			`"sub_statements":[{"claim":"a","claim":"b"}]}`,
-	} {
-		before := snapshot(t, root)
-		res, err := cs.CallTool(testCtx(t), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
-		if err != nil {
-			t.Fatalf("%s: protocol error %v; want a tool result", tool, err)
+	s := startRaw(t, root)
+	s.send(rawInit, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if m := s.next(2 * time.Minute); m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	call := func(id int, params string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params)
+	}
+	cases := []struct{ line, key string }{
+		{call(2, `{"name":"status","name":"new_problem","arguments":{"name":"dup","objective":"x"}}`), `"name" within "/params"`},
+		{call(3, `{"name":"new_problem","arguments":{"name":"dup","objective":"x","actor":"alice"},"arguments":{"name":"dup","objective":"x","actor":"mallory"}}`), `"arguments"`},
+		{call(4, `{"name":"new_problem","arguments":{"name":"dup2","objective":"x","actor":"alice","actor":"mallory"}}`), `"actor" within "/params/arguments"`},
+		{call(5, `{"name":"prob_wrapup_statement","arguments":{"problem_path":"prob_dup","claim":"c","claim":"d","purpose":"p"}}`), `"claim"`},
+		{call(6, `{"name":"state_setup_substatement","arguments":{"parent_statement_path":"stmt_dup_wrap","rationale":"r","sub_statements":[{"claim":"a","claim":"b"}]}}`), `"claim" within "/params/arguments/sub_statements/0"`},
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","method":"tools/list","params":{"name":"status"}}`, `"method"`},
+	}
+	before := snapshot(t, root)
+	for _, c := range cases {
+		s.send(c.line)
+		m := s.next(2 * time.Minute)
+		e, _ := m["error"].(map[string]any)
+		code, _ := e["code"].(float64)
+		msg, _ := e["message"].(string)
+		if code != -32600 || !strings.Contains(msg, "duplicate object member name "+c.key) || !strings.Contains(msg, "give each key once") {
+			t.Errorf("%s\n= %v; want a -32600 error naming %s", c.line, m, c.key)
 		}
-		obj, _ := res.StructuredContent.(map[string]any)
-		e, _ := obj["error"].(map[string]any)
-		if !res.IsError || errorCode(obj) != "invalid_input" || !strings.Contains(e["message"].(string), "given twice") {
-			t.Errorf("%s %s = %v; want invalid_input naming the key given twice", tool, args, obj)
+		if id, _ := json.Marshal(m["id"]); !strings.Contains(c.line, `"id":`+string(id)+`,`) {
+			t.Errorf("the error carries id %s; want the request's", id)
 		}
-		if after := snapshot(t, root); !sameFiles(before, after) {
-			t.Errorf("%s with a duplicate key changed the store", tool)
-		}
+	}
+	if after := snapshot(t, root); !sameFiles(before, after) {
+		t.Errorf("a line with a duplicate key changed the store")
+	}
+	// The server goes on: the same call with each key once runs.
+	s.send(call(8, `{"name":"new_problem","arguments":{"name":"dup","objective":"x","actor":"alice"}}`))
+	if m := s.next(2 * time.Minute); m["result"] == nil || m["result"].(map[string]any)["isError"] == true {
+		t.Errorf("new_problem after the refusals: %v; want a result", m)
 	}
 }
 
