@@ -93,6 +93,7 @@ var tamperCatalog = []tamper{
 	{name: "kept revision's actor edited", apply: editLine("proofs/"+tcStmt+".jsonl", 1, `"actor":"fixer"`, `"actor":"prover"`), code: "revisions_mismatch"},
 	{name: "kept revision's time edited", apply: editLine("proofs/"+tcStmt+".jsonl", 0, `"at":"2026`, `"at":"2025`), code: "revisions_mismatch"},
 	{name: "kept revision removed", apply: editLine("proofs/"+tcStmt+".jsonl", 1, "", "DROP"), code: "revisions_mismatch"},
+	{name: "kept revision with a duplicate key, the forged text first", apply: editLine("proofs/"+tcStmt+".jsonl", 2, `{`, keptForgery), code: "schema", path: "proofs/" + tcStmt + ".jsonl"},
 	{name: "kept revisions file removed", apply: remove("proofs/" + tcStmt + ".jsonl"), code: "revisions_missing"},
 	{name: "kept revisions of no statement", apply: copyFile("proofs/"+tcStmt+".jsonl", "proofs/stmt_odd_wrap7.jsonl"), code: "unexpected_file"},
 
@@ -119,6 +120,11 @@ var tamperCatalog = []tamper{
 	{name: "debate removed", apply: remove("debate/" + tcDebate + ".json"), code: "replay_mismatch"},
 	{name: "transcript edited", apply: editTranscript, code: "regenerated", fileOnly: true},
 }
+
+// keptForgery starts a kept revision line with a second "text" (N13):
+// gjson and the schema read the first value, Unmarshal the last, so every
+// doctor passed it and export --to copied it.
+const keptForgery = `{"text":"Step 1: Forged.",`
 
 // tamperFS is the store's files as the catalog edits them: a root's files,
 // or the rows of a PostgreSQL store.
@@ -647,4 +653,25 @@ func hasFinding(r doctorOut, code, path string) bool {
 		}
 	}
 	return false
+}
+
+// TestExportRefusesForgedKeptRevision (N13): export --to checks its copy
+// with the full doctor, which reads kept revisions strictly, so a kept line
+// with a forged first "text" is reported (exit 6), not copied as the
+// store's history.
+func TestExportRefusesForgedKeptRevision(t *testing.T) {
+	for _, k := range []string{"PROOFLOOP_ROOT", "PROOFLOOP_ACTOR", "PROOFLOOP_LEASE", "PROOFLOOP_STORE"} {
+		t.Setenv(k, "")
+	}
+	fixture, _ := tamperFixture(t)
+	root := filepath.Join(t.TempDir(), "contents")
+	copyTree(t, fixture, root)
+	editLine("proofs/"+tcStmt+".jsonl", 2, `{`, keptForgery)(t, fileFS(root))
+	var out, errb bytes.Buffer
+	code := run([]string{"--root", root, "--json", "export", "--to", filepath.Join(t.TempDir(), "backup")}, strings.NewReader(""), &out, &errb)
+	var r doctorOut
+	json.Unmarshal(out.Bytes(), &r)
+	if code != 6 || r.Error.Code != "store_damaged" || !strings.Contains(out.String(), `"path":"proofs/`+tcStmt+`.jsonl"`) || !strings.Contains(out.String(), "duplicate") {
+		t.Errorf("export --to of a store with a forged kept revision: exit %d; want 6 naming the proofs file's duplicate key\n%s%s", code, out.String(), errb.String())
+	}
 }
