@@ -56,6 +56,9 @@ const (
 	tcStmt   = "stmt_odd_wrap"  // three kept proof revisions, a live lease of alice
 	tcStmt2  = "stmt_odd_wrap2" // a released lease of bob
 	tcDebate = "deb_keep"
+	// tcArtifact is the debate's copy in the project folder (debate start
+	// --artifact), beside the root: a case's copy of the root takes it too.
+	tcArtifact = "keep.md"
 )
 
 var tamperCatalog = []tamper{
@@ -119,6 +122,9 @@ var tamperCatalog = []tamper{
 	{name: "debate turn edited", apply: edit("debate/"+tcDebate+".json", `Keep it.`, `Drop it.`), code: "replay_mismatch", path: "debate/" + tcDebate + ".json"},
 	{name: "debate removed", apply: remove("debate/" + tcDebate + ".json"), code: "replay_mismatch"},
 	{name: "transcript edited", apply: editTranscript, code: "regenerated", fileOnly: true},
+	// On PostgreSQL every doctor is the full check, which rewrote the copy
+	// before N14 too.
+	{name: "debate's project copy (--artifact) edited", apply: editArtifact, code: "regenerated", fileOnly: true},
 }
 
 // keptForgery starts a kept revision line with a second "text" (N13):
@@ -324,6 +330,18 @@ func editIndex(t *testing.T, fs tamperFS) {
 	}
 }
 
+// editArtifact edits the debate's copy in the project folder: plain doctor
+// left it as it was, only --full rewrote it (N14).
+func editArtifact(t *testing.T, fs tamperFS) {
+	p := filepath.Join(filepath.Dir(fs.root()), tcArtifact)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("# Outcome: forged\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func editTranscript(t *testing.T, fs tamperFS) {
 	m, _ := filepath.Glob(filepath.Join(fs.root(), ".debates", "*.md"))
 	if len(m) != 1 {
@@ -459,7 +477,7 @@ func tamperFixture(t *testing.T) (root, head string) {
 		{"fix-patch-proof", "--actor", "fixer", "--statement-path", tcStmt, "--issue-number", "1", "--sentence-range", "2", "--replacement-text", "Step 2: Adding 2n+1 to n^2 gives n^2 + 2n + 1 = (n+1)^2.", "--change-description", "Expand."},
 		{"check-reject-proof", "--actor", "checker", "--statement-path", tcStmt, "--sentence-number", "3", "--sentence-text", "Hence", "--error-type", "gap", "--explanation", "Say why."},
 		{"fix-patch-proof", "--actor", "fixer", "--statement-path", tcStmt, "--issue-number", "2", "--sentence-range", "3", "--replacement-text", "Step 3: Hence the claim, by induction.", "--change-description", "Name the method."},
-		{"debate", "start", "--protocol", "dialectic", "--topic", "Keep"},
+		{"debate", "start", "--protocol", "dialectic", "--topic", "Keep", "--artifact", filepath.Join(filepath.Dir(root), tcArtifact)},
 		{"debate", "join", tcDebate, "--participant-name", "main"},
 		{"debate", "turn", tcDebate, "--participant-id", "p1", "--body", "Keep it."},
 		{"claim", tcStmt2, "--role", "prove", "--holder", "bob"},
@@ -539,6 +557,7 @@ func tamperCatalogRun(t *testing.T, pg *pgtest.Cluster) {
 				}
 				root := filepath.Join(t.TempDir(), "contents")
 				copyTree(t, fixture, root)
+				copyArtifact(t, fixture, root)
 				args := []string{"--root", root}
 				var fs tamperFS = fileFS(root)
 				if pg != nil {
@@ -653,6 +672,18 @@ func hasFinding(r doctorOut, code, path string) bool {
 		}
 	}
 	return false
+}
+
+// copyArtifact copies the fixture's project copy of its debate beside the
+// root copied from it.
+func copyArtifact(t *testing.T, fixture, root string) {
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(fixture), tcArtifact))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(root), tcArtifact), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestExportRefusesForgedKeptRevision (N13): export --to checks its copy
