@@ -121,7 +121,10 @@ func (a *app) newRoot() *cobra.Command {
 			if a.actor, a.actorDefaulted, err = resolveActor(a.actor); err != nil {
 				return err
 			}
-			return a.resolveStore()
+			if err := a.resolveStore(); err != nil {
+				return err
+			}
+			return a.checkOutputs(cmd)
 		},
 		// The root runs only for --version; without it, it prints the help
 		// as cobra does for a root that cannot run.

@@ -87,6 +87,8 @@ func (a *app) exportCommand() *cobra.Command {
 	c.Flags().StringVar(&pf.problem, "problem", "", "the problem whose proof --format writes")
 	c.Flags().StringVarP(&pf.out, "output", "o", "", "write the proof to `FILE` instead of stdout")
 	c.Flags().BoolVar(&pf.draft, "draft", false, "export a problem that is not soundly solved, marking every unproved step")
+	outputFlag(c, "to", "the export")
+	outputFlag(c, "output", "the proof")
 	return c
 }
 
