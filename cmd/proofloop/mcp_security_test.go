@@ -213,12 +213,65 @@ func TestMCPArtifactInsideProject(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(outsideDir, "*")); len(m) != 0 {
 		t.Errorf("refused artifacts were written outside the project: %v", m)
 	}
-	res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "review", "topic": "Lock", "subject": "lock.go", "artifact": "review.md"})
+	res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "review", "topic": "Lock", "subject": "lock.go", "artifact": "debates/review.md"})
 	if res.IsError {
 		t.Fatalf("debate_start with an artifact inside the project: %v", obj)
 	}
-	if b, err := os.ReadFile(filepath.Join(project, "review.md")); err != nil || !strings.Contains(string(b), "# Code Debate: lock.go") {
-		t.Errorf("review.md = %q, %v; want the transcript", b, err)
+	if b, err := os.ReadFile(filepath.Join(project, "debates", "review.md")); err != nil || !strings.Contains(string(b), "# Code Debate: lock.go") {
+		t.Errorf("debates/review.md = %q, %v; want the transcript", b, err)
+	}
+}
+
+// TestMCPArtifactOnlyUnderDebates (N3): over MCP a debate's artifact is a
+// new file under the project's debates/ folder. An existing file that is
+// no artifact of the debate (README.md, proofloop.json, a git hook, a file
+// under debates/, another debate's artifact), a dot-folder or dot-file, a
+// path elsewhere in the project and a debates/ linked elsewhere are each
+// refused with invalid_input, and nothing changes: not the store, not the
+// file, not its mode. A second session's join that finds the review gives
+// the same artifact and is accepted.
+func TestMCPArtifactOnlyUnderDebates(t *testing.T) {
+	root := newRoot(t)
+	project := filepath.Dir(root)
+	for p, mode := range map[string]os.FileMode{"README.md": 0o644, "proofloop.json": 0o644, ".git/hooks/post-checkout": 0o755, "debates/notes.md": 0o644} {
+		os.MkdirAll(filepath.Dir(filepath.Join(project, p)), 0o755)
+		content := "KEEP " + p + "\n"
+		if p == "proofloop.json" {
+			content = "{}\n"
+		}
+		if err := os.WriteFile(filepath.Join(project, p), []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(project, ".git"), filepath.Join(project, "debates", "git")); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, root, nil)
+	res, obj := call(t, cs, "debate_join", map[string]any{"protocol": "review", "subject": "lock.go", "participant_name": "ann", "actor": "ann", "artifact": "debates/review.md"})
+	if res.IsError {
+		t.Fatalf("debate_join that starts a review with artifact debates/review.md: %v", obj)
+	}
+	for _, p := range []string{"README.md", "proofloop.json", ".git/hooks/post-checkout", "debates/notes.md", "debates/review.md",
+		"debates/.hidden.md", "debates/.cache/r.md", "debates/git/hooks/pre-commit", "notes/r.md", "r.md", "debates"} {
+		before := snapshot(t, project)
+		res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "review", "topic": "Other " + p, "subject": "other.go", "artifact": p})
+		if c := errorCode(obj); !res.IsError || c != "invalid_input" && c != "usage" {
+			t.Errorf("debate_start with artifact %s = %v; want invalid_input (usage for a folder)", p, obj)
+		}
+		if after := snapshot(t, project); !sameFiles(before, after) {
+			t.Errorf("the refusal of artifact %s changed the project folder", p)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(project, ".git/hooks/post-checkout")); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("the git hook: %v, %v; want it as it was, mode 0755", fi, err)
+	}
+	res, obj = call(t, cs, "debate_join", map[string]any{"protocol": "review", "subject": "lock.go", "participant_name": "ben", "actor": "ben", "artifact": "debates/review.md"})
+	if res.IsError || obj["role"] != "responder" {
+		t.Errorf("the second session's join with the review's own artifact: %v; want the responder's seat", obj)
+	}
+	// The CLI is a person's: any new or existing file of the project.
+	if code, _, stderr := mcpCLI(t, root, "debate", "start", "--protocol", "review", "--subject", "cli.go", "--artifact", filepath.Join(project, "cli-review.md")); code != 0 {
+		t.Errorf("CLI debate start --artifact in the project folder: exit %d, %s; want it accepted", code, stderr)
 	}
 }
 
