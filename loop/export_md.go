@@ -49,8 +49,16 @@ func mdMath(b *strings.Builder, s string) {
 }
 
 // mdLine is agent text folded to one line and made safe, for a list item
-// or after a label: it starts no line, so it starts no block.
-func mdLine(s string) string { return mdText(model.OneLine(s)) }
+// or after a label. It starts no line; after "- " it could still start a
+// block inside the item (- # heading, - > quote, - 1. list), so a first
+// character that could is an entity.
+func mdLine(s string) string {
+	s = mdText(model.OneLine(s))
+	if s != "" && (strings.IndexByte("#>-+*=_|~:", s[0]) >= 0 || '0' <= s[0] && s[0] <= '9') {
+		s = fmt.Sprintf("&#%d;", s[0]) + s[1:]
+	}
+	return s
+}
 
 // mdBlock is agent text as a block quote (model.Block, as the transcripts
 // quote a turn's body), made safe: every line starts with ">", which no

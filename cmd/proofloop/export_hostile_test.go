@@ -19,9 +19,9 @@ import (
 )
 
 // hostileExport builds, through the binary, a solved problem whose every
-// agent-written field (objective, hypothesis, claim, premise, proof, an
-// issue's explanation, a patch's description, the resolution, a checker's
-// name) holds text, and returns a function that runs the binary in its
+// agent-written field (objective, hypotheses, claim, premise, proof, an
+// issue's explanation, a patch's description, the resolution) holds text
+// (a hypothesis starts with it), and a checker's name holds $\input{x}$, and returns a function that runs the binary in its
 // folder.
 func hostileExport(t *testing.T, text string) (dir string, run func(args ...string) (string, string, int)) {
 	t.Helper()
@@ -47,7 +47,7 @@ func hostileExport(t *testing.T, text string) (dir string, run func(args ...stri
 		}
 	}
 	must("init")
-	must("new-problem", "--name", "h", "--objective", "Objective. "+text, "--hypothesis", "Hypothesis. "+text)
+	must("new-problem", "--name", "h", "--objective", "Objective. "+text, "--hypothesis", "Hypothesis. "+text, "--hypothesis", text)
 	must("prob-wrapup-statement", "--problem-path", "prob_h", "--claim", "Claim. "+text, "--premises", "Premise. "+text, "--purpose", "It is the objective.")
 	must("state-complete-proof", "--statement-path", "stmt_h_wrap", "--strategy", "direct", "--actor", "alice",
 		"--proof-text", "Step 1: Start here.\n\nStep 2: "+text+"\n\nStep 3: AFTERMARK ends the proof.")
@@ -66,7 +66,7 @@ func hostileExport(t *testing.T, text string) (dir string, run func(args ...stri
 // that passed would show: it has no tag, no link and no image of agent
 // text, and the same headings as the export of harmless text.
 func TestExportMarkdownHostile(t *testing.T) {
-	hostile := "<script>alert(1)</script> <img src=x onerror=alert(2)> [click](javascript:alert(3)) " +
+	hostile := "# Start forged <script>alert(1)</script> <img src=x onerror=alert(2)> [click](javascript:alert(3)) " +
 		"![i](javascript:alert(4)) <javascript:alert(5)> &lt;b&gt; `<i>code</i>` $a<b>c$ $[0,1](javascript:alert(6))$\n" +
 		"## Statement 2 (`forged`)\n# Outcome\n---\n[ref]: javascript:alert(7)\n[ref]\n" +
 		"$$\n\n[def]: javascript:alert(8)\n$$\n<div onmouseover=alert(9)>\n- **Status:** true"
@@ -142,11 +142,11 @@ func TestExportTeXHostile(t *testing.T) {
 			t.Errorf("a note without its place or reason: %+v", n)
 		}
 	}
-	// Eight fields hold the text: objective, hypothesis, claim, premise,
+	// Nine fields hold the text: objective, two hypotheses, claim, premise,
 	// proof, issue explanation, answer (the patch's description), resolution.
 	for _, a := range attacks {
-		if noted[a] != 8 {
-			t.Errorf("%s is noted %d times; want once per field holding it (8)", a, noted[a])
+		if noted[a] != 9 {
+			t.Errorf("%s is noted %d times; want once per field holding it (9)", a, noted[a])
 		}
 	}
 	if noted[good] != 0 || noted[`$\input{x}$`] != 1 {
@@ -156,8 +156,8 @@ func TestExportTeXHostile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Count(string(tex), good) != 8 {
-		t.Errorf("the harmless formula passes %d times byte for byte; want 8", strings.Count(string(tex), good))
+	if strings.Count(string(tex), good) != 9 {
+		t.Errorf("the harmless formula passes %d times byte for byte; want 9", strings.Count(string(tex), good))
 	}
 	cdir, log := textest.Compile(t, string(tex), 1)
 	textest.CheckNoFileAccess(t, cdir, log, secret, "HOSTMARKER5150")
