@@ -147,7 +147,7 @@ func (a *app) debateStartCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if in.Topic, err = src.Text(in.Topic); err != nil {
+			if in.Topic, err = src.Text("topic", in.Topic); err != nil {
 				return err
 			}
 			if in.Source, err = src.Path(in.Source, "--source"); err != nil {
@@ -380,17 +380,17 @@ func (a *app) debateTurnCommand() *cobra.Command {
 				}
 			} else {
 				t := model.DebateTurn{}
-				if t.Body, err = src.Text(body); err != nil {
+				if t.Body, err = src.Text("body", body); err != nil {
 					return err
 				}
-				if err := src.Texts(suggestions); err != nil {
+				if err := src.Texts("suggestion", suggestions); err != nil {
 					return err
 				}
 				for _, s := range suggestions {
 					t.Suggestions = append(t.Suggestions, model.SuggestionInput{Text: s})
 				}
 				if conclusion != "" || conclusionText != "" {
-					ct, err := src.Text(conclusionText)
+					ct, err := src.Text("conclusion_text", conclusionText)
 					if err != nil {
 						return err
 					}
@@ -546,7 +546,7 @@ func (a *app) debateCloseCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if summary, err = src.Text(summary); err != nil {
+				if summary, err = src.Text("summary", summary); err != nil {
 					return err
 				}
 				in.Summary = &summary

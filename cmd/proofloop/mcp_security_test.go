@@ -309,3 +309,50 @@ func TestMCPPathFlagsInsideProject(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPTextRefused (N15): over MCP, an argument with a byte that is not
+// UTF-8 (sent raw), NUL, a bidirectional control or a lone surrogate (sent
+// as JSON escapes), in a skill's, a debate tool's or the actor's argument,
+// is refused as the CLI refuses it: invalid_input (exit 2) with the byte
+// offset, nothing written; so is a topic over its limit. The server goes on.
+func TestMCPTextRefused(t *testing.T) {
+	root := newRoot(t)
+	if code, _, stderr := mcpCLI(t, root, "debate", "start", "--protocol", "dialectic", "--topic", "Keep"); code != 0 {
+		t.Fatal(stderr)
+	}
+	mcpCLI(t, root, "debate", "join", "deb_keep", "--participant-name", "ann", "--actor", "ann")
+	s := startRaw(t, root)
+	s.send(rawInit, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	s.next(2 * time.Minute)
+	call := func(id int, tool, args string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
+	}
+	cases := []struct{ line, want string }{
+		{call(2, "new_problem", "{\"name\":\"u\",\"objective\":\"a\xffb\"}"), "a byte that is not UTF-8 at byte 26"},
+		{call(3, "new_problem", "{\"name\":\"u\",\"objective\":\"ok\",\"actor\":\"x\xffy\"}"), "a byte that is not UTF-8 at byte 39"},
+		{call(4, "prob_wrapup_statement", `{"problem_path":"prob_x","claim":"a\u0000b","purpose":"p"}`), "the control character U+0000 at byte 35"},
+		{call(5, "debate_start", `{"protocol":"dialectic","topic":"a\u202eb"}`), "the bidirectional control U+202E at byte 34"},
+		{call(6, "debate_start", `{"protocol":"dialectic","topic":"a\ud800"}`), "a lone surrogate"},
+		{call(7, "debate_turn", `{"id":"deb_keep","participant_id":"p1","actor":"ann","body":"x\u001b[2J"}`), "the control character U+001B"},
+		{call(8, "debate_turn", `{"id":"deb_keep","participant_id":"p1","actor":"ann","input":{"body":"y\u2066z"}}`), "the bidirectional control U+2066"},
+		{call(9, "debate_start", `{"protocol":"dialectic","topic":"`+strings.Repeat("t", 10000)+`"}`), "the argument topic has 10000 characters, more than the 500 allowed"},
+	}
+	before := snapshot(t, root)
+	for _, c := range cases {
+		s.send(c.line)
+		m := s.next(2 * time.Minute)
+		r, _ := m["result"].(map[string]any)
+		obj, _ := r["structuredContent"].(map[string]any)
+		e, _ := obj["error"].(map[string]any)
+		if msg, _ := e["message"].(string); r["isError"] != true || e["code"] != "invalid_input" || !strings.Contains(msg, c.want) {
+			t.Errorf("%.120s\n= %v; want invalid_input with %q", c.line, m, c.want)
+		}
+	}
+	if after := snapshot(t, root); !sameFiles(before, after) {
+		t.Errorf("a refused argument changed the store")
+	}
+	s.send(call(10, "new_problem", `{"name":"u","objective":"Zeige ∑ n²."}`))
+	if m := s.next(2 * time.Minute); m["result"].(map[string]any)["isError"] == true {
+		t.Errorf("new_problem with good text after the refusals: %v", m)
+	}
+}
