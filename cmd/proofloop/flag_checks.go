@@ -51,8 +51,9 @@ func flagSpelling(f *pflag.Flag) string {
 }
 
 // checkTexts runs the one check of text and the limits table
-// (skills.CheckValue) on every flag given and every argument, before the
-// command runs: bytes that are not UTF-8 were replaced by U+FFFD and
+// (skills.CheckValue) on every flag, given or defaulted (a default may come
+// from the environment: $PROOFLOOP_HARNESS, $PROOFLOOP_MODEL_ID), and every
+// argument, before the command runs: bytes that are not UTF-8 were replaced by U+FFFD and
 // stored, NUL and U+202E passed in objectives, and a topic had no bound
 // (issue 34 N15). Over MCP every argument arrives here as a flag, or as
 // JSON that DecodeStrict checks. A long text (a proof, a body) is bounded
@@ -61,8 +62,11 @@ func flagSpelling(f *pflag.Flag) string {
 // skills.Source.Text once read.
 func (a *app) checkTexts(cmd *cobra.Command, args []string) error {
 	var err error
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		name := strings.ReplaceAll(f.Name, "-", "_")
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		name, what := strings.ReplaceAll(f.Name, "-", "_"), "--"+f.Name
+		if !f.Changed {
+			what += " (its default, which may come from a $PROOFLOOP_ variable)"
+		}
 		for _, v := range flagStrings(f) {
 			if err != nil {
 				return
@@ -71,7 +75,7 @@ func (a *app) checkTexts(cmd *cobra.Command, args []string) error {
 			if skills.LimitOf(name) == 0 && len(v) > minMaxInput {
 				maxInput = a.maxInput()
 			}
-			err = skills.CheckValue(name, "--"+f.Name, v, maxInput)
+			err = skills.CheckValue(name, what, v, maxInput)
 		}
 	})
 	for i, v := range args {
