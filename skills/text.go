@@ -72,26 +72,30 @@ func (s Source) file(name, what, hint string) ([]byte, error) {
 	return ReadCapped(f, s.Max, fmt.Sprintf("%s file %q", what, name))
 }
 
-// Text resolves a text argument: "@-" reads standard input, "@FILE" reads
-// the file, "@@..." stands for a literal text starting with "@", and
-// anything else is the text itself.
-func (s Source) Text(v string) (string, error) {
+// Text resolves the text argument v of parameter name (snake_case):
+// "@-" reads standard input, "@FILE" reads the file, "@@..." stands for a
+// literal text starting with "@", and anything else is the text itself.
+// The text it returns has passed CheckValue: the one text check and the
+// parameter's limit, for a file's content as for a text given whole.
+func (s Source) Text(name, v string) (string, error) {
 	switch {
 	case s.Literal:
-		return v, nil
 	case strings.HasPrefix(v, "@@"):
-		return v[1:], nil
+		v = v[1:]
 	case strings.HasPrefix(v, "@"):
 		b, err := s.file(v[1:], "text", "@FILE reads a file, @- reads standard input, @@ starts a literal text with @")
-		return string(b), err
+		if err != nil {
+			return "", err
+		}
+		v = string(b)
 	}
-	return v, nil
+	return v, CheckValue(name, "--"+FlagName(name), v, s.Max)
 }
 
-// Texts resolves each text argument of a list in place.
-func (s Source) Texts(vs []string) error {
+// Texts resolves each text argument of a list of parameter name in place.
+func (s Source) Texts(name string, vs []string) error {
 	for i := range vs {
-		v, err := s.Text(vs[i])
+		v, err := s.Text(name, vs[i])
 		if err != nil {
 			return err
 		}

@@ -406,7 +406,9 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 		}
 		// Strict, as the CLI's --input: a key given twice (two actors, say)
 		// is refused, not settled by the last one.
-		if err := skills.DecodeStrict(raw, &in); err != nil {
+		if err := skills.DecodeStrict(raw, &in); skills.IsTextError(err) {
+			return nil, nil, store.Errorf(store.CodeInvalidInput, "the arguments: %v", err).WithHint("nothing was written; " + model.TextRule)
+		} else if err != nil {
 			return nil, nil, store.Errorf(store.CodeInvalidInput, "the arguments are not a JSON object the tool takes: %v", err).
 				WithHint("give each parameter once, as the tool's input schema says")
 		}
