@@ -58,7 +58,7 @@ func (r *runner) actorFor(w int) ActorFor {
 		var exclude func(Acting) string
 		if it.Role == model.RoleCheck && it.Kind == model.KindStatement {
 			var err error
-			if exclude, err = r.cannotCount(tx, it.ID); err != nil {
+			if exclude, err = r.cannotConfirm(tx, it.ID); err != nil {
 				return Acting{}, false, err
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // What an agent did with one labelled item (an eval item in a scratch
@@ -202,4 +203,60 @@ func (m *MinReliability) Below(c Counts) string {
 	}
 	return fmt.Sprintf("caught %d of %d flawed proofs (95%% interval %.2f-%.2f), below verify_min_reliability %.2f",
 		r.K, r.N, *r.Low, *r.High, m.CatchRate)
+}
+
+// Measured tallies records of a role by the party they measure (agent and
+// model label, as a run's lease records them). Records that name neither
+// measure nobody the quorum rule can name, and are left out.
+func Measured(recs []CheckerRecord, role Role) map[AgentLabel]Counts {
+	out := map[AgentLabel]Counts{}
+	for _, r := range recs {
+		if r.Role == role && (r.Agent != "" || r.Model != "") {
+			out[r.AgentLabel] = out[r.AgentLabel].Plus(r.Counts)
+		}
+	}
+	return out
+}
+
+// Uncounted says why a confirmation by the checker l does not count toward
+// verify_quorum, given the measured figures: l names an agent or a model
+// and is Below the floor; "" when it counts (no floor, a checker named
+// neither way, or one not below).
+func (m *MinReliability) Uncounted(measured map[AgentLabel]Counts, l AgentLabel) string {
+	if m == nil || l.Agent == "" && l.Model == "" {
+		return ""
+	}
+	if why := m.Below(measured[l]); why != "" {
+		return PartyName(l) + " " + why
+	}
+	return ""
+}
+
+// PartyName names an agent and model for a person: "agent yes (model m)".
+func PartyName(l AgentLabel) string {
+	switch {
+	case l.Agent != "" && l.Model != "":
+		return fmt.Sprintf("agent %s (model %s)", l.Agent, l.Model)
+	case l.Agent != "":
+		return "agent " + l.Agent
+	}
+	return "model " + l.Model
+}
+
+// uncountedNote says, in a check turn's reason, which confirmations of the
+// current proof revision do not count toward the quorum, and why.
+func uncountedNote(st *Statement) string {
+	if st == nil {
+		return ""
+	}
+	var why []string
+	for _, c := range st.Validate.Confirmations {
+		if c.ProofRevision == st.ProofRevision && c.Uncounted != "" {
+			why = append(why, c.Uncounted)
+		}
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s not counted: %s", Count(len(why), "confirmation"), strings.Join(why, "; "))
 }

@@ -304,6 +304,8 @@ func fieldSources() []fieldSource {
 		{schemas.Event, "", store.Event{}, nil},
 		{schemas.Event, "definitions.change", store.Change{}, nil},
 		{schemas.Config, "", store.Config{}, nil},
+		{schemas.Config, "properties.canaries", store.CanaryConfig{}, nil},
+		{schemas.Config, "properties.verify_min_reliability", model.MinReliability{}, nil},
 		{schemas.EvalItem, "", model.EvalItem{}, nil},
 		{schemas.CheckerRecord, "", model.CheckerRecord{}, nil},
 		{schemas.CheckerRecord, "properties.counts", model.Counts{}, nil},

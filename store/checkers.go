@@ -84,3 +84,17 @@ func parseCheckerRecords(raw []byte) ([]model.CheckerRecord, error) {
 	}
 	return out, nil
 }
+
+// BelowFloor says why a confirmation by the checker l would not count
+// toward verify_quorum (model.MinReliability.Uncounted over the figures of
+// checkers.jsonl); "" when it counts.
+func (tx *Tx) BelowFloor(cfg Config, l model.AgentLabel) (string, error) {
+	if cfg.VerifyMinReliability == nil || l.Agent == "" && l.Model == "" {
+		return "", nil
+	}
+	recs, err := tx.CheckerRecords()
+	if err != nil {
+		return "", err
+	}
+	return cfg.VerifyMinReliability.Uncounted(model.Measured(recs, model.RoleCheck), l), nil
+}
