@@ -32,6 +32,12 @@ func PutUp(s *store.Store, it *model.EvalItem, actor string) (Placed, error) {
 	if err != nil {
 		return Placed{}, err
 	}
+	return putUpNamed(s, it, actor, name)
+}
+
+// putUpNamed is PutUp under a name chosen before. Placed.Problem is ""
+// when nothing was written (the name was taken meanwhile).
+func putUpNamed(s *store.Store, it *model.EvalItem, actor, name string) (Placed, error) {
 	opts := store.TxOptions{Actor: actor}
 	p, err := skills.NewProblem(s, withCommand(opts, "new-problem"), skills.NewProblemParams{Name: name, Objective: it.Claim, Hypothesis: it.Premises})
 	if err != nil {

@@ -141,7 +141,10 @@ func runItem(ctx context.Context, a store.Agent, it *model.EvalItem, opts Option
 	if err != nil {
 		return res, err
 	}
-	sum, err := loop.Run(ctx, s, loop.RunOptions{Jobs: 1, MaxTurns: 1, TurnTimeout: opts.TurnTimeout, Self: opts.Self})
+	// The agent's proofloop acts on the scratch root alone: not on a
+	// PostgreSQL store that $PROOFLOOP_STORE names for the project.
+	sum, err := loop.Run(ctx, s, loop.RunOptions{Jobs: 1, MaxTurns: 1, TurnTimeout: opts.TurnTimeout, Self: opts.Self,
+		Env: []string{"PROOFLOOP_STORE="}})
 	if sum == nil || ctx.Err() != nil {
 		return res, err // a refused run, or eval was interrupted
 	}

@@ -35,9 +35,9 @@ func ImportOPCLines(raw []byte) ([]byte, []string, error) {
 // run, then one row per agent with its counts and its rates with their
 // 95% intervals.
 func WriteTable(w io.Writer, rep *Report) {
-	fmt.Fprintf(w, "eval of the %s role on %s: %d items", rep.Role, rep.Set, rep.Items)
+	fmt.Fprintf(w, "eval of the %s role on %s: %s", rep.Role, rep.Set, model.Count(rep.Items, "item"))
 	if rep.Skipped > 0 {
-		fmt.Fprintf(w, " (%d more measure the other role)", rep.Skipped)
+		fmt.Fprintf(w, " (%d more for the other role)", rep.Skipped)
 	}
 	fmt.Fprintln(w, "; rates with their 95% Wilson intervals")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

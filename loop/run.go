@@ -34,6 +34,11 @@ type RunOptions struct {
 	Events      io.Writer     // one JSON object per line per turn event, for programs; nil for none
 	Self        string        // the proofloop binary, put first on the agents' PATH
 	MaxCostUSD  float64       // stop once the run's turns cost this much (0: no limit)
+	Canaries    Canaries      // plants and settles canaries (config.json canaries); nil for none
+	// Env is added to the agents' environment after run's own: eval's
+	// scratch roots unset $PROOFLOOP_STORE, so that the agent acts on the
+	// scratch root and not the project's store.
+	Env []string
 }
 
 // Check refuses option values whose meaning would be a surprise.
@@ -101,7 +106,11 @@ type RunSummary struct {
 	Leased    []Leased       `json:"leased"`
 	GivenUp   []GivenUp      `json:"given_up"`
 	Debates   []DebateEnd    `json:"debates"` // the debates the run took turns on, as they stand at its end
-	Logs      string         `json:"logs"`    // runs/<run-id>/ under the root; "" when no turn ran
+	// Canaries are the canaries settled in this run (and those a killed run
+	// left, settled before its first turn): what each was and what its
+	// agent did (docs/eval.md).
+	Canaries []model.CheckerRecord `json:"canaries"`
+	Logs     string                `json:"logs"` // runs/<run-id>/ under the root; "" when no turn ran
 }
 
 // runner is the shared state of one run's workers.
@@ -134,6 +143,7 @@ type runner struct {
 	rootCost    map[string]float64 // each root problem's cost so far, all runs
 	costStop    string             // why --max-cost-usd stopped the run, or which roots are capped
 	debateTurns map[string]int     // the run's turns per debate
+	planted     map[string]bool    // the canaries' root problems, until settled
 	sum         RunSummary
 }
 
@@ -166,7 +176,7 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 		}
 	}
 	r := &runner{s: s, opts: opts, agents: map[model.Role]store.Agents{}, maxFails: cfg.MaxAgentFailures,
-		failures: map[string]int{}, givenUp: map[string]bool{}, rotation: map[model.Role]int{}, passed: map[string]string{}}
+		failures: map[string]int{}, givenUp: map[string]bool{}, rotation: map[model.Role]int{}, passed: map[string]string{}, planted: map[string]bool{}}
 	r.changed = sync.NewCond(&r.mu)
 	r.maxCost, r.rootCost = cfg.MaxCostUSD, map[string]float64{}
 	if r.maxCost > 0 {
@@ -208,9 +218,12 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 		return nil, err
 	}
 	r.sum.ByRole, r.sum.ByOutcome = map[string]int{}, map[string]int{}
-	r.sum.Stuck, r.sum.Leased, r.sum.GivenUp, r.sum.Debates = []Stuck{}, []Leased{}, []GivenUp{}, []DebateEnd{}
+	r.sum.Stuck, r.sum.Leased, r.sum.GivenUp, r.sum.Debates, r.sum.Canaries = []Stuck{}, []Leased{}, []GivenUp{}, []DebateEnd{}, []model.CheckerRecord{}
 	r.rep = newReporter(opts, r.sum.RunID, start)
 	defer r.rep.close()
+	if err := r.recoverCanaries(); err != nil {
+		return nil, err
+	}
 
 	ctx, r.abort = context.WithCancel(ctx)
 	defer r.abort()
@@ -314,7 +327,7 @@ func (r *runner) worker(ctx context.Context, w int) error {
 		}
 		var c *Claimed
 		if !solved || len(roles) > 0 {
-			c, _, err = claimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, roles, r.opts.Problem, holder, r.actorFor(w), r.ttl)
+			c, _, err = claimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, roles, r.opts.Problem, holder, r.actorFor(w, ""), r.ttl)
 			if store.CodeOf(err) == store.CodeLockTimeout {
 				// The store is busy, not empty: look again.
 				r.mu.Lock()
@@ -339,7 +352,9 @@ func (r *runner) worker(ctx context.Context, w int) error {
 			}
 			r.mu.Unlock()
 			if t != nil {
-				err = r.turn(ctx, t, c)
+				if err = r.turn(ctx, t, c); err == nil {
+					err = r.canaryAfter(ctx, w, t)
+				}
 			} else if err = release(r.s, c.Item.ID, c.Lease.Token, holder); err == nil {
 				// The run ended, or the role was given up, while we claimed:
 				// the claim goes back untouched.
@@ -408,6 +423,12 @@ func (r *runner) rootProblems() ([]string, error) {
 	}
 	var roots []string
 	for _, id := range ids {
+		r.mu.Lock()
+		planted := r.isPlanted(id)
+		r.mu.Unlock()
+		if planted {
+			continue // a canary is no work of the run's
+		}
 		d, err := r.s.Read(id)
 		if err != nil {
 			return nil, err
@@ -490,7 +511,7 @@ func (r *runner) left(snap *Snapshot) []Stuck {
 	slices.Sort(ids)
 	for _, id := range ids {
 		it := snap.Items[id]
-		if r.opts.Problem != "" && it.Root != r.opts.Problem {
+		if r.opts.Problem != "" && it.Root != r.opts.Problem || r.isPlanted(it.Root) {
 			continue
 		}
 		st := Stuck{ID: id, Role: it.Role, Reason: it.Reason, exhausted: it.Outcome == model.OutcomeExhausted}

@@ -82,7 +82,7 @@ func TestBelow(t *testing.T) {
 	}{
 		{0, 2, false}, // unmeasured
 		{0, 3, true},
-		{3, 0, true},  // 3/3, but the lower end is 0.44
+		{3, 0, true}, // 3/3, but the lower end is 0.44
 		{10, 0, false},
 		{7, 3, true}, // 0.70, but the lower end is 0.40
 	} {
