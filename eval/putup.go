@@ -121,7 +121,8 @@ var kindWords = map[string]bool{"integer": true, "integers": true, "real": true,
 // person names a problem.
 func claimName(claim string) string {
 	var words, kinds []string
-	for _, w := range strings.Split(model.TopicSlug(claim), "_") {
+	all := strings.FieldsFunc(strings.ToLower(claim), func(r rune) bool { return (r < 'a' || r > 'z') && (r < '0' || r > '9') })
+	for _, w := range all {
 		switch {
 		case len(w) < 3 || nameWords[w] || strings.Trim(w, "0123456789") == "":
 		case kindWords[w]:

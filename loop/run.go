@@ -578,7 +578,7 @@ func (r *runner) outcomeError() error {
 		}
 		hint := "the summary lists each item left and why; `proofloop status` shows the tree"
 		if len(r.passed) > 0 {
-			hint += "; a check agent whose model (or agent, per verify_distinct) can still count, or a person's `proofloop check-confirm-proof`, confirms what no check agent could"
+			hint += "; a check agent whose model (or agent, per verify_distinct) can still count, and that is not measured below verify_min_reliability (`proofloop status --checkers`), or a person's `proofloop check-confirm-proof`, confirms what no check agent could"
 		}
 		return store.Errorf(CodeStuck, "%s", msg).WithHint(hint)
 	}

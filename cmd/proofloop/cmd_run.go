@@ -263,8 +263,15 @@ func (a *app) printCanaries(sum *loop.RunSummary) {
 				what = "submitted a proof of a canary's false claim"
 			}
 			who := cmp.Or(rec.Actor, rec.Label, "nobody")
-			if rec.Agent != "" || rec.Model != "" {
-				who += " (" + model.PartyName(rec.AgentLabel) + ")"
+			var as []string
+			if rec.Agent != "" {
+				as = append(as, "agent "+rec.Agent)
+			}
+			if rec.Model != "" {
+				as = append(as, "model "+rec.Model)
+			}
+			if len(as) > 0 {
+				who += " (" + strings.Join(as, ", ") + ")"
 			}
 			fmt.Fprintf(a.stdout, "  %s %s (%s).\n", who, what, rec.Canary.Statement)
 		}
