@@ -3,7 +3,6 @@ package loop
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -46,12 +45,6 @@ type CanarySettled struct {
 	RunID string `json:"run_id"`
 	model.CheckerRecord
 	Time string `json:"time"`
-}
-
-// agentEnviron is the environment an agent's command starts with: run's
-// own, less the seal folder's location, which no agent needs.
-func agentEnviron() []string {
-	return slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "PROOFLOOP_SEAL_DIR=") })
 }
 
 // isPlanted reports whether root is a canary this run planted and has not

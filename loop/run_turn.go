@@ -186,7 +186,7 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 	root, _ := filepath.Abs(r.s.Dir)
 	cmd := exec.Command("sh", "-c", t.Agent)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Env = append(agentEnviron(), "PROOFLOOP_ROOT="+root, "PROOFLOOP_ROLE="+string(t.Role), "PROOFLOOP_ID="+t.ID,
+	cmd.Env = append(os.Environ(), "PROOFLOOP_ROOT="+root, "PROOFLOOP_ROLE="+string(t.Role), "PROOFLOOP_ID="+t.ID,
 		"PROOFLOOP_KIND="+string(t.Kind), "PROOFLOOP_LEASE="+token, "PROOFLOOP_ACTOR="+t.Actor,
 		"PROOFLOOP_RUN_ID="+r.sum.RunID, "PROOFLOOP_USAGE="+filepath.Join(root, usagePath(r, t)))
 	cmd.Env = append(cmd.Env, r.opts.Env...)

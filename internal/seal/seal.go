@@ -14,7 +14,8 @@ import (
 	"github.com/proofloop/proofloop/store"
 )
 
-// EnvDir names the seal folder when set. run does not pass it to agents.
+// EnvDir names the seal folder when set. run passes it on to its agents,
+// whose proofloop then refuses to read a file there (Guard).
 const EnvDir = "PROOFLOOP_SEAL_DIR"
 
 // Dir is the seal folder: $PROOFLOOP_SEAL_DIR, else
