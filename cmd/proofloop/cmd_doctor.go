@@ -72,6 +72,12 @@ func (a *app) doctorCommand() *cobra.Command {
 					if _, err := s.Reindex(); err != nil {
 						return nil, err
 					}
+					// checkers.jsonl is derived from the log too.
+					if rewrote, err := s.RebuildCheckers(); err != nil {
+						return nil, err
+					} else if rewrote {
+						fmt.Fprintf(a.stderr, "Wrote %s again from the event log's records.\n", store.CheckersFile)
+					}
 					r, err := s.Doctor()
 					if r != nil {
 						r.Index = "rebuilt on request"
