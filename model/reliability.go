@@ -260,3 +260,30 @@ func uncountedNote(st *Statement) string {
 	}
 	return fmt.Sprintf("; %s not counted: %s", Count(len(why), "confirmation"), strings.Join(why, "; "))
 }
+
+// MeasuredTrue says whether a statement's acceptance rests on measured
+// checkers: it is true and every confirmation that counted toward its
+// quorum, on the proof revision it was confirmed at, is by a checker named
+// in config.json (agent or model) whose catch rate is measured on at least
+// MinSample flawed proofs with its 95% interval's lower end at CatchRate
+// or above. It is the "measured checkers" level of a statement's grade
+// (DESIGN.md, Evidence): one input of the grade that is derived over the
+// graph, where a statement is no better than its weakest premise. With no
+// floor (m nil) nothing is measured.
+func (m *MinReliability) MeasuredTrue(st *Statement, measured map[AgentLabel]Counts) bool {
+	if m == nil || st.Status != StatementTrue {
+		return false
+	}
+	n := 0
+	for _, c := range st.Validate.Confirmations {
+		if c.ProofRevision != st.ProofRevision || c.Uncounted != "" {
+			continue
+		}
+		r := measured[c.AgentLabel].Rates().Catch
+		if c.Agent == "" && c.Model == "" || r.N < m.MinSample || *r.Low < m.CatchRate {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}

@@ -95,3 +95,37 @@ func TestBelow(t *testing.T) {
 		t.Error("no verify_min_reliability judges nobody")
 	}
 }
+
+// TestMeasuredTrue: a true statement is measured when every counted
+// confirmation of its proof revision is by a checker measured at the floor
+// or above; an unnamed checker, an unmeasured one, one below, or no floor
+// at all leaves it at the agents' word.
+func TestMeasuredTrue(t *testing.T) {
+	good, bad, few := AgentLabel{Agent: "good", Model: "m1"}, AgentLabel{Agent: "bad", Model: "m2"}, AgentLabel{Agent: "few"}
+	measured := map[AgentLabel]Counts{good: {CaughtFlawed: 20}, bad: {CaughtFlawed: 5, MissedFlawed: 15}, few: {CaughtFlawed: 2}}
+	m := &MinReliability{CatchRate: 0.7, MinSample: 10}
+	conf := func(l AgentLabel, rev int, uncounted string) Confirmation {
+		return Confirmation{AgentLabel: l, ProofRevision: rev, Uncounted: uncounted}
+	}
+	for _, c := range []struct {
+		name  string
+		m     *MinReliability
+		st    Statement
+		wants bool
+	}{
+		{"measured", m, Statement{Status: StatementTrue, ProofRevision: 2, Validate: Validate{Confirmations: []Confirmation{conf(good, 2, "")}}}, true},
+		{"an old revision's confirmation does not matter", m, Statement{Status: StatementTrue, ProofRevision: 2,
+			Validate: Validate{Confirmations: []Confirmation{conf(bad, 1, ""), conf(good, 2, "")}}}, true},
+		{"an uncounted one does not matter", m, Statement{Status: StatementTrue, ProofRevision: 2,
+			Validate: Validate{Confirmations: []Confirmation{conf(bad, 2, "below"), conf(good, 2, "")}}}, true},
+		{"one below", m, Statement{Status: StatementTrue, ProofRevision: 2, Validate: Validate{Confirmations: []Confirmation{conf(good, 2, ""), conf(bad, 2, "")}}}, false},
+		{"one unmeasured", m, Statement{Status: StatementTrue, ProofRevision: 2, Validate: Validate{Confirmations: []Confirmation{conf(few, 2, "")}}}, false},
+		{"a person", m, Statement{Status: StatementTrue, ProofRevision: 2, Validate: Validate{Confirmations: []Confirmation{conf(AgentLabel{}, 2, "")}}}, false},
+		{"not true", m, Statement{Status: StatementAwaitingVerification, ProofRevision: 2, Validate: Validate{Confirmations: []Confirmation{conf(good, 2, "")}}}, false},
+		{"no floor", nil, Statement{Status: StatementTrue, ProofRevision: 2, Validate: Validate{Confirmations: []Confirmation{conf(good, 2, "")}}}, false},
+	} {
+		if got := c.m.MeasuredTrue(&c.st, measured); got != c.wants {
+			t.Errorf("%s: MeasuredTrue = %v; want %v", c.name, got, c.wants)
+		}
+	}
+}
