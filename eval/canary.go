@@ -60,6 +60,9 @@ func NewCanaries(s *store.Store, cfg store.Config, actor string, warn io.Writer)
 		return nil, store.Errorf(store.CodeInvalidInput, "the seal folder %s is inside the project folder %s: an agent that reads files there could read the canaries' labels", dir, project).
 			WithHint("set $" + seal.EnvDir + " to a folder of yours outside the project, or leave it unset (~/.local/state/proofloop/seal)")
 	}
+	if err := seal.MkdirAll(dir); err != nil {
+		return nil, err // before any canary: a seal that cannot be written is no seal
+	}
 	ids := map[string]string{}
 	for _, path := range cfg.Canaries.Sets {
 		set, err := ReadSet(path, cfg.MaxInputBytes)
@@ -234,6 +237,9 @@ func (c *Canaries) Settle(s *store.Store, root string, by Taker) (model.CheckerR
 func (c *Canaries) Recover(s *store.Store) ([]model.CheckerRecord, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if _, err := seal.Dir(); err != nil {
+		return nil, nil // no seal folder at all ($HOME unset): nothing was sealed here
+	}
 	box, err := c.seal(s)
 	if err != nil || box == nil {
 		return nil, err

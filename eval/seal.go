@@ -1,8 +1,8 @@
 package eval
 
 import (
+	"bufio"
 	"bytes"
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -19,7 +19,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/proofloop/proofloop/internal/seal"
-	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
@@ -54,19 +53,28 @@ type sealEntry struct {
 // sealBox is the seal folder of one store.
 type sealBox struct{ dir string }
 
-var errStop = errors.New("stop")
-
 // storeKey names a store: 24 hex digits of its first event's hash; "" for
-// a store with no event yet (it has no canary either).
+// a store with no event yet (it has no canary either). It reads that one
+// line: a backend's log is not streamed for it.
 func storeKey(s *store.Store) (string, error) {
-	key := ""
-	err := loop.Events(context.Background(), s, 0, false, func(_ int, line []byte) error {
-		key = gjson.GetBytes(line, "hash").String()
-		return errStop
-	})
-	if err != nil && !errors.Is(err, errStop) {
-		return "", err
+	var first []byte
+	if b := s.Backend(); b != nil {
+		lines, err := b.EventLines([]int{1})
+		if err != nil {
+			return "", err
+		}
+		if len(lines) > 0 {
+			first = lines[0]
+		}
+	} else {
+		f, err := s.OpenEvents()
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		first, _ = bufio.NewReader(f).ReadBytes('\n')
 	}
+	key := gjson.GetBytes(first, "hash").String()
 	if len(key) < 24 {
 		return "", nil
 	}
