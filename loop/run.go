@@ -35,10 +35,7 @@ type RunOptions struct {
 	Self        string        // the proofloop binary, put first on the agents' PATH
 	MaxCostUSD  float64       // stop once the run's turns cost this much (0: no limit)
 	Canaries    Canaries      // plants and settles canaries (config.json canaries); nil for none
-	// Env is added to the agents' environment after run's own: eval's
-	// scratch roots unset $PROOFLOOP_STORE, so that the agent acts on the
-	// scratch root and not the project's store.
-	Env []string
+	Env         []string      // added to the agents' environment (eval unsets $PROOFLOOP_STORE)
 }
 
 // Check refuses option values whose meaning would be a surprise.
@@ -92,25 +89,22 @@ type GivenUp struct {
 
 // RunSummary is what a run did.
 type RunSummary struct {
-	RunID     string         `json:"run_id"`
-	Outcome   string         `json:"outcome"` // solved, or the error code: stuck, max_turns, budget_spent, lease_held, interrupted, ...
-	Turns     int            `json:"turns"`
-	ByRole    map[string]int `json:"by_role"`
-	ByOutcome map[string]int `json:"by_outcome"` // ok, failed, timeout, interrupted, not_started
-	Idle      int            `json:"idle"`       // turns that changed nothing
-	Failed    int            `json:"failed"`     // agents that exited non-zero or did not start
-	TimedOut  int            `json:"timed_out"`  // agents killed at the turn timeout
-	ElapsedMS int64          `json:"elapsed_ms"`
-	CostUSD   float64        `json:"cost_usd"` // what the turns' agents reported they cost
-	Stuck     []Stuck        `json:"stuck"`    // what is left, and why
-	Leased    []Leased       `json:"leased"`
-	GivenUp   []GivenUp      `json:"given_up"`
-	Debates   []DebateEnd    `json:"debates"` // the debates the run took turns on, as they stand at its end
-	// Canaries are the canaries settled in this run (and those a killed run
-	// left, settled before its first turn): what each was and what its
-	// agent did (docs/eval.md).
-	Canaries []model.CheckerRecord `json:"canaries"`
-	Logs     string                `json:"logs"` // runs/<run-id>/ under the root; "" when no turn ran
+	RunID     string                `json:"run_id"`
+	Outcome   string                `json:"outcome"` // solved, or the error code: stuck, max_turns, budget_spent, lease_held, interrupted, ...
+	Turns     int                   `json:"turns"`
+	ByRole    map[string]int        `json:"by_role"`
+	ByOutcome map[string]int        `json:"by_outcome"` // ok, failed, timeout, interrupted, not_started
+	Idle      int                   `json:"idle"`       // turns that changed nothing
+	Failed    int                   `json:"failed"`     // agents that exited non-zero or did not start
+	TimedOut  int                   `json:"timed_out"`  // agents killed at the turn timeout
+	ElapsedMS int64                 `json:"elapsed_ms"`
+	CostUSD   float64               `json:"cost_usd"` // what the turns' agents reported they cost
+	Stuck     []Stuck               `json:"stuck"`    // what is left, and why
+	Leased    []Leased              `json:"leased"`
+	GivenUp   []GivenUp             `json:"given_up"`
+	Debates   []DebateEnd           `json:"debates"`  // the debates the run took turns on, as they stand at its end
+	Canaries  []model.CheckerRecord `json:"canaries"` // settled by this run, a killed run's first (docs/eval.md)
+	Logs      string                `json:"logs"`     // runs/<run-id>/ under the root; "" when no turn ran
 }
 
 // runner is the shared state of one run's workers.
@@ -423,10 +417,7 @@ func (r *runner) rootProblems() ([]string, error) {
 	}
 	var roots []string
 	for _, id := range ids {
-		r.mu.Lock()
-		planted := r.isPlanted(id)
-		r.mu.Unlock()
-		if planted {
+		if r.plantedRoot(id) {
 			continue // a canary is no work of the run's
 		}
 		d, err := r.s.Read(id)

@@ -51,6 +51,13 @@ type CanarySettled struct {
 // settled yet. The caller holds r.mu.
 func (r *runner) isPlanted(root string) bool { return r.planted[root] }
 
+// plantedRoot is isPlanted, taking r.mu.
+func (r *runner) plantedRoot(root string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.isPlanted(root)
+}
+
 // recoverCanaries settles what an earlier run left, before any turn.
 func (r *runner) recoverCanaries() error {
 	if r.opts.Canaries == nil {
