@@ -46,6 +46,3 @@ type CanaryRecord struct {
 	// it (killed): the next run or doctor settled it from the statement.
 	Recovered bool `json:"recovered,omitempty"`
 }
-
-// Party is the agent and model a record measures.
-func (r *CheckerRecord) Party() AgentLabel { return r.AgentLabel }
