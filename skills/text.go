@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/proofloop/proofloop/internal/seal"
 	"github.com/proofloop/proofloop/store"
 )
 
@@ -28,11 +29,19 @@ type Source struct {
 	// Project, set with Literal, is the folder that a path argument must
 	// resolve inside (symlinks followed): the folder holding the root.
 	Project string
+	// Sealed are config.json's canary sets: no file is read from them, nor
+	// from the seal folder (seal.Guard), so that no command an agent may
+	// run reads a canary's label.
+	Sealed []string
 }
 
 // NewSource is the Source of a command on the store with config cfg.
 func NewSource(stdin io.Reader, cfg store.Config) Source {
-	return Source{Stdin: stdin, Max: cfg.MaxInputBytes}
+	src := Source{Stdin: stdin, Max: cfg.MaxInputBytes}
+	if cfg.Canaries != nil {
+		src.Sealed = cfg.Canaries.Sets
+	}
+	return src
 }
 
 // ReadCapped reads r to its end, or refuses with invalid_input (exit 2) as
@@ -63,6 +72,9 @@ func (s Source) File(name, what string) ([]byte, error) {
 func (s Source) file(name, what, hint string) ([]byte, error) {
 	if name == "-" {
 		return ReadCapped(s.Stdin, s.Max, what+" from standard input")
+	}
+	if err := seal.Guard(name, s.Sealed); err != nil {
+		return nil, err
 	}
 	f, err := os.Open(name)
 	if err != nil {

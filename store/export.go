@@ -154,7 +154,7 @@ func exported(name string) bool {
 	}
 	switch strings.TrimSuffix(dir, "/") {
 	case "":
-		return name == ConfigFile || name == EventsFile || name == QuarantineFile
+		return name == ConfigFile || name == EventsFile || name == QuarantineFile || name == CheckersFile
 	case ProofsDir:
 		return strings.HasSuffix(base, ".jsonl")
 	case model.TranscriptDir:

@@ -50,6 +50,8 @@ var mcpExposure = struct {
 		"db":            "database migrations: the database owner's job",
 		"import":        "reads a store from the server's disk into this one: a person's job",
 		"example-agent": "runs a shell script: run starts agents, tools do not",
+		"eval":          "measures agents on labelled sets: a person's measurement, never an agent's",
+		"eval-agent":    "a scripted agent: run starts agents, tools do not",
 	},
 	readOnly: map[string]bool{
 		"status": true, "show": true, "list": true, "events": true,
