@@ -169,7 +169,7 @@ func (a *app) notInTurn(what string) error {
 func (a *app) evalImportCommand() *cobra.Command {
 	var format string
 	c := &cobra.Command{
-		Use:   "import --format opc FILE",
+		Use:   "import FILE --format opc",
 		Short: "Convert an Open Proof Corpus problem file into a labelled set, on stdout",
 		Long: "eval import reads an Open Proof Corpus problem file (problem_id, problem, attempts; one problem\n" +
 			"or an array of them) and prints one labelled item per judged attempt, as JSON Lines: correct when\n" +
