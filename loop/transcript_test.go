@@ -96,13 +96,13 @@ func socraticDebate(t *testing.T) *model.Debate {
 		Position:      "The cache can be stale for up to 60 s.",
 		Counterpoints: []model.Counterpoint{{Addresses: "source", Claim: "Expiry implies staleness.", Support: []model.Support{{Text: "the source says so", Quote: trStr("Entries expire after 60 s.")}}}},
 		Agreements:    []string{"Entries do expire."},
-		NovelArgument: &model.NovelArgument{Text: "A write between two reads is not seen.", Support: []model.Support{{Text: "the source"}}},
+		NovelArgument: &model.NovelArgument{Text: "A write between two reads is not seen.", Support: []model.Support{{Text: "the spec", URL: "https://example.com/cache#expiry"}}},
 		Unresolved:    []model.UnresolvedItem{{Text: "Is 60 s stale?", Blocking: true}},
 	}, src)
 	trTurn(t, p, d, "p2", model.DebateTurn{
 		Stance:        model.StanceAccepting,
 		Position:      "Stale for at most 60 s; the issue stands as a wording fix.",
-		Counterpoints: []model.Counterpoint{{Addresses: "turn-1", Claim: "Bounded staleness is a design choice.", Support: []model.Support{{Text: "the TTL is documented"}}}},
+		Counterpoints: []model.Counterpoint{{Addresses: "turn-1", Claim: "Bounded staleness is a design choice.", Support: []model.Support{{Text: "Principle: a documented bound is a design choice"}}}},
 		Agreements:    []string{"The write is not seen until expiry."},
 		NovelArgument: &model.NovelArgument{Text: "Say bounded staleness.", Support: []model.Support{{Text: "the source", Quote: trStr("The cache is never stale.")}}},
 		Unresolved:    []model.UnresolvedItem{{Text: "the exact wording", Blocking: false}},
@@ -111,11 +111,11 @@ func socraticDebate(t *testing.T) *model.Debate {
 	trTurn(t, p, d, "p1", model.DebateTurn{
 		Stance:                model.StanceAccepting,
 		Position:              "Agreed: bounded staleness.",
-		Counterpoints:         []model.Counterpoint{{Addresses: "turn-2", Claim: "The wording must name the bound.", Support: []model.Support{{Text: "turn 2 names 60 s"}}}},
+		Counterpoints:         []model.Counterpoint{{Addresses: "turn-2", Claim: "The wording must name the bound.", Support: []model.Support{{Text: "turn 2 names 60 s", Turn: "turn-2"}}}},
 		Agreements:            []string{"Bounded staleness."},
-		NovelArgument:         &model.NovelArgument{Text: "Name 60 s in the claim.", Support: []model.Support{{Text: "turn 2"}}},
+		NovelArgument:         &model.NovelArgument{Text: "Name 60 s in the claim.", Support: []model.Support{{Text: "Principle: a claim names its bound"}}},
 		Unresolved:            []model.UnresolvedItem{{Text: "none material", Blocking: false}},
-		StanceRevisionSupport: []model.Support{{Text: "turn 2 showed the bound is documented"}},
+		StanceRevisionSupport: []model.Support{{Text: "turn 2 showed the bound is documented", Turn: "turn-2"}},
 		Verdict:               model.VerdictStands,
 	}, src)
 	return d

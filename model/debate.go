@@ -185,11 +185,15 @@ type DebateTurn struct {
 	Conclusion  *Conclusion       `json:"conclusion,omitempty"`
 }
 
-// Support is evidence for a socratic claim; Quote, when given, must occur
-// in the debate's source.
+// Support is evidence for a socratic claim, in one of seed 000's forms
+// (supportForm): a quote of the debate's source (Quote, which must occur
+// in it), an earlier turn (Turn, "turn-N"), a URL, or an argument from a
+// principle (Text starting "Principle:").
 type Support struct {
 	Text  string  `json:"text"`
 	Quote *string `json:"quote,omitempty"`
+	Turn  string  `json:"turn,omitempty"`
+	URL   string  `json:"url,omitempty"`
 }
 
 // Counterpoint answers an earlier turn ("turn-N"), the source ("source") or

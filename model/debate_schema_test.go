@@ -20,7 +20,7 @@ func TestDebatesFitTheSchema(t *testing.T) {
 			tt := sTurn(StanceAccepting, false)
 			tt.Verdict = VerdictWithdrawn
 			tt.Counterpoints[0].Support[0].Quote = str("It fails at zero.")
-			tt.StanceRevisionSupport = []Support{{Text: "the bound"}}
+			tt.StanceRevisionSupport = []Support{{Text: "the bound", Turn: "turn-1"}, {Text: "the spec", URL: "https://example.com/spec"}}
 			tt.Counterpoints[0].Addresses = "turn-1"
 			if err := Socratic.ValidateTurn(d, "p2", &tt, []byte(sourceText)); err != nil {
 				t.Fatal(err)

@@ -326,7 +326,7 @@ func (p *Protocol) ValidateTurn(d *Debate, participantID string, t *DebateTurn, 
 
 // TurnShape says what a turn of role holds in p, nested items where they
 // live: "a socratic turn is a JSON object (--input FILE|-) with stance,
-// position, counterpoints [{addresses, claim, support [{text, quote?}]}],
+// position, counterpoints [{addresses, claim, support [{text, quote?, turn?, url?}]}],
 // ...". It is the hint of every refused turn.
 func (p *Protocol) TurnShape(role string) string {
 	var req, opt, typed []string
@@ -456,7 +456,7 @@ func ParseTurn(data []byte) (*DebateTurn, error) {
 	var t DebateTurn
 	if err := dec.Decode(&t); err != nil {
 		if strings.Contains(err.Error(), `unknown field "support"`) {
-			return nil, &TurnError{Field: "support", Rule: "is not a key of the turn: a support item {text, quote?} goes inside counterpoints[].support, novel_argument.support or stance_revision_support"}
+			return nil, &TurnError{Field: "support", Rule: "is not a key of the turn: a support item " + supportShape + " goes inside counterpoints[].support, novel_argument.support or stance_revision_support"}
 		}
 		return nil, &TurnError{Field: "input", Rule: "not a turn: " + err.Error()}
 	}
