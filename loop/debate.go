@@ -25,6 +25,11 @@ type DebateResult struct {
 	Status   model.Status `json:"status"`
 	Revision int          `json:"revision"`
 	Protocol string       `json:"protocol"`
+	// Topic and TopicSlug name what the debate is about; SourcePath is its
+	// source file, when it has one (seed 000's join gives all three).
+	Topic      string `json:"topic"`
+	TopicSlug  string `json:"topic_slug"`
+	SourcePath string `json:"source_path,omitempty"`
 	// Artifact is the transcript's path under the contents root.
 	Artifact string `json:"artifact"`
 	// ParticipantID and Role are the caller's, after join or turn.
@@ -53,7 +58,10 @@ type DebateResult struct {
 func resultOf(d *model.Debate) *DebateResult {
 	p, _ := model.LookupProtocol(d.Protocol)
 	r := &DebateResult{ID: d.ID, Status: d.Status, Revision: d.Revision, Protocol: d.Protocol, Artifact: d.Artifact,
-		ParticipantCount: len(d.Participants), TurnNumber: len(d.Turns), Outcome: d.Outcome}
+		Topic: d.Topic, TopicSlug: d.TopicSlug, ParticipantCount: len(d.Participants), TurnNumber: len(d.Turns), Outcome: d.Outcome}
+	if d.Source != nil {
+		r.SourcePath = d.Source.Path
+	}
 	if p != nil {
 		r.WhoseTurn = p.WhoseTurn(d)
 		if !r.WhoseTurn.Closed {
