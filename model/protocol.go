@@ -35,7 +35,11 @@ type Protocol struct {
 	// and a Topic line follows. Layout writes the turns of the transcript.
 	Title        string
 	SubjectTitle bool
-	Layout       func(b *strings.Builder, d *Debate)
+	// Bare: the transcript is the title and the layout's sections, with no
+	// metadata header (seed 003's shared file has none; the document keeps
+	// the participants, the status and the dates).
+	Bare   bool
+	Layout func(b *strings.Builder, d *Debate)
 	// Help is the protocol's line of `debate start --help`; StartFlags its
 	// own flags of `debate start`, as the docs and prime show them.
 	Help       string
