@@ -600,7 +600,8 @@ func ListDebates(s *store.Store, status model.Status) ([]*DebateResult, error) {
 
 // DecideSuggestion records a person's decision on a dialectic partner's
 // suggestion n (decide ID --suggestion N --accept|--reject): who decided
-// (the actor) and when. A decided suggestion cannot be decided again.
+// (the actor), when, and whether it is the user's consent (no lease
+// presented). A decided suggestion cannot be decided again.
 func DecideSuggestion(s *store.Store, opts store.TxOptions, id string, n int, accept bool) (*DebateResult, error) {
 	opts.Target = id
 	var out *DebateResult
@@ -617,6 +618,10 @@ func DecideSuggestion(s *store.Store, opts store.TxOptions, id string, n int, ac
 		if err := d.DecideSuggestion(n, accept, tx.Actor(), tx.Now()); err != nil {
 			return turnErr(err)
 		}
+		// Without a lease, the decision is a person's: the user's consent
+		// (seed 001 records "user agreed"), whoever typed it.
+		d.Suggestions[n-1].ByUser = opts.Lease == ""
+		tx.Detail("by_user", d.Suggestions[n-1].ByUser)
 		tx.Detail("suggestion", n)
 		tx.Detail("state", d.Suggestions[n-1].State)
 		if err := putDebate(tx, doc, d); err != nil {

@@ -56,7 +56,8 @@ func hostileDebates(t *testing.T, text string) map[string]*model.Debate {
 	trTurn(t, p, d, model.ParticipantUser, model.DebateTurn{Body: text}, nil)
 	trTurn(t, p, d, "p1", model.DebateTurn{Body: text}, nil)
 	trTurn(t, p, d, "p2", model.DebateTurn{Body: text, Suggestions: []model.SuggestionInput{{Text: text}}}, nil)
-	trTurn(t, p, d, "p1", model.DebateTurn{Body: text, Conclusion: &model.Conclusion{Outcome: model.DialecticPartial, Text: text, LeftOpen: []int{1}}}, nil)
+	trTurn(t, p, d, "p1", model.DebateTurn{Body: text, Conclusion: &model.Conclusion{Outcome: model.DialecticPartial, Text: text,
+		Agreed: []string{text}, OpenPoints: []string{text}, Positions: []model.Position{{Role: model.RoleMain, Text: text}, {Role: model.RolePartner, Text: text}}, LeftOpen: []int{1}}}, nil)
 	out["dialectic"] = d
 	return out
 }

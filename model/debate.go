@@ -136,6 +136,12 @@ type Suggestion struct {
 	State      string  `json:"state"` // pending, accepted or rejected
 	DecidedBy  *string `json:"decided_by,omitempty"`
 	DecidedAt  *string `json:"decided_at,omitempty"`
+	// ByUser: the decision is the user's consent (seed 001: the record says
+	// "user agreed"), given without a lease, by a person at a terminal or
+	// by main relaying the user's answer; DecidedBy then names who recorded
+	// it. Under a lease the decision is the lease holder's, and ByUser is
+	// false.
+	ByUser bool `json:"by_user,omitempty"`
 }
 
 // Suggestion states.
@@ -268,6 +274,13 @@ type SuggestionInput struct {
 type Conclusion struct {
 	Outcome string `json:"outcome"`
 	Text    string `json:"text"`
+	// The dialectic summary seed 001 asks for (checkSummary): the agreed
+	// points and key insights of a consensus, each side's position and the
+	// open points of a disagreement, agreed and open points of a partial.
+	Agreed     []string   `json:"agreed,omitempty"`
+	Insights   []string   `json:"insights,omitempty"`
+	Positions  []Position `json:"positions,omitempty"`
+	OpenPoints []string   `json:"open_points,omitempty"`
 	// LeftOpen names the pending suggestions the conclusion leaves
 	// undecided; every other pending one must be decided first.
 	LeftOpen []int `json:"left_open,omitempty"`

@@ -112,6 +112,22 @@ func sTurn(stance string, blocking bool) DebateTurn {
 	}
 }
 
+// concl is a dialectic conclusion with outcome o, text and the summary its
+// outcome needs (checkSummary).
+func concl(o, text string) *Conclusion {
+	c := &Conclusion{Outcome: o, Text: text}
+	switch o {
+	case DialecticConsensus:
+		c.Agreed, c.Insights = []string{"the point both make"}, []string{"what the debate showed"}
+	case DialecticPartial:
+		c.Agreed, c.OpenPoints = []string{"the point both make"}, []string{"the point left"}
+	case DialecticDisagreement:
+		c.Positions = []Position{{Role: RoleMain, Text: "main's view"}, {Role: RolePartner, Text: "partner's view"}}
+		c.OpenPoints = []string{"the point left"}
+	}
+	return c
+}
+
 // answer makes a socratic turn's first counterpoint address ref.
 func answer(tt DebateTurn, ref string) DebateTurn {
 	tt.Counterpoints = slices.Clone(tt.Counterpoints)

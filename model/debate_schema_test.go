@@ -56,7 +56,7 @@ func TestDebatesFitTheSchema(t *testing.T) {
 			if err := d.DecideSuggestion(1, true, "ann", at0); err != nil {
 				t.Fatal(err)
 			}
-			play(t, &Dialectic, d, "p1", DebateTurn{Body: "end", Conclusion: &Conclusion{Outcome: DialecticConsensus, Text: "done", LeftOpen: []int{2}}})
+			play(t, &Dialectic, d, "p1", DebateTurn{Body: "end", Conclusion: func() *Conclusion { c := concl(DialecticConsensus, "done"); c.LeftOpen = []int{2}; return c }()})
 			return d
 		},
 	}

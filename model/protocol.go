@@ -62,6 +62,9 @@ type Protocol struct {
 	TurnCommands map[string][]Command
 	MoreCommands map[string][]Command
 	Doc          Doc
+	// RoleDocs are files for one role each, besides Doc (dialectic's
+	// partner agent: seed 001's dialectic-partner role).
+	RoleDocs []Doc
 
 	// roles returns the join order for a debate (nil: use Roles).
 	roles func(d *Debate) []string

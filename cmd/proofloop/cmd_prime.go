@@ -160,7 +160,7 @@ func primeProtocols(r model.Role) []primeProtocol {
 		return out
 	}
 	for _, p := range model.ProtocolsOfRole(string(r), true) {
-		pp := primeProtocol{Name: p.Name, Summary: p.Summary, File: p.Doc.Path, Writes: []string{},
+		pp := primeProtocol{Name: p.Name, Summary: p.Summary, File: p.DocOf(string(r)).Path, Writes: []string{},
 			Commands: skills.DebateCommands(p, string(r))}
 		pp.Shape = p.TurnShape(string(r))
 		for _, f := range p.FieldsOf(string(r)) {
