@@ -44,11 +44,14 @@ func (tf *turnFlags) set() bool {
 func (tf *turnFlags) turn(src skills.Source) ([]byte, error) {
 	t := model.DebateTurn{}
 	var err error
-	if t.Body, err = src.Text(tf.body); err != nil {
+	if t.Body, err = src.Text("body", tf.body); err != nil {
 		return nil, err
 	}
-	for _, list := range [][]string{tf.suggestions, tf.agreed, tf.insights, tf.openPoints} {
-		if err := src.Texts(list); err != nil {
+	for _, l := range []struct {
+		name string
+		vs   []string
+	}{{"suggestion", tf.suggestions}, {"agreed", tf.agreed}, {"insight", tf.insights}, {"open_point", tf.openPoints}} {
+		if err := src.Texts(l.name, l.vs); err != nil {
 			return nil, err
 		}
 	}
@@ -64,7 +67,7 @@ func (tf *turnFlags) turn(src skills.Source) ([]byte, error) {
 		return json.Marshal(t)
 	}
 	c := &model.Conclusion{Outcome: tf.conclusion, Agreed: tf.agreed, Insights: tf.insights, OpenPoints: tf.openPoints, LeftOpen: tf.leftOpen}
-	if c.Text, err = src.Text(tf.conclusionText); err != nil {
+	if c.Text, err = src.Text("conclusion_text", tf.conclusionText); err != nil {
 		return nil, err
 	}
 	for _, p := range tf.positions {
@@ -73,7 +76,7 @@ func (tf *turnFlags) turn(src skills.Source) ([]byte, error) {
 			return nil, store.Errorf(store.CodeUsage, "--position %q is not ROLE=TEXT", p).
 				WithHint("give each side's position as --position main=TEXT --position partner=TEXT")
 		}
-		if text, err = src.Text(text); err != nil {
+		if text, err = src.Text("position", text); err != nil {
 			return nil, err
 		}
 		c.Positions = append(c.Positions, model.Position{Role: role, Text: text})
