@@ -5,51 +5,7 @@ import (
 	"strings"
 
 	"github.com/proofloop/proofloop/model"
-	"github.com/proofloop/proofloop/store"
 )
-
-// Transcript renders a debate's transcript, or a statement's check/fix
-// thread in the same shape (statements are debates too).
-func Transcript(s *store.Store, id string) ([]byte, error) {
-	k, err := model.KindOf(id)
-	if err != nil {
-		return nil, store.Errorf(store.CodeInvalidInput, "%v", err)
-	}
-	switch k {
-	case model.KindDebate:
-		d, _, err := ShowDebate(s, id)
-		if err != nil {
-			return nil, err
-		}
-		return RenderDebate(d), nil
-	case model.KindStatement:
-		doc, err := s.Read(id)
-		if err != nil {
-			return nil, err
-		}
-		st, err := doc.Statement()
-		if err != nil {
-			return nil, store.Errorf(store.CodeStoreDamaged, "%v", err)
-		}
-		kept, err := s.ProofRevisions(id)
-		if err != nil {
-			return nil, err
-		}
-		views := make([]ProofRevisionView, 0, len(kept))
-		for _, r := range kept {
-			v := ProofRevisionView{Revision: r.Revision, Text: r.Text, At: r.At}
-			if r.Strategy != nil {
-				v.Strategy = *r.Strategy
-			}
-			if r.Actor != nil {
-				v.Author = *r.Actor
-			}
-			views = append(views, v)
-		}
-		return RenderStatementThread(st, views), nil
-	}
-	return nil, store.Errorf(store.CodeInvalidInput, "%s is a %s: a transcript is of a debate or a statement", id, k)
-}
 
 // RenderDebate renders a debate's Markdown transcript: a metadata header,
 // every turn under a heading in its seed's shape, and the conclusion once
