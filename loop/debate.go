@@ -25,6 +25,11 @@ type DebateResult struct {
 	Status   model.Status `json:"status"`
 	Revision int          `json:"revision"`
 	Protocol string       `json:"protocol"`
+	// Topic and TopicSlug name what the debate is about; SourcePath is its
+	// source file, when it has one (seed 000's join gives all three).
+	Topic      string `json:"topic"`
+	TopicSlug  string `json:"topic_slug"`
+	SourcePath string `json:"source_path,omitempty"`
 	// Artifact is the transcript's path under the contents root.
 	Artifact string `json:"artifact"`
 	// ParticipantID and Role are the caller's, after join or turn.
@@ -53,7 +58,10 @@ type DebateResult struct {
 func resultOf(d *model.Debate) *DebateResult {
 	p, _ := model.LookupProtocol(d.Protocol)
 	r := &DebateResult{ID: d.ID, Status: d.Status, Revision: d.Revision, Protocol: d.Protocol, Artifact: d.Artifact,
-		ParticipantCount: len(d.Participants), TurnNumber: len(d.Turns), Outcome: d.Outcome}
+		Topic: d.Topic, TopicSlug: d.TopicSlug, ParticipantCount: len(d.Participants), TurnNumber: len(d.Turns), Outcome: d.Outcome}
+	if d.Source != nil {
+		r.SourcePath = d.Source.Path
+	}
 	if p != nil {
 		r.WhoseTurn = p.WhoseTurn(d)
 		if !r.WhoseTurn.Closed {
@@ -539,7 +547,8 @@ func LoneInDuel(s *store.Store, id, actor string) bool {
 
 // DecideSuggestion records a person's decision on a dialectic partner's
 // suggestion n (decide ID --suggestion N --accept|--reject): who decided
-// (the actor) and when. A decided suggestion cannot be decided again.
+// (the actor), when, and whether it is the user's consent (no lease
+// presented). A decided suggestion cannot be decided again.
 func DecideSuggestion(s *store.Store, opts store.TxOptions, id string, n int, accept bool) (*DebateResult, error) {
 	opts.Target = id
 	var out *DebateResult
@@ -559,6 +568,10 @@ func DecideSuggestion(s *store.Store, opts store.TxOptions, id string, n int, ac
 		if err := d.DecideSuggestion(n, accept, tx.Actor(), tx.Now()); err != nil {
 			return turnErr(err)
 		}
+		// Without a lease, the decision is a person's: the user's consent
+		// (seed 001 records "user agreed"), whoever typed it.
+		d.Suggestions[n-1].ByUser = opts.Lease == ""
+		tx.Detail("by_user", d.Suggestions[n-1].ByUser)
 		tx.Detail("suggestion", n)
 		tx.Detail("state", d.Suggestions[n-1].State)
 		if err := putDebate(tx, doc, d); err != nil {

@@ -21,7 +21,7 @@ func takeSeat(tx *store.Tx, d *model.Debate) (string, error) {
 	if held := d.ParticipantByActor(actor); held != nil {
 		return "", seatErr("%s already holds seat %s (%s, role %s) of %s, and one actor holds one seat of a debate",
 			actor, held.ParticipantID, held.Name, held.Role, d.ID).
-			WithHint(fmt.Sprintf("write that seat's turns with `proofloop debate turn %s --participant-id %s`; another seat is another actor's", d.ID, held.ParticipantID))
+			WithHint(fmt.Sprintf("write that seat's turns with `proofloop debate turn %s --participant-id %s`; another seat is another actor's: a second session of the same user joins as its own actor, with --actor NAME on every call (or PROOFLOOP_ACTOR=NAME)", d.ID, held.ParticipantID))
 	}
 	return actor, nil
 }

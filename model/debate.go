@@ -139,6 +139,12 @@ type Suggestion struct {
 	State      string  `json:"state"` // pending, accepted or rejected
 	DecidedBy  *string `json:"decided_by,omitempty"`
 	DecidedAt  *string `json:"decided_at,omitempty"`
+	// ByUser: the decision is the user's consent (seed 001: the record says
+	// "user agreed"), given without a lease, by a person at a terminal or
+	// by main relaying the user's answer; DecidedBy then names who recorded
+	// it. Under a lease the decision is the lease holder's, and ByUser is
+	// false.
+	ByUser bool `json:"by_user,omitempty"`
 }
 
 // Suggestion states.
@@ -188,11 +194,15 @@ type DebateTurn struct {
 	Conclusion  *Conclusion       `json:"conclusion,omitempty"`
 }
 
-// Support is evidence for a socratic claim; Quote, when given, must occur
-// in the debate's source.
+// Support is evidence for a socratic claim, in one of seed 000's forms
+// (supportForm): a quote of the debate's source (Quote, which must occur
+// in it), an earlier turn (Turn, "turn-N"), a URL, or an argument from a
+// principle (Text starting "Principle:").
 type Support struct {
 	Text  string  `json:"text"`
 	Quote *string `json:"quote,omitempty"`
+	Turn  string  `json:"turn,omitempty"`
+	URL   string  `json:"url,omitempty"`
 }
 
 // Counterpoint answers an earlier turn ("turn-N"), the source ("source") or
@@ -267,6 +277,13 @@ type SuggestionInput struct {
 type Conclusion struct {
 	Outcome string `json:"outcome"`
 	Text    string `json:"text"`
+	// The dialectic summary seed 001 asks for (checkSummary): the agreed
+	// points and key insights of a consensus, each side's position and the
+	// open points of a disagreement, agreed and open points of a partial.
+	Agreed     []string   `json:"agreed,omitempty"`
+	Insights   []string   `json:"insights,omitempty"`
+	Positions  []Position `json:"positions,omitempty"`
+	OpenPoints []string   `json:"open_points,omitempty"`
 	// LeftOpen names the pending suggestions the conclusion leaves
 	// undecided; every other pending one must be decided first.
 	LeftOpen []int `json:"left_open,omitempty"`

@@ -106,6 +106,7 @@ func enumSources() []enumSource {
 		{schemas.Debate, "definitions.turn.properties.replies.items.properties.verdict.enum", model.ReplyVerdicts, false},
 		{schemas.Debate, "definitions.turn.properties.signal.enum", model.Signals, false},
 		{schemas.Debate, "definitions.turn.properties.conclusion.properties.outcome.enum", fieldEnum("conclusion"), false},
+		{schemas.Debate, "definitions.turn.properties.conclusion.properties.positions.items.properties.role.enum", model.Sides, false},
 		{schemas.Debate, "definitions.suggestion.properties.state.enum", model.SuggestionStates, false},
 		{schemas.Config, "properties.verify_distinct.enum", store.VerifyDistincts, false},
 		{schemas.EvalItem, "properties.strategy.enum", model.Strategies, false},

@@ -132,9 +132,17 @@ func agentsMDFile(entries []Entry) ([]byte, error) {
 		ProblemStatuses []model.Status
 		Debates         []DebateDoc
 		DebateRoles     string
+		DebateAgents    string
 		DecideWorksOn   string
 	}{Marker: AgentsMDMarker, ProblemStatuses: model.ProblemStatuses, Debates: DebateDocs, DecideWorksOn: worksOn(model.RoleDecide),
 		DebateRoles: "`" + strings.Join(model.DebateRoles(), "`, `") + "`"}
+	var agents []string
+	for _, doc := range AllDebateDocs() {
+		if doc.Agent {
+			agents = append(agents, doc.Name+".md")
+		}
+	}
+	d.DebateAgents = strings.Join(agents, ", ")
 	for _, r := range Roles() {
 		row := agentsRole{Role: r, Agent: "agent-" + string(r), WorksOn: worksOn(r)}
 		if row.WorksOn == "" {
