@@ -107,6 +107,18 @@ type Facts struct {
 	MaxRounds int
 	// Extend is decide --extend N's N; 0 for --accept or --reject.
 	Extend int
+	// Escalation and ReviewStatements are config.json's, beside MaxRounds
+	// (Policy): the ladder the budget climbs, and the review before proofs.
+	Escalation       []Rung
+	ReviewStatements bool
+	// The prover's call: its --lesson, its strategy, and the PlanSum of
+	// the decomposition it gives.
+	Lesson      string
+	NewStrategy string
+	NewPlan     string
+	// AbandonedPlan is the PlanSum of the decomposition the call abandons
+	// (a sub-statement of it is false), before it is a dead end.
+	AbandonedPlan string
 
 	spans   []Span // the sentences of spansOf, once split (ProofSpans)
 	spansOf string
@@ -255,7 +267,14 @@ var (
 
 // The reasons of the turns the table gives.
 var (
-	whyProve = func(*Facts) string { return "needs a proof, a decomposition, a refutation or a modification" }
+	whyProve = func(f *Facts) string {
+		if f.Statement != nil {
+			if lv, _ := FindLevel(f.Statement.Level); lv.Abandons {
+				return fmt.Sprintf("level %s, %s: %s", lv.Name, Count(len(f.Statement.DeadEnds), "dead end"), lv.Task)
+			}
+		}
+		return "needs a proof, a decomposition, a refutation or a modification"
+	}
 	whyCheck = func(f *Facts) string {
 		return fmt.Sprintf("proof revision %d awaits verification", f.ProofRevision)
 	}
@@ -290,7 +309,7 @@ var (
 // awaiting_substatements they are only allowed: the statement waits for its
 // sub-statements, and the prover or fixer it then goes to may use them.
 var proveOrFix = []From{
-	{Source: SourceProve, Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve},
+	{Source: SourceProve, Statuses: []Status{StatementPending}, Turn: RoleProve, When: []Guard{reviewSettled}, Why: whyProve},
 	{Source: SourceFix, Statuses: []Status{StatementHasGap}, Turn: RoleFix, Why: whyFix},
 	{Source: SourceProve, Statuses: []Status{StatementAwaitingSubstatement}},
 	{Source: SourceFix, Statuses: []Status{StatementAwaitingSubstatement}},
@@ -299,6 +318,10 @@ var proveOrFix = []From{
 // proveAgain is the prover's turn on a statement whose own sub-statements
 // are resolved.
 var proveAgain = From{Statuses: []Status{StatementAwaitingSubstatement}, Turn: RoleProve, When: []Guard{noOpenIssue}, Why: whyReplan}
+
+// climbNote is what a call that can spend a level's last round adds to
+// the status it leaves.
+const climbNote = "; when it spends the last round of its level, the next level's status (escalate-replan, escalate-rewrite)"
 
 // Table is the transition table: for each skill, the statuses it acts on,
 // the status it leaves and its guards, and the turns it gives. The CLI
@@ -322,8 +345,12 @@ var Table = []Rule{
 		From: []From{solveTurn}, Leaves: "new subproblem pending"},
 	{Skill: "prob-wrapup-statement", Roles: []Role{RoleSolve}, Kind: KindProblem,
 		From: []From{solveTurn}, Leaves: "new statement pending"},
+	// A prover's new approach (a proof or a decomposition) waits for the
+	// statement's review (review_statements), writes the lesson of what it
+	// abandons, and repeats no dead end; at level replan a proof changes
+	// the plan.
 	{Skill: "state-complete-proof", Roles: []Role{RoleProve}, Kind: KindStatement,
-		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve}, proveAgain},
+		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, When: []Guard{reviewSettled}, Why: whyProve}, proveAgain},
 		Leaves: string(StatementAwaitingVerification),
 		Guards: []Guard{{Name: "proof_not_empty", Text: "proof not empty", Input: true,
 			Check: func(f *Facts) error {
@@ -331,9 +358,9 @@ var Table = []Rule{
 					return fmt.Errorf("the proof text is empty")
 				}
 				return nil
-			}}, noOpenSubs}},
+			}}, noOpenSubs, reviewSettled, lessonGiven, notDeadEnd, planChanged}},
 	{Skill: "state-setup-substatement", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
-		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve}, proveAgain},
+		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, When: []Guard{reviewSettled}, Why: whyProve}, proveAgain},
 		Leaves: string(StatementAwaitingSubstatement),
 		Guards: []Guard{{Name: "at_least_one", Text: "at least one sub-statement", Input: true,
 			Check: func(f *Facts) error {
@@ -341,7 +368,8 @@ var Table = []Rule{
 					return fmt.Errorf("give at least one sub-statement")
 				}
 				return nil
-			}}, {Name: noOpenSubs.Name, Text: "re-planning only when no sub-statement is still open", Check: noOpenSubs.Check}}},
+			}}, {Name: noOpenSubs.Name, Text: "re-planning only when no sub-statement is still open", Check: noOpenSubs.Check},
+			reviewSettled, lessonGiven, notDeadEnd}},
 	{Skill: "state-mark-false", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
 		From: proveOrFix, Leaves: string(StatementFalse), Guards: []Guard{fixNeedsIssue}},
 	{Skill: "state-propose-modification", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
@@ -353,7 +381,7 @@ var Table = []Rule{
 	{Skill: "check-reject-proof", Roles: []Role{RoleCheck}, Kind: KindStatement,
 		From: []From{{Statuses: []Status{StatementAwaitingVerification}, Turn: RoleCheck, Why: whyCheck},
 			{Statuses: []Status{StatementHasGap}}},
-		Leaves: string(StatementHasGap),
+		Leaves: string(StatementHasGap) + climbNote,
 		Guards: []Guard{{Name: "sentence_in_range", Text: "sentence number in range", Input: true,
 			Check: func(f *Facts) error {
 				n := len(f.ProofSpans())
@@ -402,6 +430,9 @@ var Table = []Rule{
 				}
 				return nil
 			}}}},
+	// The ladder: the engine's rules that move a statement up a level of
+	// escalation, in the transaction that spends its level's last round.
+	escalateRow(Levels[1]), escalateRow(Levels[2]),
 	// decide is a person's (or an orchestrator's) command, with a row per
 	// kind of item it acts on: --accept or --reject on a proposed
 	// modification, --extend on an item that has spent its round budget

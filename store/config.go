@@ -9,24 +9,30 @@ import (
 	"strings"
 	"time"
 
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
 )
 
 // Config is config.json. Durations are strings such as "15m".
 type Config struct {
-	Version          int               `json:"version"`
-	MaxRounds        int               `json:"max_rounds"`
-	VerifyQuorum     int               `json:"verify_quorum"`
-	ForbidSelfCheck  bool              `json:"forbid_self_check"`
-	RequireLease     bool              `json:"require_lease"`
-	LeaseTTL         string            `json:"lease_ttl"`
-	LockTimeout      string            `json:"lock_timeout"`
-	MaxInputBytes    int64             `json:"max_input_bytes"`
-	MaxSubstatements int               `json:"max_substatements"`
-	KeepRuns         int               `json:"keep_runs"`
-	MaxAgentFailures int               `json:"max_agent_failures"`
-	MaxCostUSD       float64           `json:"max_cost_usd,omitempty"`    // per root problem, all runs; 0: no limit
-	VerifyDistinct   string            `json:"verify_distinct,omitempty"` // "" is actor
+	Version          int     `json:"version"`
+	MaxRounds        int     `json:"max_rounds"`
+	VerifyQuorum     int     `json:"verify_quorum"`
+	ForbidSelfCheck  bool    `json:"forbid_self_check"`
+	RequireLease     bool    `json:"require_lease"`
+	LeaseTTL         string  `json:"lease_ttl"`
+	LockTimeout      string  `json:"lock_timeout"`
+	MaxInputBytes    int64   `json:"max_input_bytes"`
+	MaxSubstatements int     `json:"max_substatements"`
+	KeepRuns         int     `json:"keep_runs"`
+	MaxAgentFailures int     `json:"max_agent_failures"`
+	MaxCostUSD       float64 `json:"max_cost_usd,omitempty"`    // per root problem, all runs; 0: no limit
+	VerifyDistinct   string  `json:"verify_distinct,omitempty"` // "" is actor
+	// Escalation is the ladder a statement climbs when its round budget is
+	// spent (nil: model.DefaultEscalation); ReviewStatements has a checker
+	// review each new statement before any proof.
+	Escalation       []model.Rung      `json:"escalation,omitempty"`
+	ReviewStatements bool              `json:"review_statements,omitempty"`
 	Agents           map[string]Agents `json:"agents"`
 
 	leaseTTL, lockTimeout time.Duration
@@ -59,6 +65,17 @@ var ConfigRanges = map[string]string{
 	"max_substatements":  "from 1 to 10000",
 	"keep_runs":          "from 1 to 100000",
 	"max_agent_failures": "from 1 to 1000",
+	"escalation":         "a list of levels from revise, then replan and rewrite at most once each in that order, each with rounds from 1 to 1000 or none",
+}
+
+// Policy is what the table's rules read of the settings: the round
+// budgets, the ladder and the review of new statements.
+func (c Config) Policy() model.Policy {
+	esc := c.Escalation
+	if esc == nil {
+		esc = model.DefaultEscalation
+	}
+	return model.Policy{MaxRounds: c.MaxRounds, Escalation: esc, ReviewStatements: c.ReviewStatements}
 }
 
 // LeaseTTLDuration is lease_ttl, parsed and range-checked at load.
@@ -116,6 +133,11 @@ func ParseConfig(raw []byte) (Config, error) {
 	}
 	if err := checkAgents(c.Agents); err != nil {
 		return Config{}, damaged(ConfigFile, err)
+	}
+	if c.Escalation != nil {
+		if err := model.CheckEscalation(c.Escalation); err != nil {
+			return Config{}, damaged(ConfigFile, err)
+		}
 	}
 	for _, r := range []struct {
 		key      string
