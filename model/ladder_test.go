@@ -115,7 +115,7 @@ func TestLevelsRouteToTheirRole(t *testing.T) {
 		if got.Role != l.Turn {
 			t.Errorf("level %s: turn %+v; want %s's", l.Name, got, l.Turn)
 		}
-		if l.Abandons && got.Reason != "level "+l.Name+", 1 dead end: "+l.Task {
+		if l.Abandons && got.Reason != l.Task+"; 1 dead end to avoid" {
 			t.Errorf("level %s: reason %q; want the level's task", l.Name, got.Reason)
 		}
 	}

@@ -270,7 +270,7 @@ var (
 	whyProve = func(f *Facts) string {
 		if f.Statement != nil {
 			if lv, _ := FindLevel(f.Statement.Level); lv.Abandons {
-				return fmt.Sprintf("level %s, %s: %s", lv.Name, Count(len(f.Statement.DeadEnds), "dead end"), lv.Task)
+				return fmt.Sprintf("%s; %s to avoid", lv.Task, Count(len(f.Statement.DeadEnds), "dead end"))
 			}
 		}
 		return "needs a proof, a decomposition, a refutation or a modification"
@@ -358,7 +358,7 @@ var Table = []Rule{
 					return fmt.Errorf("the proof text is empty")
 				}
 				return nil
-			}}, noOpenSubs, reviewSettled, lessonGiven, notDeadEnd, planChanged}},
+			}}, noOpenSubs, reviewSettled, notDeadEnd, planChanged, lessonGiven}},
 	{Skill: "state-setup-substatement", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
 		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, When: []Guard{reviewSettled}, Why: whyProve}, proveAgain},
 		Leaves: string(StatementAwaitingSubstatement),
@@ -369,7 +369,7 @@ var Table = []Rule{
 				}
 				return nil
 			}}, {Name: noOpenSubs.Name, Text: "re-planning only when no sub-statement is still open", Check: noOpenSubs.Check},
-			reviewSettled, lessonGiven, notDeadEnd}},
+			reviewSettled, notDeadEnd, lessonGiven}},
 	{Skill: "state-mark-false", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
 		From: proveOrFix, Leaves: string(StatementFalse), Guards: []Guard{fixNeedsIssue}},
 	{Skill: "state-propose-modification", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,

@@ -166,7 +166,7 @@ func TestGuards(t *testing.T) {
 		{"state-setup-substatement", func(f *Facts) {
 			f.ReviewStatements, f.Statement = true, &Statement{ID: "stmt_a_wrap", Status: StatementPending}
 		}, "statement_reviewed", "waits for its review"},
-		{"state-complete-proof", func(f *Facts) { f.Statement = deadEnded(nil) }, "lesson_given", "dead end 1 (level revise, proof revisions 1-2 (direct)) has no lesson yet: give --lesson"},
+		{"state-complete-proof", func(f *Facts) { f.Statement, f.NewProof = deadEnded(nil), "A new proof." }, "lesson_given", "dead end 1 (level revise, proof revisions 1-2 (direct)) has no lesson yet: give --lesson"},
 		{"state-setup-substatement", func(f *Facts) {
 			f.Status, f.Statement = StatementAwaitingSubstatement, &Statement{ID: "stmt_a_wrap", Status: StatementAwaitingSubstatement}
 			f.Subs = []Child{{ID: "stmt_a_wrap_sub1", Status: StatementTrue}, {ID: "stmt_a_wrap_sub2", Status: StatementFalse}}

@@ -38,7 +38,7 @@ func (a *app) statusCommand() *cobra.Command {
 			"or `ID [status] (WHY)` when it is nobody's turn and WHY adds to the status: what the item waits\n" +
 			"on (its sub-statements, its wrap-up statements, a dispute) or how a debate ended. A finished\n" +
 			"item (true, false, solved) has no parenthesis. Then its round, its level of escalation once it\n" +
-			"climbed past revise (`level replan`) and its dead ends, open issues and lease holder.",
+			"climbed past revise (`level replan`), open issues and lease holder.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return store.Errorf(store.CodeUsage, "status takes at most one id, got %d arguments", len(args))
@@ -235,9 +235,6 @@ func statusLine(it *loop.Item) string {
 	}
 	if it.Level != "" {
 		fmt.Fprintf(&b, "; level %s", it.Level)
-	}
-	if it.DeadEnds > 0 {
-		fmt.Fprintf(&b, "; %s", model.Count(it.DeadEnds, "dead end"))
 	}
 	if len(it.OpenIssues) > 0 {
 		fmt.Fprintf(&b, "; open issues %v", it.OpenIssues)

@@ -45,15 +45,22 @@ func primeBrief(w io.Writer, b *loop.Brief) {
 		primeRefs(w, "Subproblems", b.Preliminaries)
 		primeRefs(w, "Wrap-up statements", b.Progresses)
 	} else {
+		primeDeadEnds(w, b)
 		fmt.Fprintf(w, "Claim: %s\n", b.Claim)
 		primeList(w, "Premises", b.Premises)
+		if r := b.Review; r != nil {
+			fmt.Fprintf(w, "Review: %s. %s\n", strings.ReplaceAll(r.Verdict, "_", " "), strings.Join(strings.Fields(r.Explanation), " "))
+		}
 		if c := b.Context; c != nil {
 			fmt.Fprintf(w, "Context: %s [%s]: %s\n", c.ID, c.Status, c.Text)
 		}
 		primeRefs(w, "Sub-statements", b.Subs)
-		if len(b.Sentences) == 0 {
+		switch {
+		case b.Abandoned:
+			fmt.Fprintf(w, "Proof: revision %d is a dead end's (above), not shown: write another.\n", b.ProofRevision)
+		case len(b.Sentences) == 0:
 			fmt.Fprintln(w, "Proof: none yet.")
-		} else {
+		default:
 			strategy := ""
 			if b.Strategy != "" {
 				strategy = ", " + b.Strategy
@@ -100,6 +107,25 @@ func primeBrief(w io.Writer, b *loop.Brief) {
 			source = " (--source " + string(al.Source) + ")"
 		}
 		fmt.Fprintf(w, "  %s%s: %s\n", al.Skill, source, purpose)
+	}
+}
+
+// primeDeadEnds prints a statement's latest dead ends first, a line each:
+// what was tried, what killed it, its lesson.
+func primeDeadEnds(w io.Writer, b *loop.Brief) {
+	if len(b.DeadEnds) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Dead ends, the latest first (a proof or decomposition that repeats one is refused):")
+	for _, d := range b.DeadEnds {
+		lesson := "none yet (the next prover's call gives --lesson)"
+		if d.Lesson != nil {
+			lesson = *d.Lesson
+		}
+		fmt.Fprintf(w, "  %d. level %s, %s. Killed by %s. Lesson: %s\n", d.Number, d.Level, d.Approach, d.Killed, lesson)
+	}
+	if b.EarlierDeadEnds > 0 {
+		fmt.Fprintf(w, "  ... and %s (`proofloop show %s --field dead_ends`).\n", model.Count(b.EarlierDeadEnds, "earlier dead end"), b.Item.ID)
 	}
 }
 
