@@ -140,6 +140,13 @@ func (d *ProofDoc) TeX() string {
 		}
 		w("\n")
 	}
+	if d.Effort != nil {
+		w("\\section{Effort}\n\\begin{itemize}\n")
+		for _, l := range d.Effort.Lines() {
+			w("\\item %s\n", texEscape(l))
+		}
+		w("\\end{itemize}\n\n")
+	}
 	w("\\end{document}\n")
 	return b.String()
 }
@@ -220,6 +227,12 @@ func (d *ProofDoc) Markdown() string {
 		}
 		if len(st.Validate.Issues) > 0 {
 			w("\n")
+		}
+	}
+	if d.Effort != nil {
+		w("## Appendix: effort\n\n")
+		for _, l := range d.Effort.Lines() {
+			w("- %s\n", l)
 		}
 	}
 	return b.String()
