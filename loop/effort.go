@@ -73,27 +73,60 @@ func ReadEffort(ctx context.Context, s *store.Store, p *model.Problem) (*Effort,
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := s.Config()
-	if err != nil {
-		return nil, err
-	}
 	e := &Effort{Created: p.CreatedAt}
 	if p.SolvedAt != nil {
 		e.Solved = *p.SolvedAt
 	}
-	spent := map[string]int{}   // by level
-	reached := map[string]int{} // statements that reached each level
+	t := &effortTally{spent: map[string]int{}, reached: map[string]int{}, actors: map[string]*ActorEffort{}}
+	if err := t.statements(s, snap, e); err != nil {
+		return nil, err
+	}
+	if err := Events(ctx, s, 0, false, func(_ int, line []byte) error {
+		t.event(gjson.ParseBytes(line), p.ID, snap, e)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if a, b := instantOf(e.Started), instantOf(e.Solved); !a.IsZero() && !b.IsZero() {
+		e.Elapsed = b.Sub(a)
+	}
+	for _, l := range model.Levels {
+		if t.reached[l.Name] > 0 || t.spent[l.Name] > 0 {
+			e.ByLevel = append(e.ByLevel, LevelEffort{Level: l.Name, Spent: t.spent[l.Name], Statements: t.reached[l.Name]})
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(t.actors)) {
+		e.Actors = append(e.Actors, *t.actors[k])
+	}
+	return e, nil
+}
+
+// effortTally is what ReadEffort adds up: the rounds spent and the
+// statements that reached each level, and each actor's account.
+type effortTally struct {
+	spent, reached map[string]int
+	actors         map[string]*ActorEffort
+}
+
+// statements counts what the tree's statements hold: rounds, idle turns,
+// the rounds spent at the level each is at now (the levels it left are in
+// the events), its dead ends.
+func (t *effortTally) statements(s *store.Store, snap *Snapshot, e *Effort) error {
+	cfg, err := s.Config()
+	if err != nil {
+		return err
+	}
 	for _, id := range slices.Sorted(maps.Keys(snap.Items)) {
 		if snap.Items[id].Kind != model.KindStatement {
 			continue
 		}
 		doc, err := s.Read(id)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		st, err := doc.Statement()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		e.Statements++
 		if st.Status == model.StatementFalse {
@@ -101,65 +134,48 @@ func ReadEffort(ctx context.Context, s *store.Store, p *model.Problem) (*Effort,
 		}
 		e.Rounds += st.Round
 		e.IdleTurns += st.IdleTurns
-		// The level it is at now; the levels it left are in the events.
 		step := cfg.Policy().StepOf(st)
-		spent[step.Level] += step.Spent
-		reached[model.LevelRevise]++
+		t.spent[step.Level] += step.Spent
+		t.reached[model.LevelRevise]++
 		for _, d := range st.DeadEnds {
 			e.DeadEnds = append(e.DeadEnds, EffortDeadEnd{Statement: id, DeadEnd: d})
 		}
 	}
-	actors := map[string]*ActorEffort{}
-	err = Events(ctx, s, 0, false, func(_ int, line []byte) error {
-		ev := gjson.ParseBytes(line)
-		cmd := ev.Get("command").String()
-		if cmd == UsageCommand {
-			u := ev.Get("detail.usage")
-			if u.Get("root").String() == p.ID {
-				e.Turns++
-				e.InputTokens += u.Get("input_tokens").Int()
-				e.OutputTokens += u.Get("output_tokens").Int()
-				e.CostUSD += u.Get("cost_usd").Float()
-				actorOf(actors, ev).note("", ev)
-			}
-			return nil
+	return nil
+}
+
+// event counts one event of the log: a turn's usage on the problem, or a
+// change of a document of its tree (not a lease's claim or release), with
+// the climb it records.
+func (t *effortTally) event(ev gjson.Result, problem string, snap *Snapshot, e *Effort) {
+	cmd := ev.Get("command").String()
+	if cmd == UsageCommand {
+		if u := ev.Get("detail.usage"); u.Get("root").String() == problem {
+			e.Turns++
+			e.InputTokens += u.Get("input_tokens").Int()
+			e.OutputTokens += u.Get("output_tokens").Int()
+			e.CostUSD += u.Get("cost_usd").Float()
+			actorOf(t.actors, ev).note("", ev)
 		}
-		// Events that changed a document of the tree (not a lease's claim
-		// or release).
-		if ev.Get("changes.#").Int() == 0 || !slices.ContainsFunc(ev.Get("ids").Array(), func(r gjson.Result) bool { return snap.Items[r.String()] != nil }) {
-			return nil
-		}
-		if e.Started == "" && cmd != newProblemCommand {
-			e.Started = ev.Get("time").String()
-		}
-		if x := ev.Get("detail.escalated"); x.Exists() {
-			spent[x.Get("from").String()] += int(x.Get("spent").Int())
-			reached[x.Get("to").String()]++
-		}
-		a := actorOf(actors, ev)
-		a.Changes++
-		role := "" // a skill of two roles (state-mark-false) names none
-		if r, ok := model.Lookup(cmd); ok && len(r.Roles) == 1 {
-			role = string(r.Roles[0])
-		}
-		a.note(role, ev)
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		return
 	}
-	if a, b := instantOf(e.Started), instantOf(e.Solved); !a.IsZero() && !b.IsZero() {
-		e.Elapsed = b.Sub(a)
+	if ev.Get("changes.#").Int() == 0 || !slices.ContainsFunc(ev.Get("ids").Array(), func(r gjson.Result) bool { return snap.Items[r.String()] != nil }) {
+		return
 	}
-	for _, l := range model.Levels {
-		if reached[l.Name] > 0 || spent[l.Name] > 0 {
-			e.ByLevel = append(e.ByLevel, LevelEffort{Level: l.Name, Spent: spent[l.Name], Statements: reached[l.Name]})
-		}
+	if e.Started == "" && cmd != newProblemCommand {
+		e.Started = ev.Get("time").String()
 	}
-	for _, k := range slices.Sorted(maps.Keys(actors)) {
-		e.Actors = append(e.Actors, *actors[k])
+	if x := ev.Get("detail.escalated"); x.Exists() {
+		t.spent[x.Get("from").String()] += int(x.Get("spent").Int())
+		t.reached[x.Get("to").String()]++
 	}
-	return e, nil
+	a := actorOf(t.actors, ev)
+	a.Changes++
+	role := "" // a skill of two roles (state-mark-false) names none
+	if r, ok := model.Lookup(cmd); ok && len(r.Roles) == 1 {
+		role = string(r.Roles[0])
+	}
+	a.note(role, ev)
 }
 
 // actorOf is the account of an event's actor ("?" for none).

@@ -240,6 +240,23 @@ var (
 	}
 )
 
+// climbNote is what a call that can spend a level's last round adds to
+// the status it leaves.
+const climbNote = "; when it spends the last round of its level, the next level's status (escalate-replan, escalate-rewrite)"
+
+// levelWhy is the reason of the prover's turn at a level that abandoned
+// an approach: the level's task and the dead ends to avoid.
+func levelWhy(f *Facts) (string, bool) {
+	if f.Statement == nil {
+		return "", false
+	}
+	lv, _ := FindLevel(f.Statement.Level)
+	if !lv.Abandons {
+		return "", false
+	}
+	return fmt.Sprintf("%s; %s to avoid", lv.Task, Count(len(f.Statement.DeadEnds), "dead end")), true
+}
+
 // EscalateSkill is the name of the table's rule that climbs to level.
 func EscalateSkill(level string) string { return "escalate-" + level }
 

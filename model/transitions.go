@@ -108,17 +108,12 @@ type Facts struct {
 	// Extend is decide --extend N's N; 0 for --accept or --reject.
 	Extend int
 	// Escalation and ReviewStatements are config.json's, beside MaxRounds
-	// (Policy): the ladder the budget climbs, and the review before proofs.
-	Escalation       []Rung
-	ReviewStatements bool
-	// The prover's call: its --lesson, its strategy, and the PlanSum of
-	// the decomposition it gives.
-	Lesson      string
-	NewStrategy string
-	NewPlan     string
-	// AbandonedPlan is the PlanSum of the decomposition the call abandons
-	// (a sub-statement of it is false), before it is a dead end.
-	AbandonedPlan string
+	// (Policy); the prover's call's --lesson, strategy, and PlanSums of the
+	// decomposition it gives and of the one it abandons (AbandonedPlan).
+	Escalation             []Rung
+	ReviewStatements       bool
+	Lesson, NewStrategy    string
+	NewPlan, AbandonedPlan string
 
 	spans   []Span // the sentences of spansOf, once split (ProofSpans)
 	spansOf string
@@ -268,10 +263,8 @@ var (
 // The reasons of the turns the table gives.
 var (
 	whyProve = func(f *Facts) string {
-		if f.Statement != nil {
-			if lv, _ := FindLevel(f.Statement.Level); lv.Abandons {
-				return fmt.Sprintf("%s; %s to avoid", lv.Task, Count(len(f.Statement.DeadEnds), "dead end"))
-			}
+		if why, ok := levelWhy(f); ok {
+			return why
 		}
 		return "needs a proof, a decomposition, a refutation or a modification"
 	}
@@ -318,10 +311,6 @@ var proveOrFix = []From{
 // proveAgain is the prover's turn on a statement whose own sub-statements
 // are resolved.
 var proveAgain = From{Statuses: []Status{StatementAwaitingSubstatement}, Turn: RoleProve, When: []Guard{noOpenIssue}, Why: whyReplan}
-
-// climbNote is what a call that can spend a level's last round adds to
-// the status it leaves.
-const climbNote = "; when it spends the last round of its level, the next level's status (escalate-replan, escalate-rewrite)"
 
 // Table is the transition table: for each skill, the statuses it acts on,
 // the status it leaves and its guards, and the turns it gives. The CLI
