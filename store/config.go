@@ -65,7 +65,7 @@ var ConfigRanges = map[string]string{
 	"max_substatements":  "from 1 to 10000",
 	"keep_runs":          "from 1 to 100000",
 	"max_agent_failures": "from 1 to 1000",
-	"escalation":         "a list of levels from revise, then replan and rewrite at most once each in that order, each with rounds from 1 to 1000 or none",
+	"escalation":         "that lists its levels, revise first, then replan and rewrite at most once each in that order, each with 1 to 1000 rounds or none",
 }
 
 // Policy is what the table's rules read of the settings: the round
