@@ -128,15 +128,15 @@ func verb(n int, one, many string) string {
 	return many
 }
 
-// Markdown renders the analysis for a person; agents' texts are copied as
-// written (their math too), each on one line.
+// Markdown renders the analysis for a person; agents' texts are each one
+// line, escaped as the export escapes them (mdLine), math kept.
 func (f *Failure) Markdown() string {
 	var b strings.Builder
 	st := f.Statement
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	w("# Failure analysis of `%s`\n\n**Claim.** %s\n\n", st.ID, st.Claim)
+	w("# Failure analysis of `%s`\n\n**Claim.** %s\n\n", st.ID, mdLine(st.Claim))
 	if len(st.Premises) > 0 {
-		w("**Premises.** %s\n\n", strings.Join(st.Premises, "; "))
+		w("**Premises.** %s\n\n", mdLine(strings.Join(st.Premises, "; ")))
 	}
 	var ladder []string
 	for _, r := range f.Ladder {
@@ -151,15 +151,15 @@ func (f *Failure) Markdown() string {
 	for _, t := range f.Tried {
 		lesson := "none was written"
 		if t.Lesson != nil {
-			lesson = *t.Lesson
+			lesson = mdLine(*t.Lesson)
 		}
-		w("%d. At level %s: %s, after %s. Killed by %s. Lesson: %s\n", t.Number, t.Level, t.Approach, model.Count(t.Rounds, "round"), t.Killed, lesson)
+		w("%d. At level %s: %s, after %s. Killed by %s. Lesson: %s\n", t.Number, t.Level, mdLine(t.Approach), model.Count(t.Rounds, "round"), mdLine(t.Killed), lesson)
 	}
 	now := "no proof"
 	if st.Proof != nil {
 		now = fmt.Sprintf("proof revision %d", st.ProofRevision)
 		if st.ProofStrategy != nil {
-			now += " (" + *st.ProofStrategy + ")"
+			now += " (" + mdLine(*st.ProofStrategy) + ")"
 		}
 	}
 	w("\nNow, at level %s: %s.\n\n## Open issues\n\n", f.Step.Level, now)
@@ -169,11 +169,11 @@ func (f *Failure) Markdown() string {
 	for _, is := range f.Open {
 		by := ""
 		if is.Actor != nil {
-			by = ", by " + *is.Actor
+			by = ", by " + mdLine(*is.Actor)
 		}
-		w("- Issue %d at sentence %d \"%s\" (%s, %s%s): %s", is.IssueNumber, is.Sentence, cut(is.SentenceText, 0), is.ErrorType, is.Severity, by, cut(is.Explanation, 0))
+		w("- Issue %d at sentence %d \"%s\" (%s, %s%s): %s", is.IssueNumber, is.Sentence, mdLine(is.SentenceText), mdLine(is.ErrorType), is.Severity, by, mdLine(is.Explanation))
 		if is.SuggestedFix != nil {
-			w(" Suggested fix: %s", cut(*is.SuggestedFix, 0))
+			w(" Suggested fix: %s", mdLine(*is.SuggestedFix))
 		}
 		w("\n")
 	}

@@ -31,11 +31,24 @@ type Config struct {
 	// Escalation is the ladder a statement climbs when its round budget is
 	// spent (nil: model.DefaultEscalation); ReviewStatements has a checker
 	// review each new statement before any proof.
-	Escalation       []model.Rung      `json:"escalation,omitempty"`
-	ReviewStatements bool              `json:"review_statements,omitempty"`
-	Agents           map[string]Agents `json:"agents"`
+	Escalation       []model.Rung `json:"escalation,omitempty"`
+	ReviewStatements bool         `json:"review_statements,omitempty"`
+	// VerifyMinReliability is the floor under a checker's measured catch
+	// rate (docs/eval.md); nil for none.
+	VerifyMinReliability *model.MinReliability `json:"verify_min_reliability,omitempty"`
+	// Canaries plants labelled items among run's real work; nil for none.
+	Canaries *CanaryConfig     `json:"canaries,omitempty"`
+	Agents   map[string]Agents `json:"agents"`
 
 	leaseTTL, lockTimeout time.Duration
+}
+
+// CanaryConfig is config.json's canaries: how often run plants a canary,
+// and the labelled sets (a person's own files, absolute paths) it draws
+// them from.
+type CanaryConfig struct {
+	Rate float64  `json:"rate"`
+	Sets []string `json:"sets"`
 }
 
 // DefaultConfig is the config.json that init writes.

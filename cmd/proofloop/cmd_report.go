@@ -77,6 +77,7 @@ open issues, and what the engine suggests (extend, modify the claim, split it). 
 	c.Flags().StringVar(&problem, "problem", "", "only this problem's subtree (`PROBLEM` id)")
 	c.Flags().StringVar(&failure, "failure", "", "write the failure analysis of an exhausted `STATEMENT` instead (Markdown)")
 	c.Flags().StringVarP(&out, "output", "o", "report.html", "write to `FILE` (- for stdout)")
+	outputFlag(c, "output", "the report")
 	return c
 }
 
