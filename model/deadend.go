@@ -166,7 +166,7 @@ func (d *DeadEnd) Approach() string {
 	return s
 }
 
-// Strategies lists the strategies of the statement's proof dead ends.
+// deadStrategies lists the strategies of the statement's proof dead ends.
 func (st *Statement) deadStrategies() []string {
 	var out []string
 	for _, d := range st.DeadEnds {
