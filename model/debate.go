@@ -56,13 +56,16 @@ type Debate struct {
 	Positions []Position `json:"positions,omitempty"`
 	// MaxTurns is the protocol's limit (turns, or rounds for review and
 	// dialectic) unless start overrode it; dialectic's is a soft limit.
-	MaxTurns     int            `json:"max_turns"`
-	Participants []Participant  `json:"participants"`
-	Turns        []DebateTurn   `json:"turns"`
-	Suggestions  []Suggestion   `json:"suggestions,omitempty"`
-	About        *DisputeLink   `json:"about,omitempty"`
-	Outcome      *DebateOutcome `json:"outcome,omitempty"`
-	Artifact     string         `json:"artifact"`
+	MaxTurns     int           `json:"max_turns"`
+	Participants []Participant `json:"participants"`
+	Turns        []DebateTurn  `json:"turns"`
+	// TurnDigests chain the turns as they were written (TurnDigests): a
+	// turn edited since does not match, and the next write is refused.
+	TurnDigests []string       `json:"turn_digests,omitempty"`
+	Suggestions []Suggestion   `json:"suggestions,omitempty"`
+	About       *DisputeLink   `json:"about,omitempty"`
+	Outcome     *DebateOutcome `json:"outcome,omitempty"`
+	Artifact    string         `json:"artifact"`
 	// ProjectArtifact is a copy of the transcript in the project folder
 	// (the folder holding the contents root), relative to it: `debate start
 	// --artifact PATH` (seed 003's review file). Derived like Artifact.
@@ -414,11 +417,30 @@ func (d *Debate) DecideSuggestion(n int, accept bool, actor, at string) error {
 		return &RefusalError{Action: "decide", Why: fmt.Sprintf("suggestion %d was already %s", n, s.State),
 			Next: "nothing left to decide on it: `proofloop debate show ID` lists the suggestions still pending"}
 	}
+	// Consent is the reader's: the suggestion's author may neither accept
+	// nor reject its own (issue 34, N8).
+	if author := d.suggestionAuthor(s); author != nil && SameActor(author.Actor, actor) {
+		return &RefusalError{Action: "decide", Why: fmt.Sprintf("suggestion %d is %s's own (%s, turn %d): its author may not decide it", n, ActorKey(actor), author.ParticipantID, s.TurnNumber),
+			Next: "consent is another's to give: the person who runs the debate, or main, decides it (`proofloop decide ID --suggestion N --accept|--reject`, without your lease); end your turn"}
+	}
 	s.State = SuggestionRejected
 	if accept {
 		s.State = SuggestionAccepted
 	}
 	s.DecidedBy, s.DecidedAt = &actor, &at
+	return nil
+}
+
+// suggestionAuthor is the participant whose turn made suggestion s, when
+// that seat records its actor.
+func (d *Debate) suggestionAuthor(s *Suggestion) *Participant {
+	for _, t := range d.Turns {
+		if t.TurnNumber == s.TurnNumber {
+			if p := d.ParticipantByID(t.ParticipantID); p != nil && p.Actor != "" {
+				return p
+			}
+		}
+	}
 	return nil
 }
 

@@ -38,17 +38,25 @@ func DebateTurnOf(d *Debate) Turn {
 }
 
 // DebateRoles are the debate roles every debate of a protocol may use (an
-// agora position's role is the debate's own), for checking a --role flag.
+// agora position's role is the debate's own), for checking a --role flag:
+// each protocol's join order's roles, in protocol order, then their
+// ExtraRoles.
 func DebateRoles() []string {
 	var out []string
-	for _, p := range Protocols {
-		for _, r := range p.Roles {
+	add := func(roles []string) {
+		for _, r := range roles {
 			if !slices.Contains(out, r) {
 				out = append(out, r)
 			}
 		}
 	}
-	return append(out, RoleMediator, RoleResearcher)
+	for _, p := range Protocols {
+		add(p.Roles)
+	}
+	for _, p := range Protocols {
+		add(p.ExtraRoles)
+	}
+	return out
 }
 
 // IssueOf returns issue n of a statement, or nil.

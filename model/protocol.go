@@ -18,9 +18,12 @@ type Protocol struct {
 	Seed    string // the seed document it comes from
 	Summary string
 	// Roles are the roles in join order; agora's come from the debate's
-	// positions, so it lists none here.
-	Roles []string
-	Limit Limit
+	// positions, so it lists none here. ExtraRoles are the roles of its own
+	// outside the join order that its debates may seat (agora's mediator
+	// and researcher).
+	Roles      []string
+	ExtraRoles []string
+	Limit      Limit
 	// Outcomes lists every stored outcome. Invalidated is the one that
 	// leaves the debate invalidated; Timeout is the peer-never-joined one
 	// ("" when the protocol has none).
@@ -174,6 +177,24 @@ func LookupProtocol(name string) (*Protocol, error) {
 	}
 	return nil, &TurnError{Field: "protocol", Rule: fmt.Sprintf("%q is not a protocol; use one of %v", name, ProtocolNames()), Hint: "nothing was written; `proofloop transitions --protocols` describes each protocol"}
 }
+
+// OwnRoles are the roles p itself defines, in every debate of it: its
+// join order's and ExtraRoles. A plain agents.<role> of config.json serves
+// them; a role a debate names (an agora position) is served only by
+// agents.<protocol>.<role>.
+func (p *Protocol) OwnRoles() []string {
+	var out []string
+	for _, r := range append(slices.Clone(p.Roles), p.ExtraRoles...) {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// NamedRoles reports whether each debate of p names roles of its own at
+// start (agora's --position ROLE=TEXT), besides OwnRoles.
+func (p *Protocol) NamedRoles() bool { return p.roles != nil }
 
 // JoinOrder returns the roles of d's participants in join order.
 func (p *Protocol) JoinOrder(d *Debate) []string {

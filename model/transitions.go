@@ -19,6 +19,10 @@ const (
 	RoleDecide Role = "decide"
 )
 
+// WorkflowRoles are the roles of the proof workflow, in the loop's order;
+// the debate roles are the protocols' (DebateRoles).
+var WorkflowRoles = []Role{RoleSolve, RoleProve, RoleCheck, RoleFix, RoleDecide}
+
 // From is a set of statuses a rule acts on, for one source of the call
 // ("" when the skill takes no source), and whether the rule gives a role a
 // turn there. Whose turn it is comes from these entries alone (Route): a
@@ -80,6 +84,8 @@ type Facts struct {
 	KeyListed   bool              // prob-finish-up: key statement in progresses
 	Sentence    int               // check-reject-proof
 	Quote       string            // check-reject-proof: sentence_text
+	ErrorType   string            // check-reject-proof: error_type
+	Explanation string            // check-reject-proof: explanation
 	First, Last int               // fix-patch-proof: sentence range
 	// The check skills' self-check rule (config.json forbid_self_check).
 	ForbidSelfCheck bool
@@ -200,26 +206,6 @@ var (
 			return nil
 		}}
 )
-
-// notSelfCheck is config.json's forbid_self_check: the last author of a
-// proof may neither confirm nor reject it. Actors are compared in their
-// normal form (ActorKey), the stored author's too, since a store written
-// before actors were normalised may hold "Alice". A checker nobody can name
-// cannot be told apart from the author, so an unknown actor is refused
-// rather than waved through: that was the loophole of `--actor ""`.
-var notSelfCheck = Guard{Name: "not_self_check", Text: "forbid_self_check: the checker is not the proof's last author", Input: true,
-	Check: func(f *Facts) error {
-		if !f.ForbidSelfCheck {
-			return nil
-		}
-		if ActorKey(f.Actor) == "" {
-			return fmt.Errorf("the checker is unknown, so it cannot be told from the author of proof revision %d (forbid_self_check)", f.ProofRevision)
-		}
-		if SameActor(f.Actor, f.ProofAuthor) {
-			return fmt.Errorf("%s wrote proof revision %d and may not check it (forbid_self_check)", ActorKey(f.Actor), f.ProofRevision)
-		}
-		return selfCheckParty(f)
-	}}
 
 // The solver's turns on a pending problem: finish it once a wrap-up
 // statement is true; wrap it up (or set up a subgoal) while no wrap-up
@@ -379,7 +365,7 @@ var Table = []Rule{
 				}
 				return nil
 			}}, {Name: "sentence_text_found", Text: "sentence_text found in that sentence", Input: true,
-			Check: func(f *Facts) error { return matchSpans(f.Proof, f.ProofSpans(), f.Sentence, f.Quote) }}, notSelfCheck}},
+			Check: func(f *Facts) error { return matchSpans(f.Proof, f.ProofSpans(), f.Sentence, f.Quote) }}, notSelfCheck, notARepeat}},
 	{Skill: "fix-patch-proof", Roles: []Role{RoleFix}, Kind: KindStatement,
 		From: []From{{Statuses: []Status{StatementHasGap}, Turn: RoleFix, Why: whyFix},
 			{Statuses: []Status{StatementAwaitingSubstatement}, Turn: RoleFix, When: []Guard{hasOpenIssue}, Why: whyFilled}},

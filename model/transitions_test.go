@@ -262,6 +262,49 @@ func TestSelfCheckGuard(t *testing.T) {
 	}
 }
 
+// TestSelfCheckEveryWriter (issue 34, N9): after a patch, whoever wrote any
+// of the revision, the first prover as well as the patch's author, may not
+// check it; under verify_distinct model, nor may a checker of any writer's
+// model. A statement without proof_writers counts its last author.
+func TestSelfCheckEveryWriter(t *testing.T) {
+	st := &Statement{ProofWriters: []ProofWriter{
+		{Actor: "alice", AgentLabel: AgentLabel{Agent: "a1", Model: "opus"}},
+		{Actor: "carol", AgentLabel: AgentLabel{Agent: "c1", Model: "gpt"}},
+	}}
+	for _, tc := range []struct {
+		actor, distinct string
+		label           AgentLabel
+		want            string // "" when allowed
+	}{
+		{"carol", "", AgentLabel{}, "carol wrote proof revision 2"},
+		{"alice", "", AgentLabel{}, "alice wrote part of proof revision 2 (before carol's patch)"},
+		{"bob", "", AgentLabel{}, ""},
+		{"bob", DistinctModel, AgentLabel{Agent: "b1", Model: "opus"}, "model opus wrote part of proof revision 2 (before carol's patch), and bob may not check it"},
+		{"bob", DistinctAgent, AgentLabel{Agent: "c1", Model: "x"}, "agent c1 wrote proof revision 2, and bob may not check it"},
+		{"bob", DistinctModel, AgentLabel{Agent: "b1", Model: "gemini"}, ""},
+	} {
+		f := passing(StatementAwaitingVerification, "")
+		f.OpenIssues = nil
+		f.ForbidSelfCheck, f.Actor, f.ProofAuthor, f.ProofRevision = true, tc.actor, "carol", 2
+		f.VerifyDistinct, f.CheckerLabel, f.ProofAuthorLabel, f.Statement = tc.distinct, tc.label, AgentLabel{Agent: "c1", Model: "gpt"}, st
+		err := Allow("check-confirm-proof", f)
+		var ge *GuardError
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s (%s %+v): Allow = %v; want allowed", tc.actor, tc.distinct, tc.label, err)
+		case tc.want != "" && (!errors.As(err, &ge) || ge.Guard != "not_self_check" || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s (%s %+v): Allow = %v; want not_self_check saying %q", tc.actor, tc.distinct, tc.label, err, tc.want)
+		}
+	}
+	if w := st.ProofWriters[0].Actor; w != "alice" {
+		t.Errorf("the guard reordered the statement's writers: first is %s", w)
+	}
+	old := &Statement{ProofAuthor: ptr("dave")}
+	if w := old.Writers(); len(w) != 1 || w[0].Actor != "dave" {
+		t.Errorf("Writers() of a statement without proof_writers = %+v; want its last author", w)
+	}
+}
+
 // deadEnded is a pending statement with one proof dead end, with lesson.
 func deadEnded(lesson *string) *Statement {
 	direct := "direct"

@@ -293,6 +293,7 @@ func fieldSources() []fieldSource {
 		{schemas.Statement, "definitions.issue", model.Issue{}, nil},
 		{schemas.Statement, "definitions.issue.properties.dispute", model.IssueDispute{}, nil},
 		{schemas.Statement, "definitions.confirmation", model.Confirmation{}, nil},
+		{schemas.Statement, "properties.proof_writers.items", model.ProofWriter{}, nil},
 		{schemas.Statement, "definitions.response", model.Response{}, nil},
 		{schemas.Statement, "definitions.response.properties.sentence_range", model.SentenceRange{}, nil},
 		{schemas.Statement, "definitions.response.properties.proposal", model.ResponseProposal{}, nil},

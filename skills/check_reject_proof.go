@@ -33,8 +33,11 @@ var checkRejectProof = &Skill{
 			Do:   "Take the number from `proofloop show ID --sentences` of the current proof revision."},
 		quoteRefusal,
 		{Code: store.CodeGuardFailed, Guard: "not_self_check",
-			When: "you wrote the current proof revision (forbid_self_check)",
+			When: "you wrote any of the current proof revision, its proof or a patch (forbid_self_check)",
 			Do:   "Leave it to another checker: release the item and end your turn."},
+		{Code: store.CodeGuardFailed, Guard: "not_a_repeat",
+			When: "an open issue already records the same rejection word for word",
+			Do:   "Do not record it again: the message names the open issue, which the fixer must answer; record another error, or end your turn."},
 	},
 	Run: runCheckRejectProof,
 }
@@ -101,6 +104,7 @@ func recordIssue(tx *store.Tx, in *Input, skill string, round func(*model.Statem
 		return nil, err
 	}
 	f.Sentence, f.Quote = in.Int("sentence_number"), in.Text("sentence_text")
+	f.ErrorType, f.Explanation = in.Text("error_type"), in.Text("explanation")
 	if _, err := checkFacts(tx, f, st); err != nil {
 		return nil, err
 	}

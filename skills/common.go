@@ -2,6 +2,7 @@ package skills
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tidwall/gjson"
 
@@ -205,8 +206,26 @@ func labelled(tx *store.Tx, rec map[string]any) map[string]any {
 }
 
 // setProofAuthor records who wrote the proof text now: actor, agent and
-// model (an author without an agent clears the previous author's).
-func setProofAuthor(tx *store.Tx, d *store.Doc) error {
+// model (an author without an agent clears the previous author's), and
+// the revision's writers (proof_writers): this author alone for a complete
+// proof; for a patch, the writers before it and this author, so that the
+// self-check rule refuses everyone who wrote any of the text. A statement
+// written before writers were recorded starts from its last author.
+func setProofAuthor(tx *store.Tx, d *store.Doc, st *model.Statement, patch bool) error {
+	w := model.ProofWriter{AgentLabel: label(tx)}
+	if a := actor(tx); a != nil {
+		w.Actor = *a
+	}
+	var writers []model.ProofWriter
+	if patch {
+		writers = slices.Clone(st.Writers())
+	}
+	if !slices.Contains(writers, w) {
+		writers = append(writers, w)
+	}
+	if err := d.Set("proof_writers", writers); err != nil {
+		return err
+	}
 	if err := d.Set("proof_author", actor(tx)); err != nil {
 		return err
 	}

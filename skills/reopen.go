@@ -35,8 +35,11 @@ var reopen = &Skill{
 			Do:   "Take the number from `proofloop show ID --sentences`: a true statement's proof is the revision its checkers accepted."},
 		quoteRefusal,
 		{Code: store.CodeGuardFailed, Guard: "not_self_check",
-			When: "you wrote the accepted proof revision (forbid_self_check)",
+			When: "you wrote any of the accepted proof revision, its proof or a patch (forbid_self_check)",
 			Do:   "Leave it to another checker: release the item and end your turn."},
+		{Code: store.CodeGuardFailed, Guard: "not_a_repeat",
+			When: "an open issue already records the same rejection word for word (a true statement has none: it shares check-reject-proof's checks)",
+			Do:   "Do not record it again: the message names the open issue, which the fixer must answer; record another error, or end your turn."},
 	},
 	Run: runReopen,
 }

@@ -63,7 +63,7 @@ func runStateCompleteProof(tx *store.Tx, in *Input) (*Result, error) {
 	if err := set(d, "proof", f.NewProof, "proof_strategy", in.Text("strategy"), "proof_revision", rev); err != nil {
 		return nil, err
 	}
-	if err := setProofAuthor(tx, d); err != nil {
+	if err := setProofAuthor(tx, d, st, false); err != nil {
 		return nil, err
 	}
 	if err := d.Set("status", model.StatementAwaitingVerification); err != nil {

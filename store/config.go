@@ -37,8 +37,8 @@ type Config struct {
 	// rate (docs/eval.md); nil for none.
 	VerifyMinReliability *model.MinReliability `json:"verify_min_reliability,omitempty"`
 	// Canaries plants labelled items among run's real work; nil for none.
-	Canaries *CanaryConfig     `json:"canaries,omitempty"`
-	Agents   map[string]Agents `json:"agents"`
+	Canaries *CanaryConfig `json:"canaries,omitempty"`
+	Agents   AgentTable    `json:"agents"`
 
 	leaseTTL, lockTimeout time.Duration
 }
@@ -55,7 +55,7 @@ type CanaryConfig struct {
 func DefaultConfig() Config {
 	c := Config{Version: 1, MaxRounds: 5, VerifyQuorum: 1, ForbidSelfCheck: true,
 		LeaseTTL: "15m", LockTimeout: "10s", MaxInputBytes: 4 << 20, MaxSubstatements: 50,
-		KeepRuns: 20, MaxAgentFailures: 3, Agents: map[string]Agents{}}
+		KeepRuns: 20, MaxAgentFailures: 3}
 	c.leaseTTL, c.lockTimeout = 15*time.Minute, 10*time.Second
 	return c
 }
@@ -93,6 +93,14 @@ func (c Config) Policy() model.Policy {
 
 // LeaseTTLDuration is lease_ttl, parsed and range-checked at load.
 func (c Config) LeaseTTLDuration() time.Duration { return c.leaseTTL }
+
+// LeaseTTLCeiling is how many times lease_ttl a claim's or refresh's --ttl
+// may ask for.
+const LeaseTTLCeiling = 4
+
+// MaxLeaseTTL is the longest lease a claim or refresh may ask for:
+// LeaseTTLCeiling times lease_ttl.
+func (c Config) MaxLeaseTTL() time.Duration { return LeaseTTLCeiling * c.leaseTTL }
 
 // LockTimeoutDuration is lock_timeout, parsed and range-checked at load.
 func (c Config) LockTimeoutDuration() time.Duration { return c.lockTimeout }
@@ -145,6 +153,10 @@ func ParseConfig(raw []byte) (Config, error) {
 		return Config{}, err
 	}
 	if err := checkAgents(c.Agents); err != nil {
+		var ke *AgentKeyError
+		if errors.As(err, &ke) {
+			return Config{}, damaged(ConfigFile, err).WithHint(ke.Hint())
+		}
 		return Config{}, damaged(ConfigFile, err)
 	}
 	if c.Escalation != nil {

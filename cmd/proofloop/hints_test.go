@@ -98,6 +98,7 @@ func TestRefusalHints(t *testing.T) {
 	guard("check-reject-proof", "sentence_in_range", reject("bob", "9", "Adding 2n+1")...)
 	guard("check-reject-proof", "sentence_text_found", reject("bob", "2", "no such words")...)
 	ok(append([]string{"check-reject-proof"}, reject("bob", "2", "Adding 2n+1")...)...)
+	guard("check-reject-proof", "not_a_repeat", reject("dan", "2", "Adding  2n+1")...)
 	// The same role, the wrong skill: it names the skills of its turn.
 	h = refused("invalid_transition", "check-confirm-proof", "--statement-path", b, "--actor", "bob")
 	wants(h, "it is fix's turn on "+b, "not check's", "release it and end your turn", "as check, only check-reject-proof")
@@ -167,6 +168,7 @@ func TestRefusalHints(t *testing.T) {
 		{"state-complete-proof", "proof_not_empty"}:  "an empty --proof-text is refused as invalid_input first",
 		{"state-setup-substatement", "at_least_one"}: "an empty --sub-statements is refused as invalid_input first",
 		{"check-confirm-proof", "no_open_issue"}:     "a proof awaiting verification has no open issue: a patch that leaves one open leaves has_gap",
+		{"reopen", "not_a_repeat"}:                   "reopen acts on a true statement, which has no open issue to repeat",
 	}
 	for _, r := range model.Table {
 		if sk, ok := skills.Find(r.Skill); len(r.Roles) == 0 || ok && sk.Transition != nil {
@@ -270,6 +272,9 @@ func TestRefusalHints(t *testing.T) {
 	wants(h, "not the last lease of prob_odd")
 	h = refused("usage", wrap...)
 	wants(h, "claim it first")
+	// person_only: a person's setting, under a lease.
+	h = refused("person_only", "config", "set", "require_lease", "false", "--lease", lease)
+	wants(h, "a person changes it outside an agent's turn")
 	ok("config", "set", "require_lease", "false", "--actor", "ops")
 
 	// timeout: debate wait ran out.
