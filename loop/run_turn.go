@@ -342,7 +342,13 @@ func (r *runner) idle(id, actor string) error {
 		if err != nil {
 			return err
 		}
-		return d.Set("idle_turns", d.Get("idle_turns").Int()+1)
+		if err := d.Set("idle_turns", d.Get("idle_turns").Int()+1); err != nil {
+			return err
+		}
+		// An idle turn that spends a level's last round climbs the ladder
+		// as a rejection that does.
+		_, err = Escalate(tx, d)
+		return err
 	})
 	return err
 }

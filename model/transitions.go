@@ -113,6 +113,13 @@ type Facts struct {
 	MaxRounds int
 	// Extend is decide --extend N's N; 0 for --accept or --reject.
 	Extend int
+	// Escalation and ReviewStatements are config.json's, beside MaxRounds
+	// (Policy); the prover's call's --lesson, strategy, and PlanSums of the
+	// decomposition it gives and of the one it abandons (AbandonedPlan).
+	Escalation             []Rung
+	ReviewStatements       bool
+	Lesson, NewStrategy    string
+	NewPlan, AbandonedPlan string
 
 	spans   []Span // the sentences of spansOf, once split (ProofSpans)
 	spansOf string
@@ -241,7 +248,12 @@ var (
 
 // The reasons of the turns the table gives.
 var (
-	whyProve = func(*Facts) string { return "needs a proof, a decomposition, a refutation or a modification" }
+	whyProve = func(f *Facts) string {
+		if why, ok := levelWhy(f); ok {
+			return why
+		}
+		return "needs a proof, a decomposition, a refutation or a modification"
+	}
 	whyCheck = func(f *Facts) string {
 		return fmt.Sprintf("proof revision %d awaits verification", f.ProofRevision) + uncountedNote(f.Statement)
 	}
@@ -276,7 +288,7 @@ var (
 // awaiting_substatements they are only allowed: the statement waits for its
 // sub-statements, and the prover or fixer it then goes to may use them.
 var proveOrFix = []From{
-	{Source: SourceProve, Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve},
+	{Source: SourceProve, Statuses: []Status{StatementPending}, Turn: RoleProve, When: []Guard{reviewSettled}, Why: whyProve},
 	{Source: SourceFix, Statuses: []Status{StatementHasGap}, Turn: RoleFix, Why: whyFix},
 	{Source: SourceProve, Statuses: []Status{StatementAwaitingSubstatement}},
 	{Source: SourceFix, Statuses: []Status{StatementAwaitingSubstatement}},
@@ -308,8 +320,12 @@ var Table = []Rule{
 		From: []From{solveTurn}, Leaves: "new subproblem pending"},
 	{Skill: "prob-wrapup-statement", Roles: []Role{RoleSolve}, Kind: KindProblem,
 		From: []From{solveTurn}, Leaves: "new statement pending"},
+	// A prover's new approach (a proof or a decomposition) waits for the
+	// statement's review (review_statements), writes the lesson of what it
+	// abandons, and repeats no dead end; at level replan a proof changes
+	// the plan.
 	{Skill: "state-complete-proof", Roles: []Role{RoleProve}, Kind: KindStatement,
-		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve}, proveAgain},
+		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, When: []Guard{reviewSettled}, Why: whyProve}, proveAgain},
 		Leaves: string(StatementAwaitingVerification),
 		Guards: []Guard{{Name: "proof_not_empty", Text: "proof not empty", Input: true,
 			Check: func(f *Facts) error {
@@ -317,9 +333,9 @@ var Table = []Rule{
 					return fmt.Errorf("the proof text is empty")
 				}
 				return nil
-			}}, noOpenSubs}},
+			}}, noOpenSubs, reviewSettled, notDeadEnd, planChanged, lessonGiven}},
 	{Skill: "state-setup-substatement", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
-		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve}, proveAgain},
+		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, When: []Guard{reviewSettled}, Why: whyProve}, proveAgain},
 		Leaves: string(StatementAwaitingSubstatement),
 		Guards: []Guard{{Name: "at_least_one", Text: "at least one sub-statement", Input: true,
 			Check: func(f *Facts) error {
@@ -327,7 +343,8 @@ var Table = []Rule{
 					return fmt.Errorf("give at least one sub-statement")
 				}
 				return nil
-			}}, {Name: noOpenSubs.Name, Text: "re-planning only when no sub-statement is still open", Check: noOpenSubs.Check}}},
+			}}, {Name: noOpenSubs.Name, Text: "re-planning only when no sub-statement is still open", Check: noOpenSubs.Check},
+			reviewSettled, notDeadEnd, lessonGiven}},
 	{Skill: "state-mark-false", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
 		From: proveOrFix, Leaves: string(StatementFalse), Guards: []Guard{fixNeedsIssue}},
 	{Skill: "state-propose-modification", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
@@ -339,7 +356,7 @@ var Table = []Rule{
 	{Skill: "check-reject-proof", Roles: []Role{RoleCheck}, Kind: KindStatement,
 		From: []From{{Statuses: []Status{StatementAwaitingVerification}, Turn: RoleCheck, Why: whyCheck},
 			{Statuses: []Status{StatementHasGap}}},
-		Leaves: string(StatementHasGap),
+		Leaves: string(StatementHasGap) + climbNote,
 		Guards: []Guard{{Name: "sentence_in_range", Text: "sentence number in range", Input: true,
 			Check: func(f *Facts) error {
 				n := len(f.ProofSpans())
@@ -388,6 +405,9 @@ var Table = []Rule{
 				}
 				return nil
 			}}}},
+	// The ladder: the engine's rules that move a statement up a level of
+	// escalation, in the transaction that spends its level's last round.
+	escalateRow(Levels[1]), escalateRow(Levels[2]),
 	// decide is a person's (or an orchestrator's) command, with a row per
 	// kind of item it acts on: --accept or --reject on a proposed
 	// modification, --extend on an item that has spent its round budget

@@ -63,6 +63,16 @@ type Statement struct {
 	VerifiedAt           *string              `json:"verified_at,omitempty"`
 	VerificationSummary  *string              `json:"verification_summary,omitempty"`
 	Validate             Validate             `json:"validate"`
+	// Level is the level of escalation the statement is at (Levels),
+	// absent until it first climbs (revise); LevelFrom is what it had
+	// spent of its budget (Spent) when it entered that level.
+	Level     string `json:"level,omitempty"`
+	LevelFrom int    `json:"level_from,omitempty"`
+	// DeadEnds are its abandoned approaches, oldest first.
+	DeadEnds []DeadEnd `json:"dead_ends,omitempty"`
+	// Reviews are the checkers' reviews of its claim before any proof
+	// (review_statements), oldest first.
+	Reviews []StatementReview `json:"reviews,omitempty"`
 }
 
 // Validate is the check/fix history of a statement.

@@ -160,6 +160,10 @@ var ValueMeanings = map[string]map[string]string{
 		"weaken_conclusion":   "claim less, keeping what the purpose needs",
 		"add_condition":       "add a condition (an exclusion, a bound, a case) to the claim",
 	},
+	"verdict": {
+		"well_posed": "clear, consistent, complete, not trivially false",
+		"ill_posed":  "not so: propose the change it needs",
+	},
 	"source": {
 		"prove": "called by the prover, on its own statement",
 		"fix":   "called by the fixer, answering an open issue",

@@ -51,8 +51,10 @@ func runReopen(tx *store.Tx, in *Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{ID: r.id, Status: model.StatementHasGap, Revision: r.doc.Revision() + 1,
+	res := &Result{ID: r.id, Status: r.doc.Status(), Revision: r.doc.Revision() + 1,
 		Extra: map[string]any{"issue_number": r.number, "round": r.round, "severity": r.severity, "proof_revision": r.st.ProofRevision},
 		Text: fmt.Sprintf("Reopened %s: recorded issue %d (%s) at sentence %d of its accepted proof revision %d (round %d); it has a gap, and whatever relies on it is no longer fully proved.",
-			r.id, r.number, r.severity, r.sentence, r.st.ProofRevision, r.round)}, nil
+			r.id, r.number, r.severity, r.sentence, r.st.ProofRevision, r.round)}
+	r.climbed(res)
+	return res, nil
 }

@@ -28,6 +28,11 @@ type Config struct {
 	MaxAgentFailures int     `json:"max_agent_failures"`
 	MaxCostUSD       float64 `json:"max_cost_usd,omitempty"`    // per root problem, all runs; 0: no limit
 	VerifyDistinct   string  `json:"verify_distinct,omitempty"` // "" is actor
+	// Escalation is the ladder a statement climbs when its round budget is
+	// spent (nil: model.DefaultEscalation); ReviewStatements has a checker
+	// review each new statement before any proof.
+	Escalation       []model.Rung `json:"escalation,omitempty"`
+	ReviewStatements bool         `json:"review_statements,omitempty"`
 	// VerifyMinReliability is the floor under a checker's measured catch
 	// rate (docs/eval.md); nil for none.
 	VerifyMinReliability *model.MinReliability `json:"verify_min_reliability,omitempty"`
@@ -73,6 +78,17 @@ var ConfigRanges = map[string]string{
 	"max_substatements":  "from 1 to 10000",
 	"keep_runs":          "from 1 to 100000",
 	"max_agent_failures": "from 1 to 1000",
+	"escalation":         "that lists its levels, revise first, then replan and rewrite at most once each in that order, each with 1 to 1000 rounds or none",
+}
+
+// Policy is what the table's rules read of the settings: the round
+// budgets, the ladder and the review of new statements.
+func (c Config) Policy() model.Policy {
+	esc := c.Escalation
+	if esc == nil {
+		esc = model.DefaultEscalation
+	}
+	return model.Policy{MaxRounds: c.MaxRounds, Escalation: esc, ReviewStatements: c.ReviewStatements}
 }
 
 // LeaseTTLDuration is lease_ttl, parsed and range-checked at load.
@@ -142,6 +158,11 @@ func ParseConfig(raw []byte) (Config, error) {
 			return Config{}, damaged(ConfigFile, err).WithHint(ke.Hint())
 		}
 		return Config{}, damaged(ConfigFile, err)
+	}
+	if c.Escalation != nil {
+		if err := model.CheckEscalation(c.Escalation); err != nil {
+			return Config{}, damaged(ConfigFile, err)
+		}
 	}
 	for _, r := range []struct {
 		key      string

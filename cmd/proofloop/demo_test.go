@@ -90,7 +90,16 @@ func TestMakeDemoTwiceInAClone(t *testing.T) {
 			" fix-create-substatement: stmt_odd_squares_wrap_sub2 has_gap->awaiting_substatements",
 			" fix-patch-proof: stmt_odd_squares_wrap_sub2 awaiting_substatements->awaiting_verification",
 			" check-confirm-proof: stmt_odd_squares_wrap_sub2 awaiting_verification->true",
-			"The store is consistent: 2 problems, 6 statements,",
+			"The store is consistent: 3 problems, 9 statements,",
+			// The climb: the second rejection moves stmt_gauss_wrap to
+			// replan, the prover reads the dead end and is refused the
+			// repeat, and the export accounts for it.
+			"\nprob_gauss [solved]\n  stmt_gauss_wrap [true]; round 2; level replan\n",
+			" check-reject-proof: stmt_gauss_wrap awaiting_verification->pending",
+			"\n  1. level revise, proof revisions 1-2 (direct). Killed by issue 1 at sentence 2 \"there are n/2 pairs\" (scope_error)",
+			"\nproofloop state-complete-proof: guard not_a_dead_end failed: the proof repeats dead end 1 (level revise, proof revisions 1-2 (direct))\n",
+			" state-setup-substatement: stmt_gauss_wrap pending->awaiting_substatements",
+			"\n- Dead end 1 of stmt_gauss_wrap, at level revise: proof revisions 1-2 (direct); lesson: Pairing the terms leaves a middle term for odd n",
 			"\n== the finished proof of prob_odd_squares as one document",
 			"\n# Proof of `prob_odd_squares`\n",
 			"\n### Statement 4 (`stmt_odd_squares_wrap_sub2`) {#st-stmt_odd_squares_wrap_sub2}\n",
