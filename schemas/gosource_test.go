@@ -108,6 +108,9 @@ func enumSources() []enumSource {
 		{schemas.Debate, "definitions.turn.properties.conclusion.properties.outcome.enum", fieldEnum("conclusion"), false},
 		{schemas.Debate, "definitions.suggestion.properties.state.enum", model.SuggestionStates, false},
 		{schemas.Config, "properties.verify_distinct.enum", store.VerifyDistincts, false},
+		{schemas.Config, "properties.formal.properties.policy.enum", strs(store.FormalPolicyValues), false},
+		{schemas.Statement, "properties.formal.properties.stage.enum", strs(model.FormalStages), false},
+		{schemas.Statement, "definitions.issue.properties.target.enum", model.IssueTargets, false},
 	}
 }
 
@@ -298,6 +301,10 @@ func fieldSources() []fieldSource {
 		{schemas.Event, "", store.Event{}, nil},
 		{schemas.Event, "definitions.change", store.Change{}, nil},
 		{schemas.Config, "", store.Config{}, nil},
+		{schemas.Config, "properties.formal", store.FormalConfig{}, nil},
+		{schemas.Config, "definitions.checker.oneOf.1", store.Checker{}, nil},
+		{schemas.Statement, "properties.formal", model.Formal{}, nil},
+		{schemas.Statement, "properties.formal.properties.verdict", model.Verdict{}, nil},
 		// The journal's record is unexported: store's TestJournalFollowsSchema
 		// compares it.
 	}

@@ -28,6 +28,7 @@ type Config struct {
 	MaxCostUSD       float64           `json:"max_cost_usd,omitempty"`    // per root problem, all runs; 0: no limit
 	VerifyDistinct   string            `json:"verify_distinct,omitempty"` // "" is actor
 	Agents           map[string]Agents `json:"agents"`
+	Formal           FormalConfig      `json:"formal"`
 
 	leaseTTL, lockTimeout time.Duration
 }
@@ -36,7 +37,7 @@ type Config struct {
 func DefaultConfig() Config {
 	c := Config{Version: 1, MaxRounds: 5, VerifyQuorum: 1, ForbidSelfCheck: true,
 		LeaseTTL: "15m", LockTimeout: "10s", MaxInputBytes: 4 << 20, MaxSubstatements: 50,
-		KeepRuns: 20, MaxAgentFailures: 3, Agents: map[string]Agents{}}
+		KeepRuns: 20, MaxAgentFailures: 3, Agents: map[string]Agents{}, Formal: defaultFormal()}
 	c.leaseTTL, c.lockTimeout = 15*time.Minute, 10*time.Second
 	return c
 }
@@ -59,6 +60,8 @@ var ConfigRanges = map[string]string{
 	"max_substatements":  "from 1 to 10000",
 	"keep_runs":          "from 1 to 100000",
 	"max_agent_failures": "from 1 to 1000",
+	"formal.timeout":     "from 1s to 1h",
+	"formal.memory_mb":   "from 64 to 65536",
 }
 
 // LeaseTTLDuration is lease_ttl, parsed and range-checked at load.
@@ -115,6 +118,9 @@ func ParseConfig(raw []byte) (Config, error) {
 		return Config{}, err
 	}
 	if err := checkAgents(c.Agents); err != nil {
+		return Config{}, damaged(ConfigFile, err)
+	}
+	if err := checkFormal(&c.Formal); err != nil {
 		return Config{}, damaged(ConfigFile, err)
 	}
 	for _, r := range []struct {
