@@ -42,6 +42,12 @@ type From struct {
 	// Outcome is what the turn reports besides its role (OutcomeExhausted
 	// for decide's on a spent budget); "" for none.
 	Outcome string
+	// Priority orders the turns given on one state: only the turns of the
+	// highest priority are given (Route), so that which role's turn it is
+	// never depends on the order the rules are listed in. The seed's turns
+	// are 0; the formal track's are 1: on a status where the prover or a
+	// checker also has a turn, the formal step comes first.
+	Priority int
 }
 
 // Guard is a named condition a transition needs besides the status. Input
