@@ -59,16 +59,22 @@ func runCheckConfirmProof(tx *store.Tx, in *Input) (*Result, error) {
 	after.Validate.Confirmations = append(slices.Clone(st.Validate.Confirmations), model.Confirmation{
 		Actor: actor(tx), AgentLabel: label(tx), ProofRevision: st.ProofRevision})
 	checkers := after.Confirmers(cfg.VerifyDistinct, st.ProofRevision)
+	// What makes it true is model.Truth's: the quorum, a kernel pass
+	// counting as one under formal.policy counts, and needed under required.
+	t := model.TruthOf(&after, cfg.Formal.Policy, cfg.VerifyQuorum, len(checkers))
 	res := &Result{ID: id, Status: model.StatementAwaitingVerification, Revision: d.Revision() + 1,
-		Extra: map[string]any{"confirmations": len(checkers), "quorum": cfg.VerifyQuorum, "proof_revision": st.ProofRevision}}
-	if len(checkers) < cfg.VerifyQuorum {
-		res.Text = fmt.Sprintf("Recorded confirmation %d of %d for proof revision %d of %s; it still awaits verification.", len(checkers), cfg.VerifyQuorum, st.ProofRevision, id)
+		Extra: map[string]any{"confirmations": t.Count(), "quorum": cfg.VerifyQuorum, "proof_revision": st.ProofRevision}}
+	if !t.Met() {
+		res.Text = fmt.Sprintf("Recorded confirmation %d of %d for proof revision %d of %s; it still awaits verification.", t.Count(), cfg.VerifyQuorum, st.ProofRevision, id)
+		if t.Count() >= cfg.VerifyQuorum {
+			res.Text = fmt.Sprintf("Recorded confirmation %d of %d for proof revision %d of %s; it still needs %s.", t.Count(), cfg.VerifyQuorum, st.ProofRevision, id, t.Missing())
+		}
 		return res, nil
 	}
 	if err := set(d, "status", model.StatementTrue, "verified_at", tx.Now(), "verification_summary", summary); err != nil {
 		return nil, err
 	}
 	res.Status = model.StatementTrue
-	res.Text = fmt.Sprintf("Confirmed %s: it is true (proof revision %d, %d of %d confirmations).", id, st.ProofRevision, len(checkers), cfg.VerifyQuorum)
+	res.Text = fmt.Sprintf("Confirmed %s: it is true (proof revision %d, %d of %d confirmations).", id, st.ProofRevision, t.Count(), cfg.VerifyQuorum)
 	return res, nil
 }
