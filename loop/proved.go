@@ -60,5 +60,6 @@ func nodeOf(r *store.Row) *model.Node {
 	if r == nil {
 		return nil
 	}
-	return &model.Node{Status: r.Status, Verified: r.Verified, ReliesOn: r.ReliesOn, Uncited: r.Uncited}
+	return &model.Node{Status: r.Status, Verified: r.Verified, ReliesOn: r.ReliesOn, Uncited: r.Uncited,
+		Backing: model.Backing{Kernel: r.Kernel}}
 }

@@ -153,7 +153,7 @@ func (f *Formal) VerdictCurrent() bool {
 // accepted, with a verdict on the texts as they stand.
 func (st *Statement) KernelChecked() bool {
 	f := st.Formal
-	return f != nil && f.Stage == StageChecked && f.ConfirmedBy != nil && f.VerdictCurrent() && f.Verdict.OK
+	return f != nil && f.Stage == StageChecked && f.ConfirmedBy != nil && f.VerdictCurrent() && f.Verdict.OK && f.VerdictProblem() == ""
 }
 
 // VerdictProblem says what is wrong with a recorded verdict, for doctor: a

@@ -15,6 +15,18 @@ import (
 // (`proofloop transitions` prints the priority beside each turn).
 func init() { Table = append(Table, formalRules...) }
 
+// formalAnswer is the skill that answers an issue on each formal target.
+var formalAnswer = map[string]string{TargetFormalStatement: "state-formalize --source fix", TargetFormalProof: "state-complete-formal-proof --source fix"}
+
+// FormalSkills names the formal track's skills, whose rows are here.
+func FormalSkills() []string {
+	var out []string
+	for _, r := range formalRules {
+		out = append(out, r.Skill)
+	}
+	return out
+}
+
 // formalPriority is the priority of the formal track's turns.
 const formalPriority = 1
 
@@ -60,10 +72,16 @@ func namesFormalIssue(name, target string, proveStages ...FormalStage) Guard {
 	what := strings.ReplaceAll(target, "_", " ")
 	var stages []string
 	for _, s := range proveStages {
-		stages = append(stages, string(s))
+		if s != "" {
+			stages = append(stages, string(s))
+		}
+	}
+	prove := "formal stage " + strings.Join(stages, " or ")
+	if slices.Contains(proveStages, "") {
+		prove = "no formal statement yet, or " + prove
 	}
 	return Guard{Name: name, Input: true,
-		Text: "source prove: formal stage " + strings.Join(stages, " or ") + " (or none yet); source fix: an open issue on the " + what + " is named",
+		Text: "source prove: " + prove + "; source fix: an open issue on the " + what + " is named",
 		Check: func(f *Facts) error {
 			st := f.Statement
 			if st == nil {

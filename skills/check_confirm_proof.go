@@ -19,7 +19,7 @@ var checkConfirmProof = &Skill{
 	Example:       `--statement-path stmt_example_wrap --verification-summary "Checked the base case and the inductive step sentence by sentence."`,
 	When:          "Use it when you have checked every sentence of the proof and each one follows from the premises, earlier sentences, true sub-statements or standard facts, and the proof establishes exactly the claim under exactly its premises.",
 	WhenNot:       "Do not use it if any sentence fails: record the first failure with check-reject-proof. Do not confirm a proof you wrote. Pass --expect-revision with the revision you read, so that you never confirm a proof that changed under you.",
-	Output:        "`confirmations` counts the distinct checkers who confirmed this proof revision, `quorum` is how many are needed (`verify_quorum` of config.json), `proof_revision` is the revision confirmed. `status` becomes `true` once the quorum is met, else stays `awaiting_verification`.",
+	Output:        "`confirmations` counts the distinct checkers who confirmed this proof revision, `quorum` is how many are needed (`verify_quorum` of config.json), `proof_revision` is the revision confirmed. `status` becomes `true` once the quorum is met (under formal.policy counts a kernel pass is one of `confirmations`; under required it is needed besides), else stays `awaiting_verification`.",
 	ExampleAfter:  "state-complete-proof",
 	ExampleOutput: `{"command":"check-confirm-proof","confirmations":1,"created":[],"id":"stmt_example_wrap","ok":true,"proof_revision":1,"quorum":1,"revision":3,"status":"true"}`,
 	Refusals: []Refusal{

@@ -76,6 +76,9 @@ type Row struct {
 	// ConfirmedModels are the model labels of the agents that confirmed
 	// the current proof revision (verify_distinct), when any had one.
 	ConfirmedModels []string `json:"confirmed_models,omitempty"`
+	// Kernel: the statement's formal track is complete
+	// (Statement.KernelChecked), the kernel's input to its grade.
+	Kernel bool `json:"kernel,omitempty"`
 }
 
 // RowLease is the lease of a row's item as last written; whether it is live
@@ -302,7 +305,7 @@ func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 		}
 		t = model.StatementTurn(st, subs, maxRounds)
 		r.ReliesOn, r.Uncited = model.ReliesOn(st)
-		r.Verified, r.OpenCritical = st.VerifiedAt != nil, st.OpenBySeverity()[model.SeverityCritical]
+		r.Verified, r.OpenCritical, r.Kernel = st.VerifiedAt != nil, st.OpenBySeverity()[model.SeverityCritical], st.KernelChecked()
 		for _, m := range st.ConfirmedModels() {
 			if m != "" {
 				r.ConfirmedModels = append(r.ConfirmedModels, m)
