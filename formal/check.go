@@ -60,7 +60,7 @@ func Check(job Job) (*Outcome, error) {
 	if len(job.Argv) == 0 {
 		return nil, fmt.Errorf("formal.checkers.%s has no command", job.System)
 	}
-	dir, err := os.MkdirTemp("", "proofloop-formal-")
+	dir, err := os.MkdirTemp(scratchParent(), "proofloop-formal-")
 	if err != nil {
 		return nil, fmt.Errorf("scratch folder: %w", err)
 	}

@@ -75,7 +75,11 @@ func checkContract(dir string, job Job) (*Outcome, error) {
 	last := []byte(lines[len(lines)-1])
 	dec := json.NewDecoder(bytes.NewReader(last))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&res); err != nil || res.OK == nil {
+	err = dec.Decode(&res)
+	if err == nil && dec.InputOffset() != int64(len(bytes.TrimSpace(last))) {
+		err = fmt.Errorf("data after the JSON object")
+	}
+	if err != nil || res.OK == nil {
 		o.Reason = fmt.Sprintf("the checker (exit %d) did not end with the contract's JSON line", r.exit)
 		o.Error = lastLines(string(r.output), 3)
 		return o, nil

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -84,6 +85,38 @@ func nobody() (uint32, uint32) {
 		}
 	}
 	return uid, gid
+}
+
+// scratchParent is where the scratch folders are made: the temporary
+// folder, unless the checker runs as nobody and nobody cannot reach it (a
+// TMPDIR inside root's home, say); then /tmp or /var/tmp.
+func scratchParent() string {
+	if os.Geteuid() != 0 {
+		return os.TempDir()
+	}
+	for _, dir := range []string{os.TempDir(), "/tmp", "/var/tmp"} {
+		if reachable(dir) {
+			return dir
+		}
+	}
+	return os.TempDir()
+}
+
+// reachable reports whether any user may pass through every folder of dir.
+func reachable(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for p := abs; ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if p == filepath.Dir(p) {
+			return true
+		}
+	}
 }
 
 // prepareDir gives the scratch folder to the user the checker runs as.

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// contractChecker writes a checker of the result contract (docs/formal.md)
+// that prints result as its last line, and returns its path: a script in a
+// folder of its own that any user may read, since the sandbox runs the
+// checker as nobody when the tests run as root.
+func contractChecker(t *testing.T, result string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "proofloop-checker-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "check.sh")
+	script := "#!/bin/sh\n# $1 Statement file, $2 Proof file, $3 the theorem\ntest -f \"$1\" && test -f \"$2\" && test -n \"$3\" || exit 9\necho '" + result + "'\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
