@@ -11,7 +11,7 @@ import (
 // says what the claim says: the one judgement the kernel cannot make.
 var checkConfirmFormalization = &Skill{
 	Name:    "check-confirm-formalization",
-	Purpose: "Confirm that a formal statement says what the claim says.",
+	Purpose: "Confirm a formal statement.",
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the statement whose formal statement you read: its id, or the path of its JSON file"),

@@ -18,7 +18,7 @@ import (
 // still the ones checked.
 var checkFormal = &Skill{
 	Name:    "check-formal",
-	Purpose: "Have the engine run the proof checker on the formal proof.",
+	Purpose: "Kernel-check a formal proof.",
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the statement whose formal proof awaits the kernel: its id, or the path of its JSON file"),

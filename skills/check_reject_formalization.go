@@ -12,7 +12,7 @@ import (
 // the fixer answers with a new formalization.
 var checkRejectFormalization = &Skill{
 	Name:    "check-reject-formalization",
-	Purpose: "Reject a formal statement that misstates the claim.",
+	Purpose: "Reject a formal statement.",
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the statement whose formal statement misstates it: its id, or the path of its JSON file"),

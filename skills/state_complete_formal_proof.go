@@ -12,7 +12,7 @@ import (
 // statement, for the kernel to check (check-formal).
 var stateCompleteFormalProof = &Skill{
 	Name:    "state-complete-formal-proof",
-	Purpose: "Submit a formal proof of the confirmed formal statement.",
+	Purpose: "Submit a formal proof.",
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the statement: its id, or the path of its JSON file"),
@@ -20,7 +20,7 @@ var stateCompleteFormalProof = &Skill{
 		sourceParam,
 		formalIssueParam,
 	},
-	Example:       `--statement-path stmt_example_wrap --source prove --formal-proof "Require Import Arith. Theorem sq : forall n : nat, n * n = n ^ 2. Proof. intros n. simpl. rewrite Nat.mul_1_r. reflexivity. Qed."`,
+	Example:       `--statement-path stmt_example_wrap --source prove --formal-proof "Require Import Arith. Fixpoint odd_sum (n : nat) : nat := match n with 0 => 0 | S k => odd_sum k + (2 * k + 1) end. Theorem odd_squares : forall n : nat, odd_sum n = n * n. Proof. induction n as [|k IH]; simpl odd_sum. - reflexivity. - rewrite IH. ring. Qed."`,
 	When:          "Use it once the formal statement is confirmed: prove its theorem, under its name and with its type, in a file of its own; as the fixer, to answer the kernel's refusal (--source fix --issue-number N), reading the error it quotes.",
 	WhenNot:       "No Admitted, admit, Axiom, Parameter, Conjecture or Hypothesis, and no command that reads or writes files: they are refused before any run.",
 	Output:        "`stage` is `proof_submitted`: check-formal runs the kernel next. With source fix, `response_number` names the response.",

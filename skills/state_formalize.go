@@ -14,7 +14,7 @@ import (
 // formal track.
 var stateFormalize = &Skill{
 	Name:    "state-formalize",
-	Purpose: "Attach a formal statement of the claim, e.g. in Coq.",
+	Purpose: "Formalize a statement.",
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the statement: its id, or the path of its JSON file"),
@@ -24,11 +24,12 @@ var stateFormalize = &Skill{
 		formalIssueParam,
 		optText("theorem", "the theorem's name; found in the text for coq, needed for another system"),
 	},
-	Example:       `--statement-path stmt_example_wrap --system coq --source prove --formal-statement "Theorem sq : forall n : nat, n * n = n ^ 2. Admitted."`,
+	Example:       `--statement-path stmt_example_wrap --system coq --source prove --formal-statement "Fixpoint odd_sum (n : nat) : nat := match n with 0 => 0 | S k => odd_sum k + (2 * k + 1) end. Theorem odd_squares : forall n : nat, odd_sum n = n * n. Admitted."`,
 	When:          "Use it on a pending statement to state its claim formally, premises as hypotheses, so that the kernel can check a formal proof; as the fixer, to answer a rejected formalization (--source fix --issue-number N).",
 	WhenNot:       "Do not prove anything in it: the theorem ends with Admitted. Not once the formalization is confirmed (a checker rejects it first).",
+	ExampleAfter:  "prob-wrapup-statement",
 	Output:        "`theorem` is the theorem a formal proof must prove; `stage` is `formalized`: a checker who did not write it confirms or rejects it next. With source fix, `response_number` names the response.",
-	ExampleOutput: `{"command":"state-formalize","created":[],"id":"stmt_example_wrap","ok":true,"revision":2,"stage":"formalized","status":"pending","theorem":"sq"}`,
+	ExampleOutput: `{"command":"state-formalize","created":[],"id":"stmt_example_wrap","ok":true,"revision":2,"stage":"formalized","status":"pending","theorem":"odd_squares"}`,
 	Refusals: []Refusal{
 		{Code: store.CodeGuardFailed, Guard: "formal_statement_open",
 			When: "as the prover, a formalization was confirmed already; as the fixer, no open issue on the formal statement is named",

@@ -2,9 +2,21 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
+
+// needCoq skips a test that runs Coq's kernel, loudly, when coqc is not
+// installed (make test installs it: the Makefile's coq step).
+func needCoq(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("coqc"); err != nil {
+		t.Skipf("\n%s\nSKIPPED: NO COQC FOUND. The kernel checks of the formal track did not run.\n"+
+			"Install Coq with `apt-get install -y coq` (make test tries).\n%s", strings.Repeat("!", 70), strings.Repeat("!", 70))
+	}
+}
 
 // contractChecker writes a checker of the result contract (docs/formal.md)
 // that prints result as its last line, and returns its path: a script in a
