@@ -137,7 +137,11 @@ var (
 
 var formalRules = []Rule{
 	{Skill: "state-formalize", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
+		// A prover may formalize a statement whose proof awaits its
+		// checkers too, when it holds the item; the loop hands the prover
+		// only pending ones for it.
 		From: []From{{Source: SourceProve, Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve},
+			{Source: SourceProve, Statuses: []Status{StatementAwaitingVerification}},
 			{Source: SourceFix, Statuses: []Status{StatementHasGap}, Turn: RoleFix, When: []Guard{formalIssueOpen(TargetFormalStatement)},
 				Why: whyReformalize, Priority: formalPriority}},
 		Leaves: "the status it had, formal stage formalized; source fix: once no issue is left open, awaiting_verification with a written proof, else pending",

@@ -26,7 +26,7 @@ var want = map[string]map[Source][]Status{
 	"decide": {"": {StatementNeedsModification, StatementPending, StatementAwaitingVerification, StatementHasGap, StatementAwaitingSubstatement}},
 	"reopen": {"": {StatementTrue}},
 	// The formal track (transitions_formal.go).
-	"state-formalize":             {SourceProve: {StatementPending}, SourceFix: {StatementHasGap}},
+	"state-formalize":             {SourceProve: {StatementPending, StatementAwaitingVerification}, SourceFix: {StatementHasGap}},
 	"check-confirm-formalization": {"": {StatementPending, StatementAwaitingVerification}},
 	"check-reject-formalization":  {"": {StatementPending, StatementAwaitingVerification}},
 	"state-complete-formal-proof": {SourceProve: {StatementPending, StatementAwaitingVerification}, SourceFix: {StatementHasGap}},

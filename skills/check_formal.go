@@ -3,6 +3,7 @@ package skills
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/proofloop/proofloop/formal"
@@ -156,7 +157,8 @@ func kernelRefused(tx *store.Tx, d *store.Doc, st *model.Statement, o *formal.Ou
 	if o.Target == model.TargetFormalStatement {
 		stage, text = model.StageRejected, st.Formal.Statement
 	}
-	expl := fmt.Sprintf("%s refused the formal proof: %s.", v.Actor, o.Reason)
+	reason := strings.TrimSuffix(o.Reason, ".")
+	expl := fmt.Sprintf("%s refused the formal proof: %s.", v.Actor, reason)
 	if o.Error != "" && o.Error != o.Reason {
 		expl += "\n" + formal.Bound(o.Error, 1500)
 	}
@@ -168,7 +170,7 @@ func kernelRefused(tx *store.Tx, d *store.Doc, st *model.Statement, o *formal.Ou
 	}
 	res.Status = model.StatementHasGap
 	res.Extra["issue_number"], res.Extra["round"], res.Extra["stage"] = n, round, stage
-	res.Text = fmt.Sprintf("%s refused the formal proof of %s: %s (issue %d, round %d; the fixer answers it).", v.Actor, st.ID, o.Reason, n, round)
+	res.Text = fmt.Sprintf("%s refused the formal proof of %s: %s (issue %d, round %d; the fixer answers it).", v.Actor, st.ID, reason, n, round)
 	return res, nil
 }
 
