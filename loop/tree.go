@@ -47,6 +47,17 @@ type Item struct {
 	openCritical int
 }
 
+// ReliesOnIDs are the statements the item's proof relies on (a solved
+// problem: its key statement), as its index row says, and those of them its
+// proof does not cite (a false one of those is a dead end, not relied on:
+// model.ReliesOn); nil when unknown.
+func (it *Item) ReliesOnIDs() (relies, uncited []string) {
+	if it.node == nil {
+		return nil, nil
+	}
+	return it.node.ReliesOn, it.node.Uncited
+}
+
 // itemOf is the item of an index row at time now: its lease counts only
 // while it is live.
 func itemOf(r *store.Row, now time.Time) *Item {

@@ -10,7 +10,7 @@ import (
 
 // needCoq skips a test that runs Coq's kernel, loudly, when coqc is not
 // installed (make test installs it: the Makefile's coq step).
-func needCoq(t *testing.T) {
+func needCoq(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("coqc"); err != nil {
 		t.Skipf("\n%s\nSKIPPED: NO COQC FOUND. The kernel checks of the formal track did not run.\n"+
@@ -22,7 +22,7 @@ func needCoq(t *testing.T) {
 // that prints result as its last line, and returns its path: a script in a
 // folder of its own that any user may read, since the sandbox runs the
 // checker as nobody when the tests run as root.
-func contractChecker(t *testing.T, result string) string {
+func contractChecker(t testing.TB, result string) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "proofloop-checker-")
 	if err != nil {
