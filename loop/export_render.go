@@ -53,6 +53,21 @@ func mathAt(s string) (open, closer string, ok bool) {
 
 func tt(id string) string { return `\texttt{` + texEscape(id) + `}` }
 
+// texEscapeKeepRefs escapes s but its Statement~\ref{st:ID} references,
+// which the export writes itself.
+func texEscapeKeepRefs(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "Statement~\\ref{")
+		if i < 0 {
+			return b.String() + texEscape(s)
+		}
+		j := strings.Index(s[i:], "}")
+		b.WriteString(texEscape(s[:i]) + s[i:i+j+1])
+		s = s[i+j+1:]
+	}
+}
+
 // TeX renders the document as a LaTeX article that a standard pdflatex
 // compiles (amsmath, amssymb, amsthm).
 func (d *ProofDoc) TeX() string {
@@ -82,6 +97,9 @@ func (d *ProofDoc) TeX() string {
 		w("\n\n")
 	} else {
 		w("\\section*{Resolution}\n\\textbf{[unproved: the problem is %s]}\n\n", p.Status)
+	}
+	if e := d.evidence(func(id string) string { return "Statement~\\ref{" + label(id) + "}" }); e != "" {
+		w("\\paragraph{Evidence.}\n%s\n\n", texEscapeKeepRefs(e))
 	}
 	w("\\section{Statements and proofs}\n\n")
 	for _, st := range d.Statements {
@@ -121,6 +139,9 @@ func (d *ProofDoc) TeX() string {
 		w("Status %s, proof revision %d, %d round(s).", texEscape(string(st.Status)), st.ProofRevision, st.Round)
 		if c := confirmers(st.Statement); len(c) > 0 {
 			w(" Confirmed by %s.", texEscape(strings.Join(c, ", ")))
+		}
+		if k := kernelRecord(st.Statement); k != "" {
+			w(" %s", texEscape(k))
 		}
 		w("\n")
 		if len(st.Validate.Issues) > 0 {
@@ -170,6 +191,9 @@ func (d *ProofDoc) Markdown() string {
 	} else {
 		w("**[unproved: the problem is %s]**\n\n", p.Status)
 	}
+	if e := d.evidence(func(id string) string { return fmt.Sprintf("Statement %d (`%s`)", d.number(id), id) }); e != "" {
+		w("%s\n\n", e)
+	}
 	w("## Statements and proofs\n\n")
 	for i, st := range d.Statements {
 		if sp := st.Opens; sp != nil {
@@ -206,6 +230,9 @@ func (d *ProofDoc) Markdown() string {
 		w("### Statement %d (`%s`)\n\nStatus %s, proof revision %d, %d round(s).", i+1, st.ID, st.Status, st.ProofRevision, st.Round)
 		if c := confirmers(st.Statement); len(c) > 0 {
 			w(" Confirmed by %s.", strings.Join(c, ", "))
+		}
+		if k := kernelRecord(st.Statement); k != "" {
+			w(" %s", k)
 		}
 		w("\n\n")
 		for _, is := range st.Validate.Issues {
