@@ -74,8 +74,8 @@ func TestWriteProject(t *testing.T) {
 		t.Fatalf("the copy is not a contents root: %v", err)
 	}
 	defer s.Close()
-	// 1 new-problem, one config-set event per agent and require_lease's:
-	// doctor checks config.json against the log.
+	// 1 new-problem, one config-set event per agent, require_lease's and
+	// formal.policy's: doctor checks config.json against the log.
 	b, err := fs.ReadFile(Project(), store.ConfigFile)
 	var cfg struct{ Agents map[string]any }
 	if err == nil {
@@ -85,7 +85,7 @@ func TestWriteProject(t *testing.T) {
 		t.Fatalf("the example's config.json: %v, %d agents", err, len(cfg.Agents))
 	}
 	r, err := s.Doctor()
-	if want := 2 + len(cfg.Agents); err != nil || len(r.Findings) > 0 || r.Problems != 1 || r.Events != want {
+	if want := 3 + len(cfg.Agents); err != nil || len(r.Findings) > 0 || r.Problems != 1 || r.Events != want {
 		t.Errorf("doctor on the copy: %+v, %v; want 1 problem, %d events, no findings", r, err, want)
 	}
 	for _, d := range []string{"problem", "statement", "leases"} {

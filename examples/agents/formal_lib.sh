@@ -2,9 +2,12 @@
 # odd-squares statement in Coq, and its formal proof. The proof names its
 # lemma odd_sum_squares where the lemma is odd_sum_square, so the kernel
 # refuses it once; the fixer reads the name from the quoted error and
-# puts the lemma's. Coq is optional: without coqc the track is skipped
-# (make demo says so), and the statement is proved on the agents' word.
-has_coq() { command -v coqc >/dev/null 2>&1; }
+# puts the lemma's. Coq is optional: without coqc, or under formal.policy
+# off, the track is skipped (make demo says so), and the statement is
+# proved on the agents' word.
+# wants_formal: the project asks for a kernel (formal.policy is not off)
+# and Coq is installed.
+wants_formal() { command -v coqc >/dev/null 2>&1 && [ "$(proofloop config get formal.policy)" != off ]; }
 stage() { proofloop show "$id" --field formal.stage 2>/dev/null || echo none; }
 formal_defs='Require Import Arith.
 (* 1 + 3 + ... + (2n-1): the sum of the first n odd numbers. *)

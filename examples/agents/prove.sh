@@ -7,7 +7,7 @@
 complete() { say "submitting a proof"; proofloop state-complete-proof --statement-path "$id" --strategy "$1" --proof-text "$2"; }
 case $id in
 stmt_odd_squares_wrap)
-  if [ "$status" = pending ] && [ "$(stage)" = none ] && has_coq; then
+  if [ "$status" = pending ] && [ "$(stage)" = none ] && wants_formal; then
     say "formalizing the claim in Coq"
     printf '%s\n' "$formal_statement" | proofloop state-formalize --statement-path "$id" --system coq --source prove --formal-statement @-
   elif [ "$(stage)" = confirmed ]; then
