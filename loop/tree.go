@@ -47,6 +47,11 @@ type Item struct {
 	openCritical int
 }
 
+// KernelChecked reports whether the item is a statement whose formal
+// track is complete (a kernel's pass on a confirmed formalization), as its
+// index row says.
+func (it *Item) KernelChecked() bool { return it.node != nil && it.node.Backing.Kernel }
+
 // ReliesOnIDs are the statements the item's proof relies on (a solved
 // problem: its key statement), as its index row says, and those of them its
 // proof does not cite (a false one of those is a dead end, not relied on:
