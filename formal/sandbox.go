@@ -45,6 +45,10 @@ type mode struct {
 	desc string
 }
 
+// sandboxModes are the modes tried; a test replaces it to see a refused
+// mode degrade loudly.
+var sandboxModes = modes
+
 // modes are the confinements the process can ask for, strongest first.
 // As root: a new network namespace (no interface but a loopback that is
 // down) and the user nobody, then nobody alone. As another user: a user
@@ -153,7 +157,7 @@ func runSandboxed(dir string, argv []string, lim Limits, warn func(string)) (*ra
 	var cmd *exec.Cmd
 	var used mode
 	var tried []string
-	for _, m := range modes() {
+	for _, m := range sandboxModes() {
 		cmd = exec.Command(path, args...)
 		cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.SysProcAttr = dir, out, out, m.attr
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TMPDIR=" + dir, "LC_ALL=C"}

@@ -193,3 +193,29 @@ func TestContract(t *testing.T) {
 		t.Error("ValidTheorem accepted an option as a theorem's name")
 	}
 }
+
+// TestSandboxDegradesLoudly: where the system refuses a mode (a container
+// that forbids namespaces), the checker runs in the next, and the warning
+// and the verdict's sandbox say so.
+func TestSandboxDegradesLoudly(t *testing.T) {
+	saved := sandboxModes
+	t.Cleanup(func() { sandboxModes = saved })
+	sandboxModes = func() []mode {
+		ms := saved()
+		// A clone the kernel refuses (EINVAL): a thread without its
+		// parent's signal handlers.
+		refused := &syscall.SysProcAttr{Setpgid: true, Cloneflags: syscall.CLONE_THREAD}
+		return []mode{{refused, "a mode this kernel refuses"}, ms[len(ms)-1]}
+	}
+	var warned []string
+	job := contractJob(script(t, `echo '{"ok": true, "axioms": []}'`+"\n"), 30*time.Second)
+	job.Warn = func(w string) { warned = append(warned, w) }
+	o, err := Check(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.OK || !strings.Contains(o.Sandbox, "NO network namespace") || len(warned) != 1 ||
+		!strings.Contains(warned[0], "weaker sandbox") || !strings.Contains(warned[0], "a mode this kernel refuses") {
+		t.Errorf("outcome %+v, warnings %q; want a pass in the weaker mode, said in the sandbox and a warning", o, warned)
+	}
+}
