@@ -16,7 +16,7 @@ var stateCompleteFormalProof = &Skill{
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the statement: its id, or the path of its JSON file"),
-		text("formal_proof", "a whole file: the statement's definitions, any helper lemmas, and the theorem with its proof (Qed); @FILE reads a file"),
+		text("formal_proof", "a whole file: the statement's definitions, any helper lemmas, and the theorem with its proof, ended by Qed (@FILE reads a file)"),
 		sourceParam,
 		formalIssueParam,
 	},

@@ -19,7 +19,7 @@ var stateFormalize = &Skill{
 	Params: []Param{
 		ref("statement_path", "the statement: its id, or the path of its JSON file"),
 		{Name: "system", Type: TypeText, Required: true, Help: "the proof assistant, as config.json's formal.checkers names it (coq)"},
-		text("formal_statement", "definitions, then one `Theorem NAME : TYPE.` ended by `Admitted.`; @FILE reads a file"),
+		text("formal_statement", "definitions, then one `Theorem NAME : TYPE.` ended by `Admitted.` (@FILE reads a file)"),
 		sourceParam,
 		formalIssueParam,
 		optText("theorem", "the theorem's name; found in the text for coq, needed for another system"),
