@@ -154,24 +154,18 @@ func ExportProof(s *store.Store, id string, draft bool) (*ProofDoc, error) {
 	return doc, nil
 }
 
-// evidence says in a sentence what stands behind the problem's proof, and
-// which statements rest on the agents' word alone (their numbers and ids).
-func (d *ProofDoc) evidence(ref func(id string) string) string {
+// evidence says in a sentence what stands behind the problem's proof ("" for
+// nothing: a draft of an unsolved problem), and lists the statements that
+// rest on the agents' word alone; each renderer writes their references.
+func (d *ProofDoc) evidence() (string, []string) {
 	if d.Grade == "" {
-		return ""
+		return "", nil
 	}
 	s := "Evidence: " + d.Grade.ProblemText() + "."
 	if d.Grade == model.GradeKernel {
 		s += " The key claim's formal proof was checked by a proof assistant's kernel, run by the engine, against a formal statement a checker confirmed; the claims below it are shown as the agents proved them."
 	}
-	if len(d.AgentsAlone) > 0 {
-		var refs []string
-		for _, id := range d.AgentsAlone {
-			refs = append(refs, ref(id))
-		}
-		s += " These claims rest on the agents' word alone: " + strings.Join(refs, ", ") + "."
-	}
-	return s
+	return s, d.AgentsAlone
 }
 
 // kernelRecord is a statement's formal record in words ("" without one).

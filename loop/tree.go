@@ -45,6 +45,7 @@ type Item struct {
 	// reads no row a second time.
 	node         *model.Node
 	openCritical int
+	counted      []model.AgentLabel // the row's Counted: the measured level's input
 }
 
 // KernelChecked reports whether the item is a statement whose formal
@@ -68,7 +69,7 @@ func (it *Item) ReliesOnIDs() (relies, uncited []string) {
 func itemOf(r *store.Row, now time.Time) *Item {
 	it := &Item{ID: r.ID, Kind: r.Kind, Status: r.Status, Role: r.Role, Reason: r.Reason, Outcome: r.Outcome,
 		Round: r.Round, OpenIssues: r.OpenIssues, Parent: r.Parent, Children: r.Children, Depth: r.Depth, Root: r.Root, ConfirmedModels: r.ConfirmedModels,
-		node: nodeOf(r), openCritical: r.OpenCritical}
+		node: nodeOf(r), openCritical: r.OpenCritical, counted: r.Counted}
 	if it.OpenIssues == nil {
 		it.OpenIssues = []int{}
 	}

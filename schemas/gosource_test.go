@@ -111,6 +111,12 @@ func enumSources() []enumSource {
 		{schemas.Config, "properties.formal.properties.policy.enum", strs(store.FormalPolicyValues), false},
 		{schemas.Statement, "properties.formal.properties.stage.enum", strs(model.FormalStages), false},
 		{schemas.Statement, "definitions.issue.properties.target.enum", model.IssueTargets, false},
+		{schemas.EvalItem, "properties.strategy.enum", model.Strategies, false},
+		{schemas.EvalItem, "properties.label.enum", model.EvalLabels, false},
+		{schemas.CheckerRecord, "properties.source.enum", model.RecordSources, false},
+		{schemas.CheckerRecord, "properties.role.enum", strs([]model.Role{model.RoleCheck, model.RoleProve}), false},
+		{schemas.CheckerRecord, "properties.canary.properties.label.enum", model.EvalLabels, false},
+		{schemas.CheckerRecord, "properties.canary.properties.verdict.enum", model.ItemVerdicts, false},
 	}
 }
 
@@ -305,6 +311,12 @@ func fieldSources() []fieldSource {
 		{schemas.Config, "definitions.checker.oneOf.1", store.Checker{}, nil},
 		{schemas.Statement, "properties.formal", model.Formal{}, nil},
 		{schemas.Statement, "properties.formal.properties.verdict", model.Verdict{}, nil},
+		{schemas.Config, "properties.canaries", store.CanaryConfig{}, nil},
+		{schemas.Config, "properties.verify_min_reliability", model.MinReliability{}, nil},
+		{schemas.EvalItem, "", model.EvalItem{}, nil},
+		{schemas.CheckerRecord, "", model.CheckerRecord{}, nil},
+		{schemas.CheckerRecord, "properties.counts", model.Counts{}, nil},
+		{schemas.CheckerRecord, "properties.canary", model.CanaryRecord{}, nil},
 		// The journal's record is unexported: store's TestJournalFollowsSchema
 		// compares it.
 	}

@@ -37,7 +37,7 @@ const IndexFile = "index.db"
 
 // indexVersion changes when the layout or the rows change meaning; an index
 // of another version is rebuilt.
-const indexVersion = "3"
+const indexVersion = "4"
 
 var (
 	bucketItems  = []byte("items")
@@ -79,6 +79,12 @@ type Row struct {
 	// Kernel: the statement's formal track is complete
 	// (Statement.KernelChecked), the kernel's input to its grade.
 	Kernel bool `json:"kernel,omitempty"`
+	// Counted are the checkers (agent and model) of a true statement's
+	// counted confirmations, when every one names its agent or model: the
+	// measured level's input to its grade (model.MinReliability.
+	// MeasuredTrue), judged when read against the checkers' records, which
+	// change without the statement.
+	Counted []model.AgentLabel `json:"counted,omitempty"`
 }
 
 // RowLease is the lease of a row's item as last written; whether it is live
@@ -306,6 +312,7 @@ func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 		t = model.StatementTurn(st, subs, maxRounds)
 		r.ReliesOn, r.Uncited = model.ReliesOn(st)
 		r.Verified, r.OpenCritical, r.Kernel = st.VerifiedAt != nil, st.OpenBySeverity()[model.SeverityCritical], st.KernelChecked()
+		r.Counted = countedLabels(st)
 		for _, m := range st.ConfirmedModels() {
 			if m != "" {
 				r.ConfirmedModels = append(r.ConfirmedModels, m)
@@ -335,6 +342,29 @@ func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 		r.Depth, r.Root = par.Depth+1, par.Root
 	}
 	return r, nil
+}
+
+// countedLabels are the checkers of a true statement's counted
+// confirmations of its proof revision, each once; nil when it is not true
+// or when one of them names no agent or model (then nothing about it is
+// measured).
+func countedLabels(st *model.Statement) []model.AgentLabel {
+	if st.Status != model.StatementTrue {
+		return nil
+	}
+	var out []model.AgentLabel
+	for _, c := range st.Validate.Confirmations {
+		if c.ProofRevision != st.ProofRevision || c.Uncounted != "" {
+			continue
+		}
+		if c.Agent == "" && c.Model == "" {
+			return nil
+		}
+		if !slices.Contains(out, c.AgentLabel) {
+			out = append(out, c.AgentLabel)
+		}
+	}
+	return out
 }
 
 // indexOps derives the index changes of a transaction: the rows of the
