@@ -14,7 +14,7 @@ var checkConfirmFormalization = &Skill{
 	Purpose: "Confirm a formal statement.",
 	Target:  "statement_path",
 	Params: []Param{
-		ref("statement_path", "the statement whose formal statement you read: its id, or the path of its JSON file"),
+		ref("statement_path", "the statement: its id, or the path of its JSON file"),
 	},
 	Example:       `--statement-path stmt_example_wrap`,
 	When:          "Use it when the formal statement's theorem states exactly the claim under exactly its premises: no premise added or dropped, nothing weakened, and definitions that mean what the claim's words mean.",

@@ -22,7 +22,7 @@ var checkFormal = &Skill{
 	Purpose: "Kernel-check a formal proof.",
 	Target:  "statement_path",
 	Params: []Param{
-		ref("statement_path", "the statement whose formal proof awaits the kernel: its id, or the path of its JSON file"),
+		ref("statement_path", "the statement: its id, or the path of its JSON file"),
 	},
 	Example:       `--statement-path stmt_example_wrap`,
 	When:          "Use it when the formal stage is proof_submitted: the engine compiles the proof against the formal statement and records the verdict, a pass or an issue quoting the checker's error.",

@@ -15,8 +15,8 @@ var checkRejectFormalization = &Skill{
 	Purpose: "Reject a formal statement.",
 	Target:  "statement_path",
 	Params: []Param{
-		ref("statement_path", "the statement whose formal statement misstates it: its id, or the path of its JSON file"),
-		text("explanation", "how the formal statement differs from the claim (a premise added or dropped, a weaker conclusion, a definition that means something else)"),
+		ref("statement_path", "the statement: its id, or the path of its JSON file"),
+		text("explanation", "how the formal statement differs from the claim"),
 		optText("suggested_fix", "what the formal statement should say"),
 	},
 	Example:       `--statement-path stmt_example_wrap --explanation "The claim is about integers; the theorem quantifies over nat, so it says less." --suggested-fix "State it over Z."`,
