@@ -344,29 +344,6 @@ func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 	return r, nil
 }
 
-// countedLabels are the checkers of a true statement's counted
-// confirmations of its proof revision, each once; nil when it is not true
-// or when one of them names no agent or model (then nothing about it is
-// measured).
-func countedLabels(st *model.Statement) []model.AgentLabel {
-	if st.Status != model.StatementTrue {
-		return nil
-	}
-	var out []model.AgentLabel
-	for _, c := range st.Validate.Confirmations {
-		if c.ProofRevision != st.ProofRevision || c.Uncounted != "" {
-			continue
-		}
-		if c.Agent == "" && c.Model == "" {
-			return nil
-		}
-		if !slices.Contains(out, c.AgentLabel) {
-			out = append(out, c.AgentLabel)
-		}
-	}
-	return out
-}
-
 // indexOps derives the index changes of a transaction: the rows of the
 // documents it changed, of their parents when a child's status changed
 // (a parent's turn depends on its children's statuses), the lease of each
