@@ -54,66 +54,13 @@ type dagNode struct {
 // dagSVG draws d's items as an SVG, or a note when there are none or too
 // many to draw.
 func dagSVG(d *Data) template.HTML {
-	var roots []*dagNode
-	seen := map[string]bool{}
-	count := 0
-	var build func(id string, depth int) *dagNode
-	build = func(id string, depth int) *dagNode {
-		it := d.Items[id]
-		if it == nil || seen[id] || (it.Kind != model.KindProblem && it.Kind != model.KindStatement) {
-			return nil
-		}
-		seen[id] = true
-		count++
-		n := &dagNode{id: id, it: it, y: float64(margin + depth*(boxH+gapY) + boxH/2)}
-		for _, c := range it.Children {
-			if cn := build(c, depth+1); cn != nil {
-				n.children = append(n.children, cn)
-			}
-		}
-		return n
-	}
-	for _, r := range d.Roots {
-		if n := build(r, 0); n != nil {
-			roots = append(roots, n)
-		}
-	}
+	all, count, w, h := dagLayout(d)
 	switch {
 	case count == 0:
 		return ""
 	case count > maxDAGNodes:
 		return template.HTML(fmt.Sprintf(`<p class="muted">The graph has %d problems and statements, more than this page draws (%d): <code>proofloop graph --format dot</code> draws it whole.</p>`, count, maxDAGNodes))
 	}
-	slot := 0
-	var place func(n *dagNode)
-	place = func(n *dagNode) {
-		for _, c := range n.children {
-			place(c)
-		}
-		if len(n.children) == 0 {
-			n.x = float64(margin + slot*(boxW+gapX) + boxW/2)
-			slot++
-			return
-		}
-		n.x = (n.children[0].x + n.children[len(n.children)-1].x) / 2
-	}
-	maxY := 0
-	for _, r := range roots {
-		place(r)
-	}
-	var all []*dagNode
-	var collect func(n *dagNode)
-	collect = func(n *dagNode) {
-		all = append(all, n)
-		maxY = max(maxY, int(n.y))
-		for _, c := range n.children {
-			collect(c)
-		}
-	}
-	for _, r := range roots {
-		collect(r)
-	}
-	w, h := margin*2+slot*(boxW+gapX)-gapX, maxY+boxH/2+margin
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="dag" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="dependency graph of %d problems and statements" viewBox="0 0 %d %d" width="%d" height="%d">`, count, w, h, w, h)
 	for _, n := range all {
@@ -133,6 +80,58 @@ func dagSVG(d *Data) template.HTML {
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// dagLayout places d's problems and statements: each in the row of its
+// depth from its root, a leaf in the next free column, a parent centred
+// over its first and last child. It returns them depth first, how many,
+// and the drawing's width and height (nothing is placed past maxDAGNodes).
+func dagLayout(d *Data) (all []*dagNode, count, w, h int) {
+	seen := map[string]bool{}
+	var build func(id string, depth int) *dagNode
+	build = func(id string, depth int) *dagNode {
+		it := d.Items[id]
+		if it == nil || seen[id] || (it.Kind != model.KindProblem && it.Kind != model.KindStatement) {
+			return nil
+		}
+		seen[id] = true
+		count++
+		n := &dagNode{id: id, it: it, y: float64(margin + depth*(boxH+gapY) + boxH/2)}
+		for _, c := range it.Children {
+			if cn := build(c, depth+1); cn != nil {
+				n.children = append(n.children, cn)
+			}
+		}
+		return n
+	}
+	var roots []*dagNode
+	for _, r := range d.Roots {
+		if n := build(r, 0); n != nil {
+			roots = append(roots, n)
+		}
+	}
+	if count == 0 || count > maxDAGNodes {
+		return nil, count, 0, 0
+	}
+	slot, maxY := 0, 0
+	var place func(n *dagNode)
+	place = func(n *dagNode) {
+		all = append(all, n)
+		maxY = max(maxY, int(n.y))
+		for _, c := range n.children {
+			place(c)
+		}
+		if len(n.children) == 0 {
+			n.x = float64(margin + slot*(boxW+gapX) + boxW/2)
+			slot++
+			return
+		}
+		n.x = (n.children[0].x + n.children[len(n.children)-1].x) / 2
+	}
+	for _, r := range roots {
+		place(r)
+	}
+	return all, count, margin*2 + slot*(boxW+gapX) - gapX, maxY + boxH/2 + margin
 }
 
 // dagBox draws one item: a box linked to its section when the page has
