@@ -10,7 +10,7 @@ BIN := bin/proofloop
 TEST_PKGS ?= ./...
 TEST_TIMEOUT ?= 40m
 
-.PHONY: FORCE build install test demo demo-pg bench soak deps clean chromium postgresql claude-code texlive
+.PHONY: FORCE build install test demo demo-pg bench soak deps clean chromium postgresql claude-code texlive coq
 
 # go build always runs: its own cache makes a build with nothing changed take about a
 # second, and it sees what make's file list cannot (the embedded examples, schemas and
@@ -61,6 +61,21 @@ texlive:
 	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
 	fi
 
+# The formal track's kernel checks (check-formal, the example's formal
+# proof, the e2e tests of what the kernel accepts and refuses) run Coq's
+# coqc: install Debian's coq with apt-get when it is missing; if that fails,
+# say so loudly and go on: those tests then skip, loudly.
+coq:
+	@command -v coqc >/dev/null && exit 0; \
+	sudo=; if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null; then sudo="sudo -n"; fi; \
+	echo "No coqc found: installing coq with apt-get for the formal track's kernel checks."; \
+	if ! { $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y coq; }; then \
+	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
+	  echo '!!! COULD NOT INSTALL COQ (apt-get install -y coq failed).'; \
+	  echo '!!! The kernel checks of the formal track will be SKIPPED.'; \
+	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
+	fi
+
 # The PostgreSQL store's tests start a throwaway cluster of their own
 # (internal/pgtest: initdb and pg_ctl in a temp directory, as nobody when
 # run as root, on a free port, removed at the end). When no initdb is
@@ -91,7 +106,7 @@ claude-code:
 # browser tests; the stories and the e2e tests that matter for correctness
 # run on both stores (the PostgreSQL ones on a throwaway cluster).
 # gotestsum prints go test's own lines and a summary, then the ten slowest tests.
-test: build chromium postgresql claude-code texlive
+test: build chromium postgresql claude-code texlive coq
 	$(GO) vet ./...
 	@mkdir -p bin
 	@$(GO) tool gotestsum --format standard-quiet --jsonfile bin/test.json -- -count=1 -timeout $(TEST_TIMEOUT) $(TEST_PKGS) 2>&1 | tee bin/test.log; \

@@ -34,8 +34,8 @@ func TestWriteProject(t *testing.T) {
 		t.Fatalf("the copy is not a contents root: %v", err)
 	}
 	defer s.Close()
-	// 1 new-problem, one config-set event per agent and require_lease's:
-	// doctor checks config.json against the log.
+	// 1 new-problem, one config-set event per agent, require_lease's and
+	// formal.policy's: doctor checks config.json against the log.
 	b, err := fs.ReadFile(Project(), store.ConfigFile)
 	var cfg store.Config
 	if err == nil {
@@ -48,7 +48,7 @@ func TestWriteProject(t *testing.T) {
 	// The agora positions moved below agents.agora: the two events that
 	// set their old plain keys and the two that removed them are in the log
 	// too.
-	if want := 2 + cfg.Agents.Len() + 4; err != nil || len(r.Findings) > 0 || r.Problems != 1 || r.Events != want {
+	if want := 3 + cfg.Agents.Len() + 4; err != nil || len(r.Findings) > 0 || r.Problems != 1 || r.Events != want {
 		t.Errorf("doctor on the copy: %+v, %v; want 1 problem, %d events, no findings", r, err, want)
 	}
 	for _, d := range []string{"problem", "statement", "leases"} {

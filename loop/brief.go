@@ -28,6 +28,9 @@ type Brief struct {
 	ProofRevision int             `json:"proof_revision,omitempty"`
 	Strategy      string          `json:"strategy,omitempty"`
 	Sentences     []BriefSentence `json:"sentences,omitempty"`
+	// ProofSentences counts the sentences of a written proof left out of
+	// Sentences on a turn of the formal track (0 otherwise).
+	ProofSentences int `json:"proof_sentences_not_shown,omitempty"`
 	// OtherIssues are open issues that cite a sentence the current proof
 	// revision does not have at that number (they cite an earlier one).
 	OtherIssues []model.Issue `json:"other_issues,omitempty"`
@@ -46,6 +49,9 @@ type Brief struct {
 	// Review is the review of its current claim, when it had one
 	// (review_statements).
 	Review *model.StatementReview `json:"review,omitempty"`
+	// Formal is the statement's formal track, with the texts the role
+	// needs at its stage (nil when it has none).
+	Formal *BriefFormal `json:"formal,omitempty"`
 
 	// A problem's.
 	Objective     string     `json:"objective,omitempty"`
@@ -86,6 +92,64 @@ type BriefRef struct {
 	Kind   model.Kind   `json:"kind"`
 	Status model.Status `json:"status"`
 	Text   string       `json:"text"`
+}
+
+// BriefFormal is a statement's formal track as a role needs it: the
+// formal statement for the checker who judges it, the prover who proves it
+// and the fixer who answers its rejection; the formal proof and the
+// checker's last output for the fixer who answers the kernel's refusal;
+// and the open issues on the formal track (their sentence is a line of
+// the text they target).
+type BriefFormal struct {
+	System    string            `json:"system"`
+	Theorem   string            `json:"theorem"`
+	Stage     model.FormalStage `json:"stage"`
+	Statement string            `json:"statement,omitempty"`
+	Proof     string            `json:"proof,omitempty"`
+	// Verdict says what the kernel last said: "accepted by ACTOR" or
+	// "refused by ACTOR" (its issue says why; "" when it has not run on
+	// these texts).
+	Verdict    string        `json:"verdict,omitempty"`
+	LastOutput string        `json:"last_output,omitempty"`
+	Issues     []model.Issue `json:"issues,omitempty"`
+}
+
+// formalTurn reports whether role's turn on st is the formal track's: the
+// table gives it at the formal track's priority.
+func formalTurn(st *model.Statement, role model.Role, maxRounds int) bool {
+	f := model.StatementFacts(st, nil)
+	f.MaxRounds = maxRounds
+	g := model.Route(model.KindStatement, f)
+	return len(g) > 0 && g[0].Role == role && slices.ContainsFunc(g, func(x model.Grant) bool { return slices.Contains(model.FormalSkills(), x.Skill) })
+}
+
+// formalBrief is st's formal track as role needs it.
+func formalBrief(st *model.Statement, role model.Role) *BriefFormal {
+	fm := st.Formal
+	if fm == nil {
+		return nil
+	}
+	b := &BriefFormal{System: fm.System, Theorem: fm.Theorem, Stage: fm.Stage}
+	needStatement := map[model.Role][]model.FormalStage{model.RoleCheck: {model.StageFormalized},
+		model.RoleProve: {model.StageConfirmed}, model.RoleFix: {model.StageRejected, model.StageFailed}}
+	if slices.Contains(needStatement[role], fm.Stage) {
+		b.Statement = fm.Statement
+	}
+	if v := fm.Verdict; v != nil {
+		b.Verdict = "accepted by " + v.Actor
+		if !v.OK {
+			b.Verdict = "refused by " + v.Actor
+		}
+	}
+	if role == model.RoleFix && fm.Stage == model.StageFailed {
+		if fm.Proof != nil {
+			b.Proof = *fm.Proof
+		}
+		if v := fm.Verdict; v != nil {
+			b.LastOutput = v.Output
+		}
+	}
+	return b
 }
 
 // BriefSentence is one numbered sentence of the proof, with the open
@@ -188,8 +252,24 @@ func ReadBrief(s *store.Store, role model.Role, id, token string) (*Brief, error
 	if st.Proof != nil && !b.Abandoned {
 		sentences = model.Sentences(*st.Proof)
 	}
+	// A turn of the formal track needs the formal texts, not the written
+	// proof: it is left out, and counted (agents pay for every byte).
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, err
+	}
+	if b.YourTurn && formalTurn(st, role, cfg.MaxRounds) {
+		b.ProofSentences, sentences = len(sentences), nil
+	}
 	for i, text := range sentences {
 		b.Sentences = append(b.Sentences, BriefSentence{N: i + 1, Text: text})
+	}
+	b.Formal = formalBrief(st, role)
+	if st.Status == model.StatementTrue {
+		// What stands behind it, derived over what it relies on.
+		if err := Proved(s, []*Item{b.Item}); err != nil {
+			return nil, err
+		}
 	}
 	for _, is := range st.Validate.Issues {
 		if !slices.Contains(open, is.IssueNumber) {
@@ -197,6 +277,10 @@ func ReadBrief(s *store.Store, role model.Role, id, token string) (*Brief, error
 			continue
 		}
 		is.Severity = model.IssueSeverity(&is)
+		if is.IssueTarget() != model.TargetProof && b.Formal != nil {
+			b.Formal.Issues = append(b.Formal.Issues, is)
+			continue
+		}
 		if is.ProofRevision == st.ProofRevision && is.Sentence >= 1 && is.Sentence <= len(b.Sentences) {
 			b.Sentences[is.Sentence-1].Issues = append(b.Sentences[is.Sentence-1].Issues, is)
 		} else {

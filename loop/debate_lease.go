@@ -126,6 +126,9 @@ const TimeoutRole = "timeout"
 // path): it re-checks, under the lock, that a participant is still
 // missing, and refuses otherwise (exit 4).
 func ClaimForTimeout(s *store.Store, opts store.TxOptions, id, holder string) (*store.Lease, error) {
+	if err := holderAllowed(holder); err != nil {
+		return nil, err
+	}
 	opts.Target = id
 	ttl, err := LeaseTTL(s, 0)
 	if err != nil {

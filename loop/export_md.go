@@ -111,6 +111,17 @@ func (d *ProofDoc) Markdown() string {
 	} else {
 		w("**[unproved: the problem is %s]**\n\n", p.Status)
 	}
+	if e, alone := d.evidence(); e != "" {
+		w("%s", e)
+		if len(alone) > 0 {
+			var refs []string
+			for _, id := range alone {
+				refs = append(refs, fmt.Sprintf("Statement %d (`%s`)", d.number(id), id))
+			}
+			w(" These claims rest on the agents' word alone: %s.", strings.Join(refs, ", "))
+		}
+		w("\n\n")
+	}
 	w("## Statements and proofs\n\n")
 	for i, st := range d.Statements {
 		if sp := st.Opens; sp != nil {
@@ -147,6 +158,9 @@ func (d *ProofDoc) Markdown() string {
 		w("### Statement %d (`%s`)\n\nStatus %s, proof revision %d, %d round(s).", i+1, st.ID, st.Status, st.ProofRevision, st.Round)
 		if c := confirmers(st.Statement); len(c) > 0 {
 			w(" Confirmed by %s.", mdLine(strings.Join(c, ", ")))
+		}
+		if k := kernelRecord(st.Statement); k != "" {
+			w(" %s", mdLine(k))
 		}
 		w("\n\n")
 		for _, is := range st.Validate.Issues {

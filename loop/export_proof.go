@@ -22,6 +22,12 @@ type ProofDoc struct {
 	Statements []ExportedStatement // in dependency order
 	// Effort is the account of what the problem took, once it is solved.
 	Effort *Effort
+	// Grade is what stands behind the problem's proof (model.Grade);
+	// AgentsAlone are the statements whose truth rests on the agents'
+	// word alone: true on it and not covered by a kernel-checked
+	// statement above them, whose formal proof stands on its own.
+	Grade       model.Grade
+	AgentsAlone []string
 }
 
 // ExportedStatement is one statement of the export.
@@ -64,10 +70,20 @@ func ExportProof(s *store.Store, id string, draft bool) (*ProofDoc, error) {
 		return nil, store.Errorf(store.CodeGuardFailed, "%s is not soundly solved (%s): there is no finished proof to export", id, why).
 			WithHint("drive it to solved (`proofloop run --problem " + id + "`), or export what there is with --draft, which marks every unproved step")
 	}
-	doc := &ProofDoc{Problem: p, Draft: draft}
+	doc := &ProofDoc{Problem: p, Draft: draft, Grade: it.Grade}
 	seen := map[string]bool{}
-	var visit func(id string) error
-	visit = func(sid string) error {
+	// covered: below a kernel-checked statement; relied: what the
+	// problem's key statement rests on (a preliminary sub-problem's proof
+	// is shown first, and the key does not rest on it).
+	covered, relied := map[string]bool{}, map[string]bool{}
+	var visit func(id string, underKernel, counts bool) error
+	visit = func(sid string, underKernel, counts bool) error {
+		if underKernel {
+			covered[sid] = true
+		}
+		if counts {
+			relied[sid] = true
+		}
 		if seen[sid] {
 			return nil
 		}
@@ -89,7 +105,7 @@ func ExportProof(s *store.Store, id string, draft bool) (*ProofDoc, error) {
 			if sub2.Status() == model.StatementFalse {
 				continue // a refuted lemma is no step of the proof
 			}
-			if err := visit(sub); err != nil {
+			if err := visit(sub, underKernel || st.KernelChecked(), counts); err != nil {
 				return err
 			}
 			uses = append(uses, sub)
@@ -113,7 +129,7 @@ func ExportProof(s *store.Store, id string, draft bool) (*ProofDoc, error) {
 			continue
 		}
 		start := len(doc.Statements)
-		if err := visit(*pr.ResolvedBy); err != nil {
+		if err := visit(*pr.ResolvedBy, false, false); err != nil {
 			return nil, err
 		}
 		if start < len(doc.Statements) {
@@ -126,12 +142,17 @@ func ExportProof(s *store.Store, id string, draft bool) (*ProofDoc, error) {
 		roots = []string{*p.ResolvedBy}
 	}
 	for _, r := range roots {
-		if err := visit(r); err != nil {
+		if err := visit(r, false, true); err != nil {
 			return nil, err
 		}
 	}
 	if start > 0 && start < len(doc.Statements) {
 		doc.Statements[start].Main = true
+	}
+	for _, st := range doc.Statements {
+		if relied[st.ID] && st.Status == model.StatementTrue && !st.KernelChecked() && !covered[st.ID] {
+			doc.AgentsAlone = append(doc.AgentsAlone, st.ID)
+		}
 	}
 	if p.Status == model.ProblemSolved {
 		if doc.Effort, err = ReadEffort(context.Background(), s, p); err != nil {
@@ -139,6 +160,45 @@ func ExportProof(s *store.Store, id string, draft bool) (*ProofDoc, error) {
 		}
 	}
 	return doc, nil
+}
+
+// evidence says in a sentence what stands behind the problem's proof ("" for
+// nothing: a draft of an unsolved problem), and lists the statements that
+// rest on the agents' word alone; each renderer writes their references.
+func (d *ProofDoc) evidence() (string, []string) {
+	if d.Grade == "" {
+		return "", nil
+	}
+	s := "Evidence: " + d.Grade.ProblemText() + "."
+	if d.Grade == model.GradeKernel {
+		s += " The key claim's formal proof was checked by a proof assistant's kernel, run by the engine, against a formal statement a checker confirmed; the claims below it are shown as the agents proved them."
+	}
+	return s, d.AgentsAlone
+}
+
+// kernelRecord is a statement's formal record in words ("" without one).
+func kernelRecord(st *model.Statement) string {
+	fm := st.Formal
+	if fm == nil {
+		return ""
+	}
+	s := fmt.Sprintf("Formal statement (%s, theorem %s) at stage %s", fm.System, fm.Theorem, fm.Stage)
+	if fm.ConfirmedBy != nil {
+		s += ", confirmed by " + *fm.ConfirmedBy
+	}
+	if v := fm.Verdict; v != nil && v.OK {
+		s += fmt.Sprintf("; %s accepted its formal proof at %s (axioms: %s)", v.Actor, v.At, orNone(v.Axioms))
+	} else if v != nil {
+		s += fmt.Sprintf("; %s refused its formal proof: %s", v.Actor, v.Reason)
+	}
+	return s + "."
+}
+
+func orNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
 }
 
 // label is a statement's label in the export.

@@ -142,6 +142,17 @@ func (d *ProofDoc) TeX() (string, []MathNote) {
 	} else {
 		w("\\section*{Resolution}\n\\textbf{[unproved: the problem is %s]}\n\n", texPlain(string(p.Status)))
 	}
+	if e, alone := d.evidence(); e != "" {
+		w("\\paragraph{Evidence.}\n%s", texPlain(e))
+		if len(alone) > 0 {
+			var refs []string
+			for _, id := range alone {
+				refs = append(refs, "Statement~\\ref{"+label(id)+"}")
+			}
+			w(" These claims rest on the agents' word alone: %s.", strings.Join(refs, ", "))
+		}
+		w("\n\n")
+	}
 	w("\\section{Statements and proofs}\n\n")
 	for _, st := range d.Statements {
 		d.texStatement(&b, tw, st)
@@ -152,6 +163,9 @@ func (d *ProofDoc) TeX() (string, []MathNote) {
 		w("Status %s, proof revision %d, %d round(s).", texPlain(string(st.Status)), st.ProofRevision, st.Round)
 		if c := confirmers(st.Statement); len(c) > 0 {
 			w(" Confirmed by %s.", tw.esc(st.ID+" confirmers", strings.Join(c, ", ")))
+		}
+		if k := kernelRecord(st.Statement); k != "" {
+			w(" %s", tw.esc(st.ID+" formal record", k))
 		}
 		w("\n")
 		if len(st.Validate.Issues) > 0 {

@@ -26,6 +26,7 @@ type GraphNode struct {
 	Status      model.Status `json:"status"`
 	FullyProved bool         `json:"fully_proved"`
 	NotProved   string       `json:"not_proved,omitempty"` // why not, in words
+	Grade       model.Grade  `json:"grade,omitempty"`      // what stands behind a true statement or a solved problem
 }
 
 // GraphEdge is one edge: Kind "contains" (the tree) or "relies_on".
@@ -47,7 +48,7 @@ func NewGraph(items []*Item, reliesOn map[string][]string) *Graph {
 	for _, it := range items {
 		n := GraphNode{ID: it.ID, Kind: it.Kind, Status: it.Status}
 		if it.Proved != nil {
-			n.FullyProved, n.NotProved = it.FullyProved, it.Why()
+			n.FullyProved, n.NotProved, n.Grade = it.FullyProved, it.Why(), it.Grade
 		}
 		g.Nodes = append(g.Nodes, n)
 		for _, c := range it.Children {

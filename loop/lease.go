@@ -69,6 +69,9 @@ type Acting struct {
 }
 
 func claimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, holder string, actorFor ActorFor, ttl time.Duration) (*Claimed, *Busy, error) {
+	if err := holderAllowed(holder); err != nil {
+		return nil, nil, err
+	}
 	var out *Claimed
 	busy := &Busy{}
 	_, err := s.Update(opts, func(tx *store.Tx) error {
@@ -172,6 +175,9 @@ func (b *Busy) add(r *store.Row, now time.Time) {
 // holder and expiry): a holder name is not a credential. Only the lease's
 // own token (opts.Lease) proves the holder, and then the claim extends it.
 func Claim(s *store.Store, opts store.TxOptions, id string, role model.Role, holder string, ttl time.Duration) (*Claimed, error) {
+	if err := holderAllowed(holder); err != nil {
+		return nil, err
+	}
 	var out *Claimed
 	opts.Target = id
 	_, err := s.Update(opts, func(tx *store.Tx) error {
@@ -284,6 +290,16 @@ func ownLease(tx *store.Tx, id, token string, now time.Time) (*store.Lease, erro
 		return nil, store.HeldError(l, token)
 	}
 	return l, tx.UseLease(l)
+}
+
+// holderAllowed refuses a holder that would make a kernel the actor of a
+// lease (model.ReservedActor): a holder stands in for the actor when none
+// is declared.
+func holderAllowed(holder string) error {
+	if err := model.ReservedActor(holder); err != nil {
+		return store.Errorf(store.CodeInvalidInput, "--holder: %v", err).WithHint("name the holder after yourself, e.g. check-1")
+	}
+	return nil
 }
 
 // claimActor is the actor a new lease binds: the claim's declared actor

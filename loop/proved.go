@@ -14,10 +14,15 @@ import (
 // statement they rely on outside items is read from the index, so Proved
 // over a whole snapshot (status, a 100k store) reads no row twice.
 func Proved(s *store.Store, items []*Item) error {
+	measured, err := measuredLevel(s)
+	if err != nil {
+		return err
+	}
 	return s.View(func(v *store.IndexView) error {
 		nodes := make(map[string]*model.Node, len(items))
 		for _, it := range items {
 			if it.node != nil {
+				it.node.Backing.Measured = measured(it.Status, it.counted)
 				nodes[it.ID] = it.node
 			}
 		}
@@ -30,6 +35,9 @@ func Proved(s *store.Store, items []*Item) error {
 				return nil, err
 			}
 			nodes[id] = nodeOf(r)
+			if nodes[id] != nil {
+				nodes[id].Backing.Measured = measured(r.Status, r.Counted)
+			}
 			return nodes[id], nil
 		})
 		for _, it := range items {
@@ -60,5 +68,34 @@ func nodeOf(r *store.Row) *model.Node {
 	if r == nil {
 		return nil
 	}
-	return &model.Node{Status: r.Status, Verified: r.Verified, ReliesOn: r.ReliesOn, Uncited: r.Uncited}
+	return &model.Node{Status: r.Status, Verified: r.Verified, ReliesOn: r.ReliesOn, Uncited: r.Uncited,
+		Backing: model.Backing{Kernel: r.Kernel}}
+}
+
+// measuredLevel is the measured-checkers input of the grade: whether a
+// true statement's counted confirmations are all by checkers measured at
+// config.json's verify_min_reliability (model.MinReliability.MeasuredTrue),
+// read against the checkers' records once per derivation. With no floor
+// nothing is measured, and no record is read.
+func measuredLevel(s *store.Store) (func(model.Status, []model.AgentLabel) bool, error) {
+	none := func(model.Status, []model.AgentLabel) bool { return false }
+	cfg, err := s.Config()
+	if err != nil || cfg.VerifyMinReliability == nil {
+		return none, err
+	}
+	recs, err := s.CheckerRecords()
+	if err != nil {
+		return none, err
+	}
+	counts, floor := model.Measured(recs, model.RoleCheck), cfg.VerifyMinReliability
+	return func(status model.Status, counted []model.AgentLabel) bool {
+		if len(counted) == 0 {
+			return false
+		}
+		st := &model.Statement{Status: status}
+		for _, l := range counted {
+			st.Validate.Confirmations = append(st.Validate.Confirmations, model.Confirmation{AgentLabel: l})
+		}
+		return floor.MeasuredTrue(st, counts)
+	}, nil
 }

@@ -71,7 +71,12 @@ func RenderStatementThread(st *model.Statement, revisions []ProofRevisionView) [
 		add(is.CreatedAt, 1, is.IssueNumber, func(b *strings.Builder) {
 			fmt.Fprintf(b, "## Issue %d — %s — %s\n\n", is.IssueNumber, is.ErrorType, actor(is.Actor))
 			fmt.Fprintf(b, "_Round %d, proof revision %d, %s_\n\n", is.Round, is.ProofRevision, is.CreatedAt)
-			fmt.Fprintf(b, "**Sentence %d:** %s\n\n%s\n\n", is.Sentence, oneLine(is.SentenceText), block(is.Explanation))
+			where := fmt.Sprintf("Sentence %d", is.Sentence)
+			if t := is.IssueTarget(); t != model.TargetProof {
+				// An issue on the formal track cites a line of that text.
+				where = fmt.Sprintf("Line %d of the %s", is.Sentence, strings.ReplaceAll(t, "_", " "))
+			}
+			fmt.Fprintf(b, "**%s:** %s\n\n%s\n\n", where, oneLine(is.SentenceText), block(is.Explanation))
 			if is.SuggestedFix != nil {
 				fmt.Fprintf(b, "**Suggested fix:** %s\n\n", oneLine(*is.SuggestedFix))
 			}

@@ -49,6 +49,23 @@ type Item struct {
 	// reads no row a second time.
 	node         *model.Node
 	openCritical int
+	counted      []model.AgentLabel // the row's Counted: the measured level's input
+}
+
+// KernelChecked reports whether the item is a statement whose formal
+// track is complete (a kernel's pass on a confirmed formalization), as its
+// index row says.
+func (it *Item) KernelChecked() bool { return it.node != nil && it.node.Backing.Kernel }
+
+// ReliesOnIDs are the statements the item's proof relies on (a solved
+// problem: its key statement), as its index row says, and those of them its
+// proof does not cite (a false one of those is a dead end, not relied on:
+// model.ReliesOn); nil when unknown.
+func (it *Item) ReliesOnIDs() (relies, uncited []string) {
+	if it.node == nil {
+		return nil, nil
+	}
+	return it.node.ReliesOn, it.node.Uncited
 }
 
 // itemOf is the item of an index row at time now: its lease counts only
@@ -56,7 +73,7 @@ type Item struct {
 func itemOf(r *store.Row, now time.Time) *Item {
 	it := &Item{ID: r.ID, Kind: r.Kind, Status: r.Status, Role: r.Role, Reason: r.Reason, Outcome: r.Outcome,
 		Round: r.Round, OpenIssues: r.OpenIssues, Parent: r.Parent, Children: r.Children, Depth: r.Depth, Root: r.Root, ConfirmedModels: r.ConfirmedModels, Level: r.Level, DeadEnds: r.DeadEnds,
-		node: nodeOf(r), openCritical: r.OpenCritical}
+		node: nodeOf(r), openCritical: r.OpenCritical, counted: r.Counted}
 	if it.OpenIssues == nil {
 		it.OpenIssues = []int{}
 	}

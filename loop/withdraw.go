@@ -25,6 +25,13 @@ func WithdrawIssue(doc *store.Doc, st *model.Statement, i int, now, by, reason s
 	if err := doc.Set(path+"withdrawn_reason", reason); err != nil {
 		return err
 	}
+	// A withdrawn rejection of a formalization leaves the formal statement
+	// to be judged again.
+	if st.Validate.Issues[i].IssueTarget() == model.TargetFormalStatement && st.Formal != nil && st.Formal.Stage == model.StageRejected {
+		if err := doc.Set("formal.stage", model.StageFormalized); err != nil {
+			return err
+		}
+	}
 	if after := model.AfterWithdrawal(st, st.Validate.Issues[i].IssueNumber); after != st.Status {
 		return doc.Set("status", after)
 	}

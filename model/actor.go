@@ -35,7 +35,8 @@ func (e *ActorError) Error() string {
 // quorum cannot be fooled by spelling one person two ways. An actor that is
 // empty, holds a control or format character (which would make two actors
 // look alike: "alice\u200b") or has more than MaxActorLen characters
-// (runes, after trimming) is refused.
+// (runes, after trimming) is refused, and so is a kernel's (kernel:...),
+// which only the engine's proof checker is (ReservedActor).
 func NormalizeActor(s string) (string, error) {
 	a := ActorKey(s)
 	// The rule counts the characters given, after trimming; the normal
@@ -52,6 +53,9 @@ func NormalizeActor(s string) (string, error) {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 			return "", &ActorError{s, fmt.Sprintf("it contains the control character %U", r)}
 		}
+	}
+	if err := ReservedActor(a); err != nil {
+		return "", err
 	}
 	return a, nil
 }

@@ -76,6 +76,8 @@ type Node struct {
 	// Uncited are the sub-statements of ReliesOn that the proof does not
 	// cite: one of them that is false is a dead end, not relied on.
 	Uncited []string
+	// Backing is what a statement's own grade comes from (grade.go).
+	Backing Backing
 }
 
 // Proved is the derived verdict on one item. NotProved is the first item
@@ -87,6 +89,12 @@ type Proved struct {
 	NotProved   string `json:"not_proved,omitempty"`
 	Status      Status `json:"not_proved_status,omitempty"`
 	Reopened    bool   `json:"reopened,omitempty"`
+	// Grade is what stands behind the item (grade.go), for a fully proved
+	// item and a kernel-checked statement; Weakest is the first statement
+	// (depth first, in relies-on order) whose own evidence is that grade,
+	// when it is not the kernel's: where the tree rests on less.
+	Grade   Grade  `json:"grade,omitempty"`
+	Weakest string `json:"weakest,omitempty"`
 }
 
 // Why says in words why the item is not fully proved: "stmt_x reopened",
@@ -158,6 +166,12 @@ func (p *Prover) derive(id string, n *Node) (Proved, error) {
 	if problem && n.Status != ProblemSolved || !problem && n.Status != StatementTrue {
 		return Proved{NotProved: id, Status: n.Status, Reopened: n.Verified}, nil
 	}
+	// A problem has no evidence of its own: its key statement's is its.
+	kernel := !problem && n.Backing.Kernel
+	v := Proved{FullyProved: true, Grade: GradeKernel}
+	if !problem && !kernel {
+		v.Grade, v.Weakest = n.Backing.Own(), id
+	}
 	for _, c := range n.ReliesOn {
 		if slices.Contains(n.Uncited, c) {
 			cn, err := p.node(c)
@@ -169,11 +183,26 @@ func (p *Prover) derive(id string, n *Node) (Proved, error) {
 			}
 		}
 		cv, err := p.Of(c)
-		if err != nil || !cv.FullyProved {
+		if err != nil {
 			return cv, err
 		}
+		if !cv.FullyProved {
+			// The first item that keeps it from being fully proved; a
+			// kernel-checked statement keeps its grade all the same.
+			cv.Grade, cv.Weakest = "", ""
+			if kernel {
+				cv.Grade = GradeKernel
+			}
+			return cv, nil
+		}
+		if !kernel && weaker(cv.Grade, v.Grade) {
+			v.Grade, v.Weakest = cv.Grade, cv.Weakest
+		}
 	}
-	return Proved{FullyProved: true}, nil
+	if v.Grade == GradeKernel {
+		v.Weakest = ""
+	}
+	return v, nil
 }
 
 // FindCycle returns a cycle of the graph as the ids along it (the first

@@ -113,3 +113,59 @@ func TestCheckKept(t *testing.T) {
 		t.Errorf("CheckIssueQuotes(edited quote) = %v; want one finding", m)
 	}
 }
+
+// TestGrade: the grade is derived with fully_proved: a statement is no
+// better than the weakest statement it relies on, save a kernel-checked
+// one, which stands on its own formal proof; a problem's is its key
+// statement's. Weakest names where the tree rests on less.
+func TestGrade(t *testing.T) {
+	kernel, measured := Backing{Kernel: true}, Backing{Measured: true}
+	tests := []struct {
+		name    string
+		nodes   map[string]*Node
+		id      string
+		grade   Grade
+		weakest string
+		proved  bool
+	}{
+		{"agents over a kernel-checked sub-statement", map[string]*Node{
+			"stmt_a_wrap": {Status: StatementTrue, ReliesOn: []string{"stmt_a_sub1"}},
+			"stmt_a_sub1": {Status: StatementTrue, Backing: kernel}}, "stmt_a_wrap", GradeAgents, "stmt_a_wrap", true},
+		{"kernel-checked over agents' word", map[string]*Node{
+			"stmt_a_wrap": {Status: StatementTrue, ReliesOn: []string{"stmt_a_sub1"}, Backing: kernel},
+			"stmt_a_sub1": {Status: StatementTrue}}, "stmt_a_wrap", GradeKernel, "", true},
+		{"kernel-checked over an open sub-statement", map[string]*Node{
+			"stmt_a_wrap": {Status: StatementTrue, ReliesOn: []string{"stmt_a_sub1"}, Backing: kernel},
+			"stmt_a_sub1": {Status: StatementHasGap}}, "stmt_a_wrap", GradeKernel, "", false},
+		{"agents' word over an open sub-statement", map[string]*Node{
+			"stmt_a_wrap": {Status: StatementTrue, ReliesOn: []string{"stmt_a_sub1"}},
+			"stmt_a_sub1": {Status: StatementHasGap}}, "stmt_a_wrap", "", "", false},
+		{"measured over agents' word", map[string]*Node{
+			"stmt_a_wrap": {Status: StatementTrue, ReliesOn: []string{"stmt_a_sub1", "stmt_a_sub2"}, Backing: measured},
+			"stmt_a_sub1": {Status: StatementTrue, Backing: kernel},
+			"stmt_a_sub2": {Status: StatementTrue}}, "stmt_a_wrap", GradeAgents, "stmt_a_sub2", true},
+		{"a problem formally verified", map[string]*Node{
+			"prob_a":      {Status: ProblemSolved, ReliesOn: []string{"stmt_a_wrap"}},
+			"stmt_a_wrap": {Status: StatementTrue, ReliesOn: []string{"stmt_a_sub1"}, Backing: kernel},
+			"stmt_a_sub1": {Status: StatementTrue}}, "prob_a", GradeKernel, "", true},
+		{"a problem on agents' word", map[string]*Node{
+			"prob_a":      {Status: ProblemSolved, ReliesOn: []string{"stmt_a_wrap"}},
+			"stmt_a_wrap": {Status: StatementTrue, ReliesOn: []string{"stmt_a_sub1"}, Backing: measured},
+			"stmt_a_sub1": {Status: StatementTrue}}, "prob_a", GradeAgents, "stmt_a_sub1", true},
+		{"a pending statement has none", map[string]*Node{
+			"stmt_a_wrap": {Status: StatementPending, Backing: kernel}}, "stmt_a_wrap", "", "", false},
+	}
+	for _, tt := range tests {
+		p := NewProver(func(id string) (*Node, error) { return tt.nodes[id], nil })
+		v, err := p.Of(tt.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Grade != tt.grade || v.Weakest != tt.weakest || v.FullyProved != tt.proved {
+			t.Errorf("%s: %+v; want grade %q, weakest %q, fully proved %v", tt.name, v, tt.grade, tt.weakest, tt.proved)
+		}
+	}
+	if GradeKernel.ProblemText() != "formally verified" || GradeAgents.Text() != "agents' word" {
+		t.Errorf("grade texts %q, %q", GradeKernel.ProblemText(), GradeAgents.Text())
+	}
+}

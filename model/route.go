@@ -8,10 +8,11 @@ import (
 // Grant is a turn the table gives: the rule, the role it hands the item to,
 // and why.
 type Grant struct {
-	Skill   string
-	Role    Role
-	Reason  string
-	Outcome string // the entry's Outcome: exhausted for decide's on a spent budget
+	Skill    string
+	Role     Role
+	Reason   string
+	Outcome  string // the entry's Outcome: exhausted for decide's on a spent budget
+	Priority int    // the entry's Priority
 }
 
 // Route lists the turns the table gives on a document of kind k in the
@@ -19,10 +20,12 @@ type Grant struct {
 // round budget; no call's input), in table order: every From entry with a
 // Turn that holds the status, whose When conditions and whose rule's
 // guards that read the document (not Input) all pass, and that no hold
-// (Holds) stops. Nothing else decides whose turn it is; a new rule that
+// (Holds) stops, and of those only the turns of the highest priority
+// (From.Priority). Nothing else decides whose turn it is; a new rule that
 // gives a turn is routed, and held, with no other edit.
 func Route(k Kind, f *Facts) []Grant {
 	var out []Grant
+	top := 0
 	for i := range Table {
 		r := &Table[i]
 		if r.Kind != k {
@@ -37,10 +40,13 @@ func Route(k Kind, f *Facts) []Grant {
 			if fr.Why != nil {
 				why = fr.Why(f)
 			}
-			out = append(out, Grant{Skill: r.Skill, Role: fr.Turn, Reason: why, Outcome: fr.Outcome})
+			if len(out) == 0 || fr.Priority > top {
+				top = fr.Priority
+			}
+			out = append(out, Grant{Skill: r.Skill, Role: fr.Turn, Reason: why, Outcome: fr.Outcome, Priority: fr.Priority})
 		}
 	}
-	return out
+	return slices.DeleteFunc(out, func(g Grant) bool { return g.Priority < top })
 }
 
 // holds reports whether every guard that reads the document passes; guards
@@ -107,7 +113,8 @@ func AddRule(r Rule) {
 // AfterWithdrawal is the status a statement leaves when its issue n is
 // withdrawn (by its checker or by a dispute's consensus): with no open
 // issue left, a statement with a gap has no gap, and its proof goes back to
-// the checker; otherwise its status stays.
+// the checker (StatusWithoutIssues: pending when it has no written proof,
+// as after a rejected formalization); otherwise its status stays.
 func AfterWithdrawal(st *Statement, n int) Status {
 	if st.Status != StatementHasGap {
 		return st.Status
@@ -117,7 +124,7 @@ func AfterWithdrawal(st *Statement, n int) Status {
 			return st.Status
 		}
 	}
-	return StatementAwaitingVerification
+	return StatusWithoutIssues(st)
 }
 
 // BySource lists the statuses the rule acts on, one entry per source of the

@@ -85,6 +85,22 @@ func plainStates() []*Facts {
 			}
 		}
 	}
+	// The formal track at each stage, in each status; a rejected or failed
+	// stage with its issue open.
+	for _, s := range StatementStatuses {
+		for _, stage := range FormalStages {
+			st := &Statement{ID: "stmt_a_wrap", Status: s, Formal: &Formal{System: "coq", Stage: stage}}
+			switch stage {
+			case StageRejected:
+				st.Validate.Issues = []Issue{{IssueNumber: 1, Sentence: 1, Target: TargetFormalStatement}}
+			case StageFailed:
+				st.Validate.Issues = []Issue{{IssueNumber: 1, Sentence: 1, Target: TargetFormalProof}}
+			}
+			f := StatementFacts(st, nil)
+			f.MaxRounds = 5
+			out = append(out, f)
+		}
+	}
 	for _, wraps := range [][]Child{nil, {{ID: "w1", Status: StatementPending}}, {{ID: "w1", Status: StatementTrue}},
 		{{ID: "w1", Status: StatementFalse}}} {
 		for _, s := range ProblemStatuses {
@@ -140,7 +156,7 @@ func TestRouteFromTable(t *testing.T) {
 	// decide has a turn wherever the check/fix exchange can spend the
 	// round budget.
 	for s, want := range map[Status][]Role{
-		StatementPending: {RoleProve, RoleDecide}, StatementAwaitingVerification: {RoleCheck, RoleDecide}, StatementHasGap: {RoleFix, RoleDecide},
+		StatementPending: {RoleProve, RoleDecide, RoleCheck}, StatementAwaitingVerification: {RoleCheck, RoleDecide, RoleProve}, StatementHasGap: {RoleFix, RoleDecide},
 		StatementAwaitingSubstatement: {RoleProve, RoleFix, RoleDecide}, StatementTrue: nil, StatementFalse: nil,
 		StatementNeedsModification: {RoleDecide},
 	} {
@@ -151,6 +167,65 @@ func TestRouteFromTable(t *testing.T) {
 	// A rejection while has_gap is allowed, and gives check no turn.
 	if r, _ := Lookup("check-reject-proof"); !r.ActsOn("", StatementHasGap) {
 		t.Error("check-reject-proof does not act on has_gap")
+	}
+}
+
+// TestRouteIgnoresTableOrder: whose turn it is does not depend on the
+// order the rules are listed in: the table reversed, and rotated, gives
+// every state the same role as the table does (the formal track's turns
+// come first by their priority, not by their place).
+func TestRouteIgnoresTableOrder(t *testing.T) {
+	saved := Table
+	t.Cleanup(func() { Table = saved })
+	want := map[int]Role{}
+	states := routeStates()
+	roleOf := func(f *Facts) Role {
+		k := KindStatement
+		if f.Problem != nil {
+			k = KindProblem
+		}
+		if g := Route(k, f); len(g) > 0 {
+			return g[0].Role
+		}
+		return ""
+	}
+	for i, f := range states {
+		want[i] = roleOf(f)
+	}
+	reversed := slices.Clone(saved)
+	slices.Reverse(reversed)
+	for name, table := range map[string][]Rule{"reversed": reversed, "rotated": append(slices.Clone(saved[7:]), saved[:7]...)} {
+		Table = table
+		for i, f := range states {
+			if got := roleOf(f); got != want[i] {
+				t.Errorf("table %s: Route(%s, formal %v) gives %q; the table gives %q", name, f.Status, f.Statement != nil && f.Statement.Formal != nil, got, want[i])
+			}
+		}
+	}
+	Table = saved
+	// The formal step comes first: a checker confirms the formalization
+	// before the prover writes a proof, and the prover writes the formal
+	// proof before the checkers read the written one.
+	for _, tt := range []struct {
+		status Status
+		stage  FormalStage
+		role   Role
+		skill  string
+	}{
+		{StatementPending, StageFormalized, RoleCheck, "check-confirm-formalization"},
+		{StatementPending, StageConfirmed, RoleProve, "state-complete-formal-proof"},
+		{StatementAwaitingVerification, StageConfirmed, RoleProve, "state-complete-formal-proof"},
+		{StatementAwaitingVerification, StageProofSubmitted, RoleCheck, "check-formal"},
+		{StatementAwaitingVerification, StageChecked, RoleCheck, "check-confirm-proof"},
+		{StatementPending, StageChecked, RoleProve, "state-complete-proof"},
+	} {
+		st := &Statement{ID: "stmt_a_wrap", Status: tt.status, Formal: &Formal{Stage: tt.stage}}
+		f := StatementFacts(st, nil)
+		f.MaxRounds = 5
+		g := Route(KindStatement, f)
+		if len(g) == 0 || g[0].Role != tt.role || g[0].Skill != tt.skill {
+			t.Errorf("Route(%s, formal stage %s) = %+v; want %s's turn by %s first", tt.status, tt.stage, g, tt.role, tt.skill)
+		}
 	}
 }
 
@@ -193,6 +268,11 @@ func TestSettleDisputeRule(t *testing.T) {
 		t.Errorf("AfterWithdrawal(issue 1 of 2) = %s; want has_gap", got)
 	}
 	st.Validate.Issues = st.Validate.Issues[:1]
+	if got := AfterWithdrawal(st, 1); got != StatementPending {
+		t.Errorf("AfterWithdrawal(last issue, no proof) = %s; want pending (a formal track's issue may come before any proof)", got)
+	}
+	proof := "Step 1: done."
+	st.Proof = &proof
 	if got := AfterWithdrawal(st, 1); got != StatementAwaitingVerification {
 		t.Errorf("AfterWithdrawal(last issue) = %s; want awaiting_verification", got)
 	}

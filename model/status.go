@@ -95,7 +95,9 @@ var (
 	// ModificationTypes say how a statement should change.
 	ModificationTypes = []string{"strengthen_premises", "weaken_conclusion", "add_condition"}
 	// ResponseTypes are the kinds of answer a fixer gives to an issue.
-	ResponseTypes = []string{"patch", "substatement", "false", "modification"}
+	// formalization and formal_proof answer the formal track's issues
+	// (formal.go).
+	ResponseTypes = []string{"patch", "substatement", "false", "modification", ResponseFormalization, ResponseFormalProof}
 	// Decisions are what decide did with a proposed modification (a
 	// modification_history record).
 	Decisions = []string{DecisionAccepted, DecisionRejected}

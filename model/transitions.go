@@ -46,6 +46,12 @@ type From struct {
 	// Outcome is what the turn reports besides its role (OutcomeExhausted
 	// for decide's on a spent budget); "" for none.
 	Outcome string
+	// Priority orders the turns given on one state: only the turns of the
+	// highest priority are given (Route), so that which role's turn it is
+	// never depends on the order the rules are listed in. The seed's turns
+	// are 0; the formal track's are 1: on a status where the prover or a
+	// checker also has a turn, the formal step comes first.
+	Priority int
 }
 
 // Guard is a named condition a transition needs besides the status. Input
@@ -167,6 +173,23 @@ var (
 				}
 				if !slices.Contains(f.OpenIssues, n) {
 					return fmt.Errorf("issue %d is not open (open issues: %s)", n, ints(f.OpenIssues))
+				}
+			}
+			return nil
+		}}
+	// onProof: a patch or a gap-filling sub-statement answers an issue on
+	// the written proof; one on the formal track is answered by a new
+	// formalization or formal proof (transitions_formal.go).
+	onProof = Guard{Name: "named_issue_on_proof", Text: "each issue named is on the written proof", Input: true,
+		Check: func(f *Facts) error {
+			if f.Statement == nil {
+				return nil
+			}
+			for _, n := range f.Named {
+				if n >= 1 && n <= len(f.Statement.Validate.Issues) {
+					if t := f.Statement.Validate.Issues[n-1].IssueTarget(); t != TargetProof {
+						return fmt.Errorf("issue %d is on the %s: answer it with %s", n, strings.ReplaceAll(t, "_", " "), formalAnswer[t])
+					}
 				}
 			}
 			return nil
@@ -351,7 +374,7 @@ var Table = []Rule{
 		From: proveOrFix, Leaves: string(StatementNeedsModification), Guards: []Guard{fixNeedsIssue}},
 	{Skill: "check-confirm-proof", Roles: []Role{RoleCheck}, Kind: KindStatement,
 		From:   []From{{Statuses: []Status{StatementAwaitingVerification}, Turn: RoleCheck, Why: whyCheck}},
-		Leaves: "true once the acceptance quorum is met",
+		Leaves: "true once the acceptance quorum is met (by formal.policy, a kernel pass counts toward it or is needed besides)",
 		Guards: []Guard{noOpenIssue, notSelfCheck}},
 	{Skill: "check-reject-proof", Roles: []Role{RoleCheck}, Kind: KindStatement,
 		From: []From{{Statuses: []Status{StatementAwaitingVerification}, Turn: RoleCheck, Why: whyCheck},
@@ -370,7 +393,7 @@ var Table = []Rule{
 		From: []From{{Statuses: []Status{StatementHasGap}, Turn: RoleFix, Why: whyFix},
 			{Statuses: []Status{StatementAwaitingSubstatement}, Turn: RoleFix, When: []Guard{hasOpenIssue}, Why: whyFilled}},
 		Leaves: "awaiting_verification when no issue is left open, else has_gap",
-		Guards: []Guard{anyOpenIssue, {Name: noOpenSubs.Name, Text: "from awaiting_substatements only once the gap-filling sub-statements are resolved", Check: noOpenSubs.Check},
+		Guards: []Guard{anyOpenIssue, onProof, {Name: noOpenSubs.Name, Text: "from awaiting_substatements only once the gap-filling sub-statements are resolved", Check: noOpenSubs.Check},
 			{Name: "range_in_bounds", Text: "range in bounds", Input: true,
 				Check: func(f *Facts) error {
 					n := len(f.ProofSpans())
@@ -381,7 +404,7 @@ var Table = []Rule{
 				}}}},
 	{Skill: "fix-create-substatement", Roles: []Role{RoleFix}, Kind: KindStatement,
 		From:   []From{{Statuses: []Status{StatementHasGap}, Turn: RoleFix, Why: whyFix}},
-		Leaves: string(StatementAwaitingSubstatement), Guards: []Guard{anyOpenIssue}},
+		Leaves: string(StatementAwaitingSubstatement), Guards: []Guard{anyOpenIssue, onProof}},
 	// settle-dispute is the debate engine's own rule, no role's: when a
 	// dispute's debate closes, its consensus may withdraw the disputed
 	// issue, in the debate's closing transaction (its event records
@@ -389,7 +412,7 @@ var Table = []Rule{
 	{Skill: "settle-dispute", Kind: KindStatement,
 		From: []From{{Statuses: []Status{StatementPending, StatementAwaitingVerification, StatementHasGap,
 			StatementAwaitingSubstatement, StatementNeedsModification}}},
-		Leaves: "awaiting_verification from has_gap when no issue is left open, else the status it had",
+		Leaves: "awaiting_verification (pending without a written proof) from has_gap when no issue is left open, else the status it had",
 		Guards: []Guard{{Name: "dispute_withdrawn", Text: "the dispute ended in ACCEPTED_CONSENSUS with both latest verdicts withdrawn",
 			Check: func(f *Facts) error {
 				if f.Debate == nil || !DisputeWithdrawn(f.Debate) {

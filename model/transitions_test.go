@@ -29,6 +29,12 @@ var want = map[string]map[Source][]Status{
 	// can spend a level's last round.
 	"escalate-replan":  {"": {StatementPending, StatementAwaitingVerification, StatementHasGap, StatementAwaitingSubstatement}},
 	"escalate-rewrite": {"": {StatementPending, StatementAwaitingVerification, StatementHasGap, StatementAwaitingSubstatement}},
+	// The formal track (transitions_formal.go).
+	"state-formalize":             {SourceProve: {StatementPending, StatementAwaitingVerification}, SourceFix: {StatementHasGap}},
+	"check-confirm-formalization": {"": {StatementPending, StatementAwaitingVerification}},
+	"check-reject-formalization":  {"": {StatementPending, StatementAwaitingVerification}},
+	"state-complete-formal-proof": {SourceProve: {StatementPending, StatementAwaitingVerification}, SourceFix: {StatementHasGap}},
+	"check-formal":                {"": {StatementPending, StatementAwaitingVerification}},
 	"settle-dispute": {"": {StatementPending, StatementAwaitingVerification, StatementHasGap,
 		StatementAwaitingSubstatement, StatementNeedsModification}},
 }
@@ -39,6 +45,24 @@ func passing(st Status, src Source) *Facts {
 	return &Facts{Status: st, Source: src, Proof: proof, NewProof: proof, NewSubs: 1,
 		SubStatuses: map[string]Status{"stmt_a_sub1": StatementTrue}, OpenIssues: []int{1}, IssueCount: 2, Named: []int{1},
 		KeyStatus: StatementTrue, KeyListed: true, Sentence: 2, Quote: "Then $x^2>0$.", First: 1, Last: 2}
+}
+
+// formalPassing is the formal stage at which each formal skill's guards
+// pass (the fix source's: an open issue on its target, issue 1).
+var formalPassing = map[string]FormalStage{
+	"state-formalize": StageFormalized, "check-confirm-formalization": StageFormalized, "check-reject-formalization": StageFormalized,
+	"state-complete-formal-proof": StageConfirmed, "check-formal": StageProofSubmitted,
+}
+
+// formalStatement is a statement in status s whose formal track is at
+// stage, formalized by alice, with issue 1 open on its formal statement and
+// issue 2 on its formal proof.
+func formalStatement(s Status, stage FormalStage) *Statement {
+	alice := "alice"
+	st := &Statement{ID: "stmt_a_wrap", Status: s, Formal: &Formal{System: "coq", Theorem: "t", Statement: "Theorem t : True. Admitted.",
+		FormalizedBy: &alice, Stage: stage}}
+	st.Validate.Issues = []Issue{{IssueNumber: 1, Target: TargetFormalStatement}, {IssueNumber: 2, Target: TargetFormalProof}}
+	return st
 }
 
 func TestTableEverySkillEveryStatus(t *testing.T) {
@@ -63,6 +87,12 @@ func TestTableEverySkillEveryStatus(t *testing.T) {
 				}
 				if r.Skill == "settle-dispute" {
 					f.Debate = withdrawnDebate(t)
+				}
+				if stage, ok := formalPassing[r.Skill]; ok {
+					f.Statement, f.Actor = formalStatement(st, stage), "bob"
+					if r.Skill == "state-complete-formal-proof" {
+						f.Named = []int{2}
+					}
 				}
 				if r.Skill == "decide" && st != StatementNeedsModification {
 					// --extend, on an item past its budget.
@@ -111,7 +141,8 @@ func TestAllowedNow(t *testing.T) {
 		{KindProblem, ProblemSolved, nil},
 		{KindStatement, StatementTrue, []string{"reopen"}},
 		{KindStatement, StatementFalse, nil},
-		{KindStatement, StatementHasGap, []string{"state-mark-false", "state-propose-modification", "check-reject-proof", "fix-patch-proof", "fix-create-substatement"}},
+		{KindStatement, StatementHasGap, []string{"state-mark-false", "state-propose-modification", "check-reject-proof", "fix-patch-proof", "fix-create-substatement",
+			"state-formalize", "state-complete-formal-proof"}},
 		{KindStatement, StatementNeedsModification, []string{"decide"}},
 	}
 	for _, tt := range tests {
@@ -219,7 +250,7 @@ func TestOpenIssues(t *testing.T) {
 
 func TestTransitionErrorNamesSource(t *testing.T) {
 	err := Allow("state-mark-false", &Facts{Status: StatementHasGap, Source: SourceProve})
-	want := "state-mark-false (source prove) cannot act on a statement in status has_gap; allowed now: state-mark-false (source fix), state-propose-modification (source fix), check-reject-proof, fix-patch-proof, fix-create-substatement"
+	want := "state-mark-false (source prove) cannot act on a statement in status has_gap; allowed now: state-mark-false (source fix), state-propose-modification (source fix), check-reject-proof, fix-patch-proof, fix-create-substatement, state-formalize (source fix), state-complete-formal-proof (source fix)"
 	if err == nil || err.Error() != want {
 		t.Errorf("Allow = %v; want %q", err, want)
 	}

@@ -62,7 +62,10 @@ type Statement struct {
 	ModificationHistory  []ModificationRecord `json:"modification_history,omitempty"`
 	VerifiedAt           *string              `json:"verified_at,omitempty"`
 	VerificationSummary  *string              `json:"verification_summary,omitempty"`
-	Validate             Validate             `json:"validate"`
+	// Formal is the statement's formal track (formal.go); nil when it has
+	// no formal statement.
+	Formal   *Formal  `json:"formal,omitempty"`
+	Validate Validate `json:"validate"`
 	// Level is the level of escalation the statement is at (Levels),
 	// absent until it first climbs (revise); LevelFrom is what it had
 	// spent of its budget (Spent) when it entered that level.
@@ -84,9 +87,13 @@ type Validate struct {
 
 // Issue is a gap recorded by a checker.
 type Issue struct {
-	IssueNumber  int     `json:"issue_number"`
-	Sentence     int     `json:"sentence"`
-	SentenceText string  `json:"sentence_text"`
+	IssueNumber  int    `json:"issue_number"`
+	Sentence     int    `json:"sentence"`
+	SentenceText string `json:"sentence_text"`
+	// Target is what the issue is about: absent for the written proof,
+	// formal_statement or formal_proof for the formal track, whose
+	// sentence and sentence_text then name a line of that text.
+	Target       string  `json:"target,omitempty"`
 	ErrorType    string  `json:"error_type"`
 	Explanation  string  `json:"explanation"`
 	SuggestedFix *string `json:"suggested_fix,omitempty"`

@@ -104,6 +104,7 @@ type pageData struct {
 	Pages                               []pageLink
 	StatementCount, SplitOver           int
 	Tree                                []*treeNode
+	Graph, Legend                       template.HTML
 	Statements                          []*stmtView
 	Debates                             []debateView
 	Timeline                            []eventView
@@ -237,6 +238,9 @@ func renderPage(d *Data, o Options, index bool, up string) ([]byte, error) {
 			if n := tree(d, r, href); n != nil {
 				pd.Tree = append(pd.Tree, n)
 			}
+		}
+		if pd.Graph = dagSVG(d); pd.Graph != "" {
+			pd.Legend = dagLegend()
 		}
 		for _, id := range treeOrder(d) {
 			if sd := d.Statements[id]; sd != nil {

@@ -24,6 +24,7 @@ type treeNode struct {
 	Title                    template.HTML
 	FullyProved              bool
 	NotProved                string // why not, when it is not
+	Grade, GradeKey          string // what stands behind it (model.Grade), in words and as a key
 	Href                     string // "" when the page does not show it
 	Children                 []*treeNode
 }
@@ -40,6 +41,8 @@ type stmtView struct {
 	Source              string
 	FullyProved         bool
 	NotProved           string
+	Grade, GradeKey     string
+	Formal              *formalView
 	Thread              []entry
 	Counterexample      template.HTML
 	// Level is its level of escalation once it climbed past revise, and
@@ -54,6 +57,15 @@ type deadEndView struct {
 	Number          int
 	Level, Approach string
 	Killed, Lesson  template.HTML
+}
+
+// formalView is a statement's formal track: its texts (escaped by the
+// template, shown as code), the kernel's verdict and the issues on it.
+type formalView struct {
+	System, Theorem, Stage, Statement, Proof, ConfirmedBy, ProofBy string
+	OK                                                             bool
+	Verdict                                                        *model.Verdict
+	Issues                                                         []*issueView
 }
 
 // revView is one proof revision with numbered sentences.
@@ -82,6 +94,7 @@ type issueView struct {
 	Round, Revision, Sentence int
 	Explanation, SuggestedFix template.HTML
 	Open, Anchored            bool
+	Target                    string // for an issue on the formal track: what it is about
 }
 
 // entry is one dated step of a statement's thread.
@@ -102,6 +115,7 @@ func tree(d *Data, id string, href func(string) string) *treeNode {
 		OpenIssues: it.OpenIssues, Href: href(id)}
 	if it.Proved != nil {
 		n.FullyProved, n.NotProved = it.FullyProved, it.Why()
+		n.Grade, n.GradeKey = gradeWordsOf(it), string(it.Grade)
 	}
 	if p := d.Problems[id]; p != nil {
 		n.Title = Inline(p.Objective)
@@ -116,6 +130,14 @@ func tree(d *Data, id string, href func(string) string) *treeNode {
 	return n
 }
 
+// gradeWordsOf is an item's grade in words ("" for none).
+func gradeWordsOf(it *loop.Item) string {
+	if it.Grade == "" {
+		return ""
+	}
+	return gradeWords(it)
+}
+
 // statementView lays out one statement: its revisions with each issue
 // beside the sentence it cites (in the revision it cites), then its
 // thread in time order.
@@ -125,6 +147,29 @@ func statementView(sd *StatementData, it *loop.Item) *stmtView {
 		Claim: Inline(st.Claim), Source: sd.Source}
 	if it != nil && it.Proved != nil {
 		v.FullyProved, v.NotProved = it.FullyProved, it.Why()
+		v.Grade, v.GradeKey = gradeWordsOf(it), string(it.Grade)
+	}
+	if fm := st.Formal; fm != nil {
+		v.Formal = &formalView{System: fm.System, Theorem: fm.Theorem, Stage: string(fm.Stage), Statement: fm.Statement,
+			ConfirmedBy: deref(fm.ConfirmedBy), ProofBy: deref(fm.ProofBy), Verdict: fm.Verdict}
+		if fm.Proof != nil {
+			v.Formal.Proof = *fm.Proof
+		}
+		v.Formal.OK = fm.Verdict != nil && fm.Verdict.OK
+		v.Thread = append(v.Thread, entry{At: fm.FormalizedAt, Actor: deref(fm.FormalizedBy), What: "formalized in " + fm.System + " as theorem " + fm.Theorem})
+		if fm.ConfirmedAt != nil {
+			v.Thread = append(v.Thread, entry{At: *fm.ConfirmedAt, Actor: v.Formal.ConfirmedBy, What: "confirmed the formalization"})
+		}
+		if fm.ProofAt != nil {
+			v.Thread = append(v.Thread, entry{At: *fm.ProofAt, Actor: v.Formal.ProofBy, What: "submitted the formal proof"})
+		}
+		if vd := fm.Verdict; vd != nil {
+			what := "the kernel accepted the formal proof"
+			if !vd.OK {
+				what = "the kernel refused the formal proof: " + vd.Reason
+			}
+			v.Thread = append(v.Thread, entry{At: vd.At, Actor: vd.Actor, What: what})
+		}
 	}
 	for _, p := range st.Premises {
 		v.Premises = append(v.Premises, Inline(p))
@@ -164,6 +209,15 @@ func statementView(sd *StatementData, it *loop.Item) *stmtView {
 			Explanation: Markdown(is.Explanation), Open: open[is.IssueNumber]}
 		if is.SuggestedFix != nil {
 			iv.SuggestedFix = Markdown(*is.SuggestedFix)
+		}
+		if is.IssueTarget() != model.TargetProof && v.Formal != nil {
+			// An issue on the formal track cites a line of a formal
+			// text, not a sentence: it is shown with the formal texts.
+			iv.Target = strings.ReplaceAll(is.IssueTarget(), "_", " ")
+			v.Formal.Issues = append(v.Formal.Issues, iv)
+			v.Thread = append(v.Thread, entry{At: is.CreatedAt, Actor: iv.Actor, Link: "#" + iv.ID,
+				What: fmt.Sprintf("issue %d (%s) on the %s, line %d, round %d", is.IssueNumber, is.ErrorType, iv.Target, is.Sentence, is.Round)})
+			continue
 		}
 		if sv := sents[iv.Anchor]; sv != nil {
 			iv.Anchored = true

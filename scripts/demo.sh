@@ -2,8 +2,11 @@
 # make demo: `proofloop run` drives a fresh copy of the example project to
 # solved with the scripted agents inside the binary (`proofloop example-agent
 # ROLE`, the scripts of examples/agents/), through every one of
-# the eleven skills and a decision; then the demo prints the final tree, the
-# audit trail of one statement, and doctor's check.
+# the eleven skills and a decision, and, when coqc is installed, the formal
+# track (formalized in Coq, a formal proof refused once by the kernel and
+# fixed from its quoted error: formally verified); then the demo prints the
+# final tree, the formal track, the audit trail of one statement, and
+# doctor's check.
 #
 # The copy comes from the binary (`proofloop init --example`), into a
 # scratch root under .demo/ (git-ignored) that is removed first, so the demo
@@ -43,11 +46,31 @@ rm -rf .demo
 step "a fresh copy of the example project, in the scratch root $root"
 pl init --example "$root"
 
+# The example's formal track needs Coq's coqc, which make demo does not
+# install (make test does): without it the scripted prover does not
+# formalize, and the statement ends true on the agents' word alone.
+if ! command -v coqc >/dev/null 2>&1; then
+  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'
+  echo '!!! NO COQC FOUND: the formal track of the example is SKIPPED.'
+  echo '!!! stmt_odd_squares_wrap will rest on the agents'"'"' word alone; install'
+  echo '!!! Coq (apt-get install -y coq) to see it formally verified.'
+  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'
+fi
+
 step "proofloop run (agents: proofloop example-agent ROLE, see $root/config.json)"
 pl run -j 2 --max-turns 60 --turn-timeout 1m
 
 step "the final tree"
 pl status
+
+step "the formal track of stmt_odd_squares_wrap: Coq's kernel, run by the engine (formal.policy $(pl config get formal.policy))"
+if command -v coqc >/dev/null 2>&1; then
+  pl events --id stmt_odd_squares_wrap | grep -E 'formal' || true
+  printf '%s %s.\n' "$(pl show stmt_odd_squares_wrap --field formal.verdict.actor)" \
+    "$(pl show stmt_odd_squares_wrap --field formal.verdict.ok | sed 's/true/accepted the formal proof/; s/false/refused the formal proof/')"
+else
+  echo "SKIPPED: no coqc (see above)."
+fi
 
 step "the audit trail of stmt_odd_squares_wrap_sub2"
 pl events --id stmt_odd_squares_wrap_sub2

@@ -158,7 +158,8 @@ func TestCatalogRoles(t *testing.T) {
 	for _, sk := range ForRole(model.RoleFix) {
 		names = append(names, sk.Name)
 	}
-	wantFix := []string{"state-setup-substatement", "state-mark-false", "state-propose-modification", "fix-patch-proof", "fix-create-substatement"}
+	wantFix := []string{"state-setup-substatement", "state-mark-false", "state-propose-modification", "fix-patch-proof", "fix-create-substatement",
+		"state-formalize", "state-complete-formal-proof"}
 	if !slices.Equal(names, wantFix) {
 		t.Errorf("ForRole(fix) = %v; want %v", names, wantFix)
 	}

@@ -19,7 +19,7 @@ var checkConfirmProof = &Skill{
 	Example:       `--statement-path stmt_example_wrap --verification-summary "Checked the base case and the inductive step sentence by sentence."`,
 	When:          "Use it when you have checked every sentence of the proof and each one follows from the premises, earlier sentences, true sub-statements or standard facts, and the proof establishes exactly the claim under exactly its premises.",
 	WhenNot:       "Do not use it if any sentence fails: record the first failure with check-reject-proof. Do not confirm a proof you wrote or patched any of. Pass --expect-revision with the revision you read, so that you never confirm a proof that changed under you.",
-	Output:        "`confirmations` counts the distinct checkers who confirmed this proof revision, `quorum` is how many are needed (`verify_quorum` of config.json), `proof_revision` is the revision confirmed. `status` becomes `true` once the quorum is met, else stays `awaiting_verification`. When your confirmation is recorded but does not count (you were measured below `verify_min_reliability`), `counted` is false and `uncounted` says why.",
+	Output:        "`confirmations` counts the distinct checkers who confirmed this proof revision, `quorum` is how many are needed (`verify_quorum` of config.json), `proof_revision` is the revision confirmed. `status` becomes `true` once the quorum is met (under formal.policy counts a kernel pass is one of `confirmations`; under required it is needed besides), else stays `awaiting_verification`. When your confirmation is recorded but does not count (you were measured below `verify_min_reliability`), `counted` is false and `uncounted` says why.",
 	ExampleAfter:  "state-complete-proof",
 	ExampleOutput: `{"command":"check-confirm-proof","confirmations":1,"created":[],"id":"stmt_example_wrap","ok":true,"proof_revision":1,"quorum":1,"revision":3,"status":"true"}`,
 	Refusals: []Refusal{
@@ -68,22 +68,28 @@ func runCheckConfirmProof(tx *store.Tx, in *Input) (*Result, error) {
 	after.Validate.Confirmations = append(slices.Clone(st.Validate.Confirmations), model.Confirmation{
 		Actor: actor(tx), AgentLabel: label(tx), ProofRevision: st.ProofRevision, Uncounted: uncounted})
 	checkers := after.Confirmers(cfg.VerifyDistinct, st.ProofRevision)
+	// What makes it true is model.Truth's: the quorum, a kernel pass
+	// counting as one under formal.policy counts, and needed under required.
+	t := model.TruthOf(&after, cfg.Formal.Policy, cfg.VerifyQuorum, len(checkers))
 	res := &Result{ID: id, Status: model.StatementAwaitingVerification, Revision: d.Revision() + 1,
-		Extra: map[string]any{"confirmations": len(checkers), "quorum": cfg.VerifyQuorum, "proof_revision": st.ProofRevision}}
+		Extra: map[string]any{"confirmations": t.Count(), "quorum": cfg.VerifyQuorum, "proof_revision": st.ProofRevision}}
 	if uncounted != "" {
 		res.Extra["counted"], res.Extra["uncounted"] = false, uncounted
 		res.Text = fmt.Sprintf("Recorded the confirmation of proof revision %d of %s; it does not count toward verify_quorum: %s. It has %d of %d confirmations and still awaits verification.",
-			st.ProofRevision, id, uncounted, len(checkers), cfg.VerifyQuorum)
+			st.ProofRevision, id, uncounted, t.Count(), cfg.VerifyQuorum)
 		return res, nil
 	}
-	if len(checkers) < cfg.VerifyQuorum {
-		res.Text = fmt.Sprintf("Recorded confirmation %d of %d for proof revision %d of %s; it still awaits verification.", len(checkers), cfg.VerifyQuorum, st.ProofRevision, id)
+	if !t.Met() {
+		res.Text = fmt.Sprintf("Recorded confirmation %d of %d for proof revision %d of %s; it still awaits verification.", t.Count(), cfg.VerifyQuorum, st.ProofRevision, id)
+		if t.Count() >= cfg.VerifyQuorum {
+			res.Text = fmt.Sprintf("Recorded confirmation %d of %d for proof revision %d of %s; it still needs %s.", t.Count(), cfg.VerifyQuorum, st.ProofRevision, id, t.Missing())
+		}
 		return res, nil
 	}
 	if err := set(d, "status", model.StatementTrue, "verified_at", tx.Now(), "verification_summary", summary); err != nil {
 		return nil, err
 	}
 	res.Status = model.StatementTrue
-	res.Text = fmt.Sprintf("Confirmed %s: it is true (proof revision %d, %d of %d confirmations).", id, st.ProofRevision, len(checkers), cfg.VerifyQuorum)
+	res.Text = fmt.Sprintf("Confirmed %s: it is true (proof revision %d, %d of %d confirmations).", id, st.ProofRevision, t.Count(), cfg.VerifyQuorum)
 	return res, nil
 }

@@ -10,7 +10,7 @@ import (
 
 var checkRejectProof = &Skill{
 	Name:    "check-reject-proof",
-	Purpose: "Record a gap in a proof under verification, at a numbered sentence.",
+	Purpose: "Record the first gap of a proof, at its sentence.",
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the statement whose proof has the gap: its id, or the path of its JSON file"),

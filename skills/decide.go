@@ -129,6 +129,15 @@ func decideModification(tx *store.Tx, d *store.Doc, st *model.Statement, p Decid
 		if err := loop.Supersede(tx, d, st); err != nil {
 			return nil, err
 		}
+		// A checker confirmed the formal statement against the old claim:
+		// it is judged again against the new one, and its proof with it.
+		if fm := st.Formal; fm != nil {
+			again := model.Formal{System: fm.System, Theorem: fm.Theorem, Statement: fm.Statement, FormalizedBy: fm.FormalizedBy,
+				FormalizedAt: fm.FormalizedAt, Stage: model.StageFormalized}
+			if err := d.Set("formal", again); err != nil {
+				return nil, err
+			}
+		}
 	} else if m.ResponseNumber != nil {
 		if err := d.Set(fmt.Sprintf("validate.responses.%d.rejected_at", *m.ResponseNumber-1), tx.Now()); err != nil {
 			return nil, err

@@ -21,6 +21,11 @@ func Execute(s *store.Store, sk *Skill, opts store.TxOptions, in *Input) (*Resul
 		}
 	}
 	opts.Target = in.Text(sk.Target)
+	if sk.Prepare != nil {
+		if err := sk.Prepare(s, in); err != nil {
+			return nil, explain(s, sk.Name, opts.Target, opts.Lease, err)
+		}
+	}
 	var r *Result
 	_, err := s.Update(opts, func(tx *store.Tx) error {
 		return loop.GuardLease(s, tx, opts.Target, opts.Lease, func() error {

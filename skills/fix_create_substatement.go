@@ -9,7 +9,7 @@ import (
 
 var fixCreateSubstatement = &Skill{
 	Name:    "fix-create-substatement",
-	Purpose: "Answer an open issue with a sub-statement that fills the gap; the issue stays open until a patch uses it.",
+	Purpose: "Fill an issue's gap with a sub-statement; the issue stays open until a patch uses it.",
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the statement with the gap: its id, or the path of its JSON file"),
@@ -29,6 +29,9 @@ var fixCreateSubstatement = &Skill{
 		{Code: store.CodeGuardFailed, Guard: "named_issue_open",
 			When: "the issue is not open",
 			Do:   "Answer an open issue; the message lists them."},
+		{Code: store.CodeGuardFailed, Guard: "named_issue_on_proof",
+			When: "the issue is on the formal statement or the formal proof",
+			Do:   "Answer an issue on the formal track with state-formalize or state-complete-formal-proof (--source fix, the message names which); a sub-statement fills only a gap of the written proof."},
 		{Code: store.CodeInvalidInput,
 			When: "--gap-location is beyond the last sentence",
 			Do:   "Take the number from `proofloop show ID --sentences`, or leave it out to use the issue's sentence."},

@@ -33,6 +33,8 @@ type SubSpec struct {
 type Input struct {
 	skill *Skill
 	vals  map[string]any
+	// prepared is what the skill's Prepare found (nil when it has none).
+	prepared any
 }
 
 // FlagName is the kebab-case flag of a snake_case parameter.

@@ -9,7 +9,7 @@ import (
 
 var probSetupSubgoal = &Skill{
 	Name:    "prob-setup-subgoal",
-	Purpose: "Create a subproblem when the current problem is too complex.",
+	Purpose: "Split a complex problem into a subproblem.",
 	Target:  "parent_problem_path",
 	Params: []Param{
 		ref("parent_problem_path", "the parent problem: its id, or the path of its JSON file"),

@@ -45,6 +45,12 @@ type Skill struct {
 	// Example is a complete argument list for `proofloop <name>`.
 	Example string
 	Run     func(tx *store.Tx, in *Input) (*Result, error)
+	// Prepare, when set, runs before the skill's transaction, outside the
+	// store's lock: work too long to hold every other caller up for
+	// (check-formal runs a proof checker for up to formal.timeout). What
+	// it found reaches Run in the Input (Prepared); Run checks that what
+	// Prepare read is still what its transaction reads.
+	Prepare func(s *store.Store, in *Input) error
 
 	// The texts below feed the catalog and the generated .claude/ files.
 
@@ -117,6 +123,9 @@ var Registry = []*Skill{
 	reopen,
 	checkWithdrawIssue,
 	checkReviewStatement,
+	// The formal track (docs/formal.md): a formal statement, a checker's
+	// confirmation of it, a formal proof, and the kernel's verdict.
+	stateFormalize, checkConfirmFormalization, checkRejectFormalization, stateCompleteFormalProof, checkFormal,
 }
 
 // The rows that skills bring themselves join the transition table.

@@ -12,7 +12,7 @@ import (
 // proof of a true statement.
 var reopen = &Skill{
 	Name:    "reopen",
-	Purpose: "Reopen a true statement on a flaw found in its accepted proof.",
+	Purpose: "Reopen a true statement on a flaw in its proof.",
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the true statement whose accepted proof has the flaw: its id, or the path of its JSON file"),

@@ -39,6 +39,7 @@ type Config struct {
 	// Canaries plants labelled items among run's real work; nil for none.
 	Canaries *CanaryConfig `json:"canaries,omitempty"`
 	Agents   AgentTable    `json:"agents"`
+	Formal   FormalConfig  `json:"formal"`
 
 	leaseTTL, lockTimeout time.Duration
 }
@@ -55,7 +56,7 @@ type CanaryConfig struct {
 func DefaultConfig() Config {
 	c := Config{Version: 1, MaxRounds: 5, VerifyQuorum: 1, ForbidSelfCheck: true,
 		LeaseTTL: "15m", LockTimeout: "10s", MaxInputBytes: 4 << 20, MaxSubstatements: 50,
-		KeepRuns: 20, MaxAgentFailures: 3}
+		KeepRuns: 20, MaxAgentFailures: 3, Formal: defaultFormal()}
 	c.leaseTTL, c.lockTimeout = 15*time.Minute, 10*time.Second
 	return c
 }
@@ -79,6 +80,8 @@ var ConfigRanges = map[string]string{
 	"keep_runs":          "from 1 to 100000",
 	"max_agent_failures": "from 1 to 1000",
 	"escalation":         "that lists its levels, revise first, then replan and rewrite at most once each in that order, each with 1 to 1000 rounds or none",
+	"formal.timeout":     "from 1s to 1h",
+	"formal.memory_mb":   "from 64 to 65536",
 }
 
 // Policy is what the table's rules read of the settings: the round
@@ -163,6 +166,9 @@ func ParseConfig(raw []byte) (Config, error) {
 		if err := model.CheckEscalation(c.Escalation); err != nil {
 			return Config{}, damaged(ConfigFile, err)
 		}
+	}
+	if err := checkFormal(&c.Formal); err != nil {
+		return Config{}, damaged(ConfigFile, err)
 	}
 	for _, r := range []struct {
 		key      string

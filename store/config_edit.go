@@ -69,7 +69,10 @@ func configPath(key string, removing bool) (string, error) {
 		}
 		return "", e.WithHint("the settings are " + strings.Join(names, ", ") + "; an agent is agents.<role>")
 	case nested && top != "agents":
-		return "", Errorf(CodeInvalidInput, "%s is a single value; only agents has keys (agents.check, agents.panel.judge)", top)
+		if err := nestedKey(top, sub); err != nil {
+			return "", err
+		}
+		return key, nil
 	}
 	if !nested {
 		return key, nil
@@ -84,6 +87,39 @@ func configPath(key string, removing bool) (string, error) {
 		return "", Errorf(CodeInvalidInput, "%s", problem).WithHint(agentKeysAre())
 	}
 	return key, nil
+}
+
+// nestedKey checks the keys below a setting that is an object (formal:
+// formal.policy, formal.checkers.coq) against the schema: each must be a
+// property it lists, or a name its map's pattern takes. Every key is of
+// the agent-name pattern, so none holds a character sjson reads as syntax.
+func nestedKey(top, rest string) error {
+	at := gjson.GetBytes(schemas.Source(schemas.Config), "properties."+top)
+	where := top
+	for _, k := range strings.Split(rest, ".") {
+		if len(k) > 40 || !agentNameRe().MatchString(k) {
+			return Errorf(CodeInvalidInput, "%s.%s: a key is a-z first, then a-z, 0-9, _ or -, at most 40 characters", where, k)
+		}
+		switch {
+		case at.Get("properties." + k).Exists():
+			at = at.Get("properties." + k)
+		case at.Get("additionalProperties").IsObject():
+			at = gjson.GetBytes(schemas.Source(schemas.Config), "definitions."+strings.TrimPrefix(at.Get("additionalProperties.$ref").String(), "#/definitions/"))
+		default:
+			var keys []string
+			at.Get("properties").ForEach(func(name, _ gjson.Result) bool {
+				keys = append(keys, where+"."+name.String())
+				return true
+			})
+			if len(keys) == 0 {
+				return Errorf(CodeInvalidInput, "%s is a single value; it has no keys", where)
+			}
+			return Errorf(CodeInvalidInput, "config.json has no setting %s.%s", where, k).
+				WithHint("the keys of " + where + " are " + strings.Join(keys, ", "))
+		}
+		where += "." + k
+	}
+	return nil
 }
 
 // ParseConfigValue reads a value as `config set` takes it: as JSON when it

@@ -52,6 +52,7 @@ var FindingCodes = map[string]string{
 	"dependency_cycle":   "problems and statements depend on each other in a cycle",
 	"head_mismatch":      "the event log does not pass through the head hash given to --expect-head: its events up to that one were rewritten",
 	"index_mismatch":     "the derived index differs from its documents and the log (`doctor --reindex` rebuilds it)",
+	"formal_verdict":     "a kernel's recorded verdict does not match the formal texts it names by their hashes, or its stage",
 	"checkers_mismatch":  "checkers.jsonl differs from the records of the event log's canary-settle and eval events (`doctor --reindex` writes it again)",
 }
 
@@ -513,6 +514,11 @@ func (s *Store) checkDoc(k model.Kind, p, name string, docs *docSet, bad func(co
 		}
 		for _, dup := range duplicates(st) {
 			bad("duplicate_number", p, 0, "%s", dup)
+		}
+		// A kernel's verdict names the texts it judged by their hashes: a
+		// verdict that no longer matches them was edited by hand.
+		if msg := st.Formal.VerdictProblem(); msg != "" {
+			bad("formal_verdict", p, 0, "%s: the recorded verdict is not the kernel's on these texts (edited by hand?); check-formal records a real one", msg)
 		}
 		s.checkKept(id, st, docs, bad)
 		st = slimStatement(st)

@@ -81,6 +81,15 @@ type Row struct {
 	// abandoned approaches it keeps.
 	Level    string `json:"level,omitempty"`
 	DeadEnds int    `json:"dead_ends,omitempty"`
+	// Kernel: the statement's formal track is complete
+	// (Statement.KernelChecked), the kernel's input to its grade.
+	Kernel bool `json:"kernel,omitempty"`
+	// Counted are the checkers (agent and model) of a true statement's
+	// counted confirmations, when every one names its agent or model: the
+	// measured level's input to its grade (model.MinReliability.
+	// MeasuredTrue), judged when read against the checkers' records, which
+	// change without the statement.
+	Counted []model.AgentLabel `json:"counted,omitempty"`
 }
 
 // RowLease is the lease of a row's item as last written; whether it is live
@@ -307,8 +316,9 @@ func deriveRow(d *Doc, ix *indexState, pol model.Policy) (*Row, error) {
 		}
 		t = model.StatementTurn(st, subs, pol)
 		r.ReliesOn, r.Uncited = model.ReliesOn(st)
-		r.Verified, r.OpenCritical = st.VerifiedAt != nil, st.OpenBySeverity()[model.SeverityCritical]
 		r.Level, r.DeadEnds = st.Level, len(st.DeadEnds)
+		r.Verified, r.OpenCritical, r.Kernel = st.VerifiedAt != nil, st.OpenBySeverity()[model.SeverityCritical], st.KernelChecked()
+		r.Counted = countedLabels(st)
 		for _, m := range st.ConfirmedModels() {
 			if m != "" {
 				r.ConfirmedModels = append(r.ConfirmedModels, m)

@@ -165,11 +165,48 @@ func turns(t testing.TB, bin string) []turn {
 			"--rationale", "A base case and a step, each proved on its own.", "--lesson", "One run-on induction is too terse for the checker: prove the base and the step as lemmas.",
 			"--actor", "bob", "--json")),
 	}}
-	return []turn{check, fix, prove}
+	return append([]turn{check, fix, prove}, formalTurns(t, bin)...)
 }
 
-// TestTurnBytes holds a check turn, a fix turn and a prove turn at level
-// replan (its dead end first in prime) to 10 KB each.
+// formalTurns plays the formal track's check turn (the confirmation of a
+// formal statement) and, when coqc is installed, the fix turn that answers
+// the kernel's refusal of a formal proof with a wrong lemma name: the fixer
+// reads the formal statement, the proof and the checker's quoted error.
+func formalTurns(t testing.TB, bin string) []turn {
+	p := newProject(t, bin)
+	stmt := "Require Import Arith.\nFixpoint odd_sum (n : nat) : nat := match n with 0 => 0 | S k => odd_sum k + (2 * k + 1) end.\n" +
+		"(* For every n, 1 + 3 + ... + (2n-1) = n^2; n = 0 holds too. *)\nTheorem odd_squares : forall n : nat, odd_sum n = n * n.\nAdmitted.\n"
+	proof := "Require Import Arith.\nFixpoint odd_sum (n : nat) : nat := match n with 0 => 0 | S k => odd_sum k + (2 * k + 1) end.\n" +
+		"Theorem odd_squares : forall n : nat, odd_sum n = n * n.\nProof.\n  induction n as [|k IH]; simpl odd_sum.\n  - reflexivity.\n  - rewrite IH. apply odd_step.\nQed.\n"
+	p.run("", "state-formalize", "--statement-path", "stmt_odd_sum_wrap", "--system", "coq", "--source", "prove", "--formal-statement", stmt, "--actor", "bob")
+	lease := p.take("check", "carol")
+	check := turn{Role: "formal check", Parts: map[string]int{
+		"agent file": p.file("agents/agent-check.md"),
+		"prime":      len(p.run(lease, "prime", "--role", "check", "--id", "stmt_odd_sum_wrap")),
+		"skill file": p.file("skills/check-confirm-formalization/SKILL.md"),
+		"call":       len(p.run(lease, "check-confirm-formalization", "--statement-path", "stmt_odd_sum_wrap", "--actor", "carol", "--json")),
+	}}
+	if _, err := exec.LookPath("coqc"); err != nil {
+		t.Logf("no coqc: the formal fix turn is not measured")
+		return []turn{check}
+	}
+	p.run("", "state-complete-formal-proof", "--statement-path", "stmt_odd_sum_wrap", "--source", "prove", "--formal-proof", proof, "--actor", "bob")
+	p.run("", "check-formal", "--statement-path", "stmt_odd_sum_wrap", "--actor", "carol")
+	lease = p.take("fix", "bob")
+	fixed := strings.Replace(proof, "apply odd_step.", "ring.", 1)
+	fix := turn{Role: "formal fix", Parts: map[string]int{
+		"agent file": p.file("agents/agent-fix.md"),
+		"prime":      len(p.run(lease, "prime", "--role", "fix", "--id", "stmt_odd_sum_wrap")),
+		"skill file": p.file("skills/state-complete-formal-proof/SKILL.md"),
+		"call": len(p.run(lease, "state-complete-formal-proof", "--statement-path", "stmt_odd_sum_wrap", "--source", "fix", "--issue-number", "1",
+			"--formal-proof", fixed, "--actor", "bob", "--json")),
+	}}
+	return []turn{check, fix}
+}
+
+// TestTurnBytes holds a check turn, a fix turn, a prove turn at level
+// replan (its dead end first in prime) and the formal track's check and
+// fix turns to 10 KB each.
 func TestTurnBytes(t *testing.T) {
 	bin := binary(t, t.TempDir())
 	for _, tu := range turns(t, bin) {

@@ -263,8 +263,11 @@ func resolveActor(flag string) (actor string, defaulted bool, err error) {
 	}
 	a, err := model.NormalizeActor(v)
 	if err != nil {
-		return "", false, store.Errorf(store.CodeInvalidInput, "%s: %v", from, err).
-			WithHint(fmt.Sprintf("an actor is a name of 1 to %d characters without control characters; it is compared trimmed, NFKC-normalised and case-folded", model.MaxActorLen))
+		hint := fmt.Sprintf("an actor is a name of 1 to %d characters without control characters; it is compared trimmed, NFKC-normalised and case-folded", model.MaxActorLen)
+		if model.ReservedActor(v) != nil {
+			hint = "kernel:... names the engine's own proof checker, whose verdicts check-formal records; act under your own name"
+		}
+		return "", false, store.Errorf(store.CodeInvalidInput, "%s: %v", from, err).WithHint(hint)
 	}
 	return a, from == "the operating-system user name", nil
 }

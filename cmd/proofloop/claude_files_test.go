@@ -413,6 +413,9 @@ func TestClaudeSkillExamples(t *testing.T) {
 	for _, sk := range skills.Registry {
 		t.Run(sk.Name, func(t *testing.T) {
 			t.Parallel()
+			if sk.Prepare != nil {
+				needCoq(t) // check-formal's example runs the kernel
+			}
 			d := docs[sk.Name]
 			words := shellWords(t, d.Command)
 			if len(words) < 3 || words[0] != "proofloop" || words[1] != sk.Name || words[len(words)-1] != "--json" {

@@ -50,8 +50,12 @@ func (a *app) primeCommand() *cobra.Command {
 				return err
 			}
 			counts := map[string]int{}
+			kernel := 0 // true statements a kernel checked
 			for _, it := range snap.Items {
 				counts[string(it.Kind)+" "+string(it.Status)]++
+				if it.Status == model.StatementTrue && it.KernelChecked() {
+					kernel++
+				}
 			}
 			var state []string
 			for _, k := range slices.Sorted(maps.Keys(counts)) {
@@ -91,7 +95,7 @@ func (a *app) primeCommand() *cobra.Command {
 			}
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "prime", "role": r, "roots": roots,
-					"state": counts, "next": nonNilItems(next), "skills": mine, "protocols": protos, "guidance": guidance,
+					"state": counts, "kernel_checked": kernel, "next": nonNilItems(next), "skills": mine, "protocols": protos, "guidance": guidance,
 					"evidence_pools": pools, "debate": dctx})
 			}
 			w := a.stdout
@@ -109,6 +113,9 @@ func (a *app) primeCommand() *cobra.Command {
 				rootsLine += "; " + strings.Join(state, ", ")
 			}
 			fmt.Fprintf(w, "State: %s.\n", rootsLine)
+			if n := counts["statement true"]; n > 0 {
+				fmt.Fprintf(w, "Of the %s, %d kernel-checked; the others rest on the agents' word.\n", model.Count(n, "true statement"), kernel)
+			}
 			fmt.Fprintf(w, "\nNext for %s (%s, deepest first):\n", r, model.Count(len(next), "item"))
 			for i, it := range next {
 				if i == 5 {

@@ -38,7 +38,10 @@ func (a *app) statusCommand() *cobra.Command {
 			"or `ID [status] (WHY)` when it is nobody's turn and WHY adds to the status: what the item waits\n" +
 			"on (its sub-statements, its wrap-up statements, a dispute) or how a debate ended. A finished\n" +
 			"item (true, false, solved) has no parenthesis. Then its round, its level of escalation once it\n" +
-			"climbed past revise (`level replan`), open issues and lease holder.",
+			"climbed past revise (`level replan`), open issues and lease holder.\n" +
+			"A true statement's status says what stands behind it: `[true: kernel-checked]` (a proof checker\n" +
+			"accepted its confirmed formalization's proof) or `[true: agents' word]`, the weakest of what it\n" +
+			"relies on; a solved problem's says `formally verified` when every claim it rests on is kernel-checked.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return store.Errorf(store.CodeUsage, "status takes at most one id, got %d arguments", len(args))
@@ -228,7 +231,7 @@ func (a *app) listSome(title string, items []*loop.Item) {
 
 func statusLine(it *loop.Item) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s [%s%s]", it.ID, it.Status, unsound(it))
+	fmt.Fprintf(&b, "%s [%s%s%s]", it.ID, it.Status, gradeText(it), unsound(it))
 	if it.Role != "" {
 		fmt.Fprintf(&b, " -> %s: %s", it.Role, it.Reason)
 	} else if why := nobodyWhy(it); why != "" {
@@ -270,6 +273,19 @@ func nobodyWhy(it *loop.Item) string {
 		return "outcome " + it.Outcome
 	}
 	return it.Reason
+}
+
+// gradeText says what stands behind a true statement or a solved problem
+// (model.Grade): ": kernel-checked", ": agents' word"; for a problem,
+// ": formally verified" when every claim it rests on is kernel-checked.
+func gradeText(it *loop.Item) string {
+	switch {
+	case it.Proved == nil || it.Grade == "":
+		return ""
+	case it.Kind == model.KindProblem:
+		return ": " + it.Grade.ProblemText()
+	}
+	return ": " + it.Grade.Text()
 }
 
 // unsound qualifies a solved problem or a true statement that is not fully

@@ -194,6 +194,9 @@ type turnRow struct {
 	Statuses []string   `json:"statuses"`
 	When     []guardRow `json:"when"`
 	Despite  []string   `json:"despite,omitempty"`
+	// Priority orders the turns given on one state: only those of the
+	// highest priority are given (model.From.Priority).
+	Priority int `json:"priority,omitempty"`
 }
 
 // holdRows are the table's holds (model.Holds): conditions every turn
@@ -210,6 +213,7 @@ func holdRows() []guardRow {
 // columns.
 func (a *app) printHolds(width int) {
 	fmt.Fprintln(a.stdout)
+	a.hang(width, "", "", "Where turns of several priorities hold on one state, only those of the highest are given (the formal track's, priority 1, come before the others).")
 	a.hang(width, "", "", "Every turn above also needs the table's holds, save a turn given despite one (the way out of it):")
 	for _, h := range holdRows() {
 		a.hang(width, "  "+h.Name+": ", "    ", h.Text)
@@ -242,6 +246,9 @@ func turnsText(r transitionRow) string {
 		if len(t.Despite) > 0 {
 			s += ", despite " + strings.Join(t.Despite, " and ")
 		}
+		if t.Priority > 0 {
+			s += fmt.Sprintf(", first (priority %d)", t.Priority)
+		}
 		out = append(out, s)
 	}
 	if len(out) == 0 {
@@ -273,7 +280,7 @@ func transitionRows() []transitionRow {
 				for _, g := range f.When {
 					t.When = append(t.When, guardRow{g.Name, g.Text})
 				}
-				t.Despite = f.Despite
+				t.Despite, t.Priority = f.Despite, f.Priority
 				row.Turns = append(row.Turns, t)
 			}
 		}

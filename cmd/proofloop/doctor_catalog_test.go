@@ -122,6 +122,9 @@ var tamperCatalog = []tamper{
 	{name: "debate turn edited", apply: edit("debate/"+tcDebate+".json", `Keep it.`, `Drop it.`), code: "replay_mismatch", path: "debate/" + tcDebate + ".json"},
 	{name: "debate removed", apply: remove("debate/" + tcDebate + ".json"), code: "replay_mismatch"},
 	{name: "transcript edited", apply: editTranscript, code: "regenerated", fileOnly: true},
+	// The kernel's verdict names the formal texts by their hashes.
+	{name: "formal proof edited under its verdict", apply: edit("statement/"+tcStmt2+".json", `:= trivial`, `:= I`), code: "formal_verdict", path: "statement/" + tcStmt2 + ".json"},
+	{name: "formal stage moved off its verdict", apply: edit("statement/"+tcStmt2+".json", `"stage": "checked"`, `"stage": "failed"`), code: "formal_verdict"},
 	// On PostgreSQL every doctor is the full check, which rewrote the copy
 	// before N14 too.
 	{name: "debate's project copy (--artifact) edited", apply: editArtifact, code: "regenerated", fileOnly: true},
@@ -460,11 +463,13 @@ func (pgFS) root() string { return "" }
 
 // tamperFixture builds the prepared store: a problem with two wrap-up
 // statements, the first patched twice (three kept revisions) and leased
-// to alice, the second's lease of bob released, a config-set event and a
+// to alice, the second formally checked (by a scripted checker of the
+// result contract) and its lease of bob released, config-set events and a
 // dialectic debate with one turn.
 func tamperFixture(t *testing.T) (root, head string) {
 	t.Helper()
 	root = filepath.Join(t.TempDir(), "contents")
+	toy := contractChecker(t, `{"ok": true, "axioms": []}`)
 	proof := "Step 1: For n = 1 both sides are 1. Step 2: Adding 2n+1 to n^2 gives (n+1)^2. Step 3: Hence the claim."
 	for _, args := range [][]string{
 		{"init"},
@@ -480,6 +485,11 @@ func tamperFixture(t *testing.T) (root, head string) {
 		{"debate", "start", "--protocol", "dialectic", "--topic", "Keep", "--artifact", filepath.Join(filepath.Dir(root), tcArtifact)},
 		{"debate", "join", tcDebate, "--participant-name", "main"},
 		{"debate", "turn", tcDebate, "--participant-id", "p1", "--body", "Keep it."},
+		{"config", "set", "formal.checkers.toy", `{"command": "sh ` + toy + `", "extension": "toy"}`},
+		{"state-formalize", "--actor", "prover", "--statement-path", tcStmt2, "--system", "toy", "--theorem", "same_again", "--source", "prove", "--formal-statement", "theorem same_again : True := sorry"},
+		{"check-confirm-formalization", "--actor", "checker", "--statement-path", tcStmt2},
+		{"state-complete-formal-proof", "--actor", "prover", "--statement-path", tcStmt2, "--source", "prove", "--formal-proof", "theorem same_again : True := trivial"},
+		{"check-formal", "--actor", "checker", "--statement-path", tcStmt2},
 		{"claim", tcStmt2, "--role", "prove", "--holder", "bob"},
 		{"release", tcStmt2, "--force"},
 		{"claim", tcStmt, "--role", "check", "--holder", "alice", "--ttl", "1h"},

@@ -119,6 +119,14 @@ func TestRefusalHints(t *testing.T) {
 	ok("fix-create-substatement", "--statement-path", b, "--issue-number", "1", "--sub-claim", "n^2 + 2n + 1 = (n+1)^2.", "--gap-location", "2", "--purpose", "p", "--actor", "fixer")
 	guard("fix-patch-proof", "no_open_substatement", patch("1", "2")...)
 
+	// D: a rejected formalization, which only a new formalization answers.
+	d := "stmt_odd_wrap4"
+	ok("prob-wrapup-statement", "--problem-path", "prob_odd", "--claim", "For every n, n + 0 = n.", "--purpose", "a formal one", "--actor", "solver")
+	ok("state-formalize", "--statement-path", d, "--system", "coq", "--source", "prove", "--formal-statement", "Theorem t : forall n : nat, n + 0 = n. Admitted.", "--actor", "alice")
+	ok("check-reject-formalization", "--statement-path", d, "--explanation", "It misstates the claim.", "--actor", "bob")
+	guard("fix-patch-proof", "named_issue_on_proof", "--statement-path", d, "--issue-number", "1", "--sentence-range", "1", "--replacement-text", "x", "--change-description", "d", "--actor", "fixer")
+	guard("fix-create-substatement", "named_issue_on_proof", "--statement-path", d, "--issue-number", "1", "--sub-claim", "x", "--gap-location", "1", "--purpose", "p", "--actor", "fixer")
+
 	// C: proved by alice, confirmed by bob; reopen's guards.
 	ok("state-complete-proof", "--statement-path", c, "--strategy", "induction", "--proof-text", proof, "--actor", "alice")
 	h = refused("invalid_transition", "reopen", "--statement-path", c, "--sentence-number", "2", "--sentence-text", "Adding", "--error-type", "gap", "--explanation", "e", "--actor", "bob")
@@ -171,10 +179,11 @@ func TestRefusalHints(t *testing.T) {
 		{"reopen", "not_a_repeat"}:                   "reopen acts on a true statement, which has no open issue to repeat",
 	}
 	for _, r := range model.Table {
-		if sk, ok := skills.Find(r.Skill); len(r.Roles) == 0 || ok && sk.Transition != nil {
+		if sk, ok := skills.Find(r.Skill); len(r.Roles) == 0 || ok && sk.Transition != nil || slices.Contains(model.FormalSkills(), r.Skill) {
 			// The engine's own rule (settle-dispute) refuses no caller; a
-			// skill that brings its own row walks its guards in its own
-			// story (TestSkillStoriesWalkTheirGuards).
+			// skill that brings its own row, and the formal track's, walk
+			// their guards in their own stories
+			// (TestSkillStoriesWalkTheirGuards).
 			continue
 		}
 		for _, g := range r.Guards {

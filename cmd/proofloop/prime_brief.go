@@ -83,6 +83,8 @@ func primeStatement(w io.Writer, b *loop.Brief) {
 	switch {
 	case b.Abandoned:
 		fmt.Fprintf(w, "Proof: revision %d is a dead end's (above), not shown: write another.\n", b.ProofRevision)
+	case b.ProofSentences > 0:
+		fmt.Fprintf(w, "Proof (revision %d): %d sentences, not shown on this turn of the formal track (`proofloop show %s --sentences`).\n", b.ProofRevision, b.ProofSentences, b.Item.ID)
 	case len(b.Sentences) == 0:
 		fmt.Fprintln(w, "Proof: none yet.")
 	default:
@@ -104,6 +106,10 @@ func primeStatement(w io.Writer, b *loop.Brief) {
 	}
 	for _, is := range b.OtherIssues {
 		issueLine(w, fmt.Sprintf("Open issue on proof revision %d, sentence %d: ", is.ProofRevision, is.Sentence), is)
+	}
+	primeFormal(w, b.Formal)
+	if it := b.Item; it.Proved != nil && it.Grade != "" {
+		fmt.Fprintf(w, "It is true on: %s.\n", it.Grade.Text())
 	}
 	if b.Answered > 0 {
 		fmt.Fprintf(w, "Earlier issues: %d answered (`proofloop show %s --json` has them).\n", b.Answered, b.Item.ID)
@@ -134,6 +140,40 @@ func primeDeadEnds(w io.Writer, b *loop.Brief) {
 	if b.EarlierDeadEnds > 0 {
 		fmt.Fprintf(w, "  ... and %s (`proofloop show %s --field dead_ends`).\n", model.Count(b.EarlierDeadEnds, "earlier dead end"), b.Item.ID)
 	}
+}
+
+// primeFormal prints the statement's formal track: its stage, the texts
+// the role needs (loop.BriefFormal), the kernel's last word, and each open
+// issue on it, with the line of the text it cites.
+func primeFormal(w io.Writer, f *loop.BriefFormal) {
+	if f == nil {
+		return
+	}
+	fmt.Fprintf(w, "Formal (%s, theorem %s): stage %s", f.System, f.Theorem, f.Stage)
+	if f.Verdict != "" {
+		fmt.Fprintf(w, "; %s", f.Verdict)
+	}
+	fmt.Fprintln(w, ".")
+	for _, t := range []struct{ title, text string }{{"Formal statement", f.Statement}, {"Formal proof", f.Proof}} {
+		if t.text != "" {
+			fmt.Fprintf(w, "%s:\n%s\n", t.title, indent(t.text))
+		}
+	}
+	for _, is := range f.Issues {
+		// The explanation's first line says why; a kernel's quotes the
+		// checker's error after it, which the output below shows whole.
+		is.Explanation, _, _ = strings.Cut(is.Explanation, "\n")
+		issueLine(w, fmt.Sprintf("Open issue on the %s, line %d: ", strings.ReplaceAll(is.IssueTarget(), "_", " "), is.Sentence), is)
+	}
+	if f.LastOutput != "" {
+		fmt.Fprintf(w, "Last checker output:\n%s\n", indent(f.LastOutput))
+	}
+}
+
+// indent prints a text as a block, each line indented, so it cannot pass
+// for a line of prime's own.
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
 }
 
 // issueLine prints an open issue on one line. The quoted sentence is

@@ -167,6 +167,9 @@ func issueAnchors(t *testing.T, root string) [][3]string {
 			t.Fatal(err)
 		}
 		for _, is := range st.Validate.Issues {
+			if is.IssueTarget() != model.TargetProof {
+				continue // an issue on the formal track cites a line of a formal text, shown with it
+			}
 			out = append(out, [3]string{fmt.Sprintf("i-%s-%d", st.ID, is.IssueNumber),
 				fmt.Sprintf("s-%s-r%d-%d", st.ID, is.ProofRevision, is.Sentence), is.SentenceText})
 		}
@@ -282,6 +285,90 @@ func TestReportInBrowser(t *testing.T) {
 		if err := os.WriteFile("../../docs/report.png", view, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	errs, reqs := pl.snapshot()
+	if len(errs) > 0 {
+		t.Errorf("the page logged errors; want none:\n%s", strings.Join(errs, "\n"))
+	}
+	for _, r := range reqs {
+		if !strings.HasPrefix(r, url) {
+			t.Errorf("the page requested %q; want no request but the page itself", r)
+		}
+	}
+}
+
+// TestReportGraphInBrowser: the report draws the dependency graph as an
+// inline SVG that renders in the browser with no script and no request:
+// one box per problem and statement, filled by status, its border the
+// grade (kernel-checked green and thick), linked to its section; and the
+// formal texts show as text.
+func TestReportGraphInBrowser(t *testing.T) {
+	ctx, pl := browser(t)
+	root := session(t)
+	formalSession(t)
+	out := filepath.Join(t.TempDir(), "report.html")
+	plRun(t, "report", "-o", out)
+	url := "file://" + out
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady("body")); err != nil {
+		t.Fatal(err)
+	}
+	var want int
+	for _, k := range []string{"problem", "statement"} {
+		m, _ := filepath.Glob(filepath.Join(root, k, "*.json"))
+		want += len(m)
+	}
+	type box struct {
+		Class, Fill, Stroke, Width, Label, Href string
+	}
+	type graph struct {
+		Nodes, Dotted   int
+		Width, Height   float64
+		Boxes           map[string]box
+		FormalText, Pwn string
+	}
+	js := `(() => { const svg = document.querySelector("#graph svg.dag"); if (!svg) return {Nodes: 0};
+		const r = svg.getBoundingClientRect(), boxes = {};
+		for (const g of svg.querySelectorAll("g.node")) { const rect = g.querySelector("rect"), a = g.querySelector("a");
+			boxes[g.dataset.id] = {Class: g.getAttribute("class"), Fill: rect.getAttribute("fill"), Stroke: rect.getAttribute("stroke"),
+				Width: rect.getAttribute("stroke-width"), Label: g.textContent, Href: a ? a.getAttribute("href") : ""}; }
+		const pre = document.querySelector("pre.formal");
+		return {Nodes: svg.querySelectorAll("g.node").length, Dotted: svg.querySelectorAll("line[stroke-dasharray]").length,
+			Width: r.width, Height: r.height, Boxes: boxes, FormalText: pre ? pre.textContent : "", Pwn: String(window.pwned || "")}; })()`
+	g, err := chromedp.Run(ctx, chromedp.Evaluate[graph](js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Nodes != want || g.Width < 100 || g.Height < 100 {
+		t.Fatalf("the graph has %d boxes, drawn %.0fx%.0f; want %d, drawn", g.Nodes, g.Width, g.Height, want)
+	}
+	k := g.Boxes["stmt_formal_wrap"]
+	if !strings.Contains(k.Class, "grade-kernel_checked") || k.Stroke != "#1a7f37" || k.Width != "4" || k.Href != "#st-stmt_formal_wrap" || !strings.Contains(k.Label, "kernel-checked") {
+		t.Errorf("the kernel-checked statement's box = %+v; want a thick green border, its grade and a link to its section", k)
+	}
+	if p := g.Boxes["prob_formal"]; !strings.Contains(p.Label, "formally verified") {
+		t.Errorf("the formally verified problem's box = %+v", p)
+	}
+	if a := g.Boxes["stmt_sq_wrap_sub1"]; !strings.Contains(a.Class, "grade-agents_word") || a.Fill != "#dafbe1" || !strings.Contains(a.Label, "agents' word") {
+		t.Errorf("a statement true on the agents' word: box %+v; want filled as true, its grade named", a)
+	}
+	if h := g.Boxes["stmt_planted_wrap"]; h.Fill != "#ffd8b5" || strings.Contains(h.Class, "grade-kernel") {
+		t.Errorf("a statement with a gap: box %+v; want the has_gap fill and no grade", h)
+	}
+	if g.Dotted < 1 {
+		t.Errorf("no dotted edge; the refuted lemma stmt_sq_wrap_sub3 is a dead end its parent does not rely on")
+	}
+	if !strings.Contains(g.FormalText, "<script>window.pwned=6</script>") || g.Pwn != "" {
+		t.Errorf("formal text %q, window.pwned %q; want the planted script shown as text, and run nowhere", g.FormalText, g.Pwn)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"#graph")); err != nil {
+		t.Fatal(err)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#graph")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(artifacts(t), "report-graph.png"), shot, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	errs, reqs := pl.snapshot()
 	if len(errs) > 0 {

@@ -77,6 +77,29 @@ func session(t testing.TB) string {
 	return root
 }
 
+// formalSession adds to session's store a problem whose statement has a
+// formal track, by a checker of the result contract (no Coq needed): a
+// formalization rejected, formalized again, confirmed, proved and checked
+// under formal.policy suffices; its texts carry a script too.
+func formalSession(t testing.TB) {
+	toy := contractChecker(t, `{"ok": true, "axioms": []}`)
+	plRun(t, "config", "set", "formal.checkers.toy", `{"command": "sh `+toy+`", "extension": "toy"}`)
+	plRun(t, "config", "set", "formal.policy", "suffices")
+	plRun(t, "new-problem", "--name", "formal", "--objective", "A formally verified claim.", "--actor", "sol")
+	plRun(t, "prob-wrapup-statement", "--problem-path", "prob_formal", "--claim", "True holds.", "--purpose", "The objective.", "--actor", "sol")
+	formalize := func(source string, more ...string) {
+		plRun(t, append([]string{"state-formalize", "--statement-path", "stmt_formal_wrap", "--system", "toy", "--theorem", "t", "--source", source,
+			"--formal-statement", "theorem t : True -- <script>window.pwned=6</script>", "--actor", "pro"}, more...)...)
+	}
+	formalize("prove")
+	plRun(t, "check-reject-formalization", "--statement-path", "stmt_formal_wrap", "--explanation", "Say it again.", "--actor", "chk")
+	formalize("fix", "--issue-number", "1")
+	plRun(t, "check-confirm-formalization", "--statement-path", "stmt_formal_wrap", "--actor", "chk")
+	plRun(t, "state-complete-formal-proof", "--statement-path", "stmt_formal_wrap", "--source", "prove", "--formal-proof", "theorem t : True := trivial", "--actor", "pro")
+	plRun(t, "check-formal", "--statement-path", "stmt_formal_wrap", "--actor", "chk")
+	plRun(t, "prob-finish-up", "--problem-path", "prob_formal", "--key-statement-id", "stmt_formal_wrap", "--resolution", "It is the objective.", "--actor", "sol")
+}
+
 // plRun runs the CLI in-process and fails the test unless it exits 0.
 func plRun(t testing.TB, args ...string) string {
 	t.Helper()

@@ -94,6 +94,10 @@ func TestServeHTTP(t *testing.T) {
 	if !strings.Contains(string(body), `data-live="1"`) || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
 		t.Errorf("the served page is not live or lacks nosniff")
 	}
+	// The dependency graph, as the report draws it (TestReportGraphInBrowser).
+	if !strings.Contains(string(body), `<svg class="dag"`) || !strings.Contains(string(body), `data-id="stmt_sq_wrap"`) {
+		t.Errorf("the served page does not draw the dependency graph")
+	}
 	resp2, _ := http.Get(srv.URL + "/")
 	resp2.Body.Close()
 	if n2 := resp2.Header.Get("Content-Security-Policy"); n2 == csp {

@@ -1,7 +1,18 @@
 #!/bin/sh
-# The scripted checker: it rejects the first proof of the inductive step at
+# The scripted checker: it confirms the formalization and has the kernel
+# check the formal proof, rejects the first proof of the inductive step at
 # the sentence that uses an unproved identity, and confirms everything else.
 . "$(dirname "$0")/lib.sh"
+# The formal track comes first: judge the formal statement against the
+# claim, or have the engine's kernel check the formal proof.
+case $(proofloop show "$id" --field formal.stage 2>/dev/null || echo none) in
+formalized)
+  say "confirming the formalization"
+  exec proofloop check-confirm-formalization --statement-path "$id" ;;
+proof_submitted)
+  say "running the kernel"
+  exec proofloop check-formal --statement-path "$id" ;;
+esac
 if [ "$id" = stmt_odd_squares_wrap_sub2 ] && [ "$(count validate.issues)" = 0 ]; then
   say "rejecting sentence 2"
   exec proofloop check-reject-proof --statement-path "$id" --sentence-number 2 \

@@ -1,13 +1,25 @@
 #!/bin/sh
-# The scripted fixer: it answers the open issue with a gap-filling
-# sub-statement, then, once that is proved, patches the cited sentence.
+# The scripted fixer: it answers the kernel's refusal of the formal proof
+# from the error it quotes, and answers the open issue of the written proof
+# with a gap-filling sub-statement, then, once that is proved, patches the
+# cited sentence.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/formal_lib.sh"
 issue=$(count validate.issues)
 if [ "$id" = stmt_gauss_wrap ]; then
   say "patching sentence 2 under the same plan: the middle term"
   exec proofloop fix-patch-proof --statement-path "$id" --issue-number "$issue" --sentence-range 2 \
     --replacement-text 'Step 2: Each pair sums to n+1; for odd n the middle term counts as half a pair, so there are n/2 pairs in all.' \
     --change-description 'Count the middle term as half a pair.'
+fi
+if [ "$(stage)" = failed ]; then
+  # The kernel's issue quotes coqc: the reference it did not find is a
+  # misspelt lemma; the proof's own lemma has the name to put there.
+  wrong=$(proofloop show "$id" --field "validate.issues.$((issue - 1)).explanation" | sed -n 's/.*The reference \([A-Za-z0-9_]*\) was not found.*/\1/p' | head -n 1)
+  say "the kernel found no $wrong: naming the lemma odd_sum_square"
+  proofloop show "$id" --field formal.proof | sed "s/$wrong/odd_sum_square/" |
+    proofloop state-complete-formal-proof --statement-path "$id" --source fix --issue-number "$issue" --formal-proof @-
+  exit
 fi
 if [ "$status" = has_gap ]; then
   say "filling the gap of issue $issue with a lemma"

@@ -1,11 +1,19 @@
 #!/bin/sh
-# The scripted prover: decompose the main claim, prove the easy parts,
-# refute a false lemma and ask for a modification of an ill-posed one.
+# The scripted prover: formalize the main claim in Coq and prove it there
+# (formal.sh), decompose it, prove the easy parts, refute a false lemma and
+# ask for a modification of an ill-posed one.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/formal_lib.sh"
 complete() { say "submitting a proof"; proofloop state-complete-proof --statement-path "$id" --strategy "$1" --proof-text "$2"; }
 case $id in
 stmt_odd_squares_wrap)
-  if [ "$status" = pending ]; then
+  if [ "$status" = pending ] && [ "$(stage)" = none ] && wants_formal; then
+    say "formalizing the claim in Coq"
+    printf '%s\n' "$formal_statement" | proofloop state-formalize --statement-path "$id" --system coq --source prove --formal-statement @-
+  elif [ "$(stage)" = confirmed ]; then
+    say "submitting the formal proof"
+    printf '%s\n' "$formal_proof" | proofloop state-complete-formal-proof --statement-path "$id" --source prove --formal-proof @-
+  elif [ "$status" = pending ]; then
     say "decomposing"
     proofloop state-setup-substatement --parent-statement-path "$id" --rationale 'Induction needs a base case and a step; a tempting shortcut is checked too.' \
       --sub-statements '[{"claim":"1 = 1^2, so the identity holds for n = 1.","premises":[]},
