@@ -82,7 +82,10 @@ type GivenUp struct {
 	Failures     int        `json:"failures"`       // in a row
 	LastOutcome  string     `json:"last_outcome"`
 	LastExitCode *int       `json:"last_exit_code"`
-	StderrTail   []string   `json:"stderr_tail"`
+	// AgentError is the error the agent's CLI reported on its last turn
+	// (from its JSON output), when it reported one that run can read.
+	AgentError string   `json:"agent_error,omitempty"`
+	StderrTail []string `json:"stderr_tail"`
 }
 
 // RunSummary is what a run did.
@@ -175,7 +178,7 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 			return nil, err
 		}
 		for _, c := range costs {
-			r.rootCost[c.Root] += c.CostUSD
+			r.rootCost[c.Root] = AddCost(r.rootCost[c.Root], c.CostUSD)
 		}
 		if opts.Problem != "" && r.rootCost[opts.Problem] >= r.maxCost {
 			return nil, store.Errorf(CodeBudgetSpent, "%s has cost $%.4f of its max_cost_usd $%.4f already", opts.Problem, r.rootCost[opts.Problem], r.maxCost).
@@ -194,6 +197,9 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 			r.agents[role] = agents
 			r.roles = append(r.roles, role)
 		}
+	}
+	if err := checkModelsKnown(cfg, r.agents[model.RoleCheck]); err != nil {
+		return nil, err
 	}
 	if len(r.roles) == 0 {
 		return nil, store.Errorf(store.CodeInvalidInput, "config.json sets no agents").
@@ -248,6 +254,26 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 		return &r.sum, err
 	}
 	return &r.sum, r.outcomeError()
+}
+
+// checkModelsKnown refuses, under verify_distinct model with a quorum of
+// more than one, a single unnamed check agent whose model nobody names (no
+// model in config.json, no -m or --model in its command): its
+// confirmations would carry no agent and no model, so each of run's
+// workers would count as a party of its own, and the quorum would count
+// workers, not models. A named agent of unknown model counts as
+// model.UnknownModel instead.
+func checkModelsKnown(cfg store.Config, check store.Agents) error {
+	if cfg.VerifyDistinct != model.DistinctModel || cfg.VerifyQuorum < 2 {
+		return nil
+	}
+	for _, a := range check {
+		if a.Name == "" && agentModel(a) == "" {
+			return store.Errorf(store.CodeInvalidInput, "verify_distinct model counts models toward verify_quorum %d, and agents.check names no model: its confirmations could not be told apart", cfg.VerifyQuorum).
+				WithHint(`name its model: a list [{"name": "N", "model": "M", "command": "..."}] (` + "`proofloop config set agents.check '[...]'`" + `), or -m/--model in its command`)
+		}
+	}
+	return nil
 }
 
 // checkRootProblem refuses a --problem that is not a root problem: the run
@@ -564,11 +590,15 @@ func (r *runner) outcomeError() error {
 	return nil
 }
 
-// lastWords is how a given-up agent last failed, for one line.
+// lastWords is how a given-up agent last failed, for one line: its CLI's
+// own error when it reported one, else the last line of its stderr.
 func lastWords(g GivenUp) string {
 	s := g.LastOutcome
 	if g.LastExitCode != nil {
 		s = fmt.Sprintf("exit %d", *g.LastExitCode)
+	}
+	if g.AgentError != "" {
+		return s + ": " + g.AgentError
 	}
 	if n := len(g.StderrTail); n > 0 {
 		s += ": " + g.StderrTail[n-1]

@@ -17,6 +17,15 @@ import (
 // toward the quorum: not the proof's author's, not one that confirmed the
 // proof revision already.
 
+// agentModel is an agent's model: its model in config.json, else what its
+// command's -m or --model names ("" when neither says). run claims in its
+// name, so every record of the turn carries it, and verify_distinct model
+// compares it.
+func agentModel(a store.Agent) string {
+	_, m := AgentLabels(a)
+	return m
+}
+
 // agentKey names one agent of a role, for the give-up count.
 func agentKey(role model.Role, i int) string { return fmt.Sprintf("%s#%d", role, i) }
 
@@ -52,7 +61,7 @@ func (r *runner) actorFor(w int) ActorFor {
 				return Acting{}, false, nil
 			}
 			a := r.agents[it.Role][i]
-			return Acting{Actor: actor, Index: i, Agent: a.Name, Model: a.Model}, true, nil
+			return Acting{Actor: actor, Index: i, Agent: a.Name, Model: agentModel(a)}, true, nil
 		}
 		agents := r.agents[it.Role]
 		var exclude func(Acting) string
@@ -72,7 +81,7 @@ func (r *runner) actorFor(w int) ActorFor {
 				continue
 			}
 			a := agents[i]
-			acting := Acting{Actor: actingName(it.Role, a, w), Index: i, Agent: a.Name, Model: a.Model}
+			acting := Acting{Actor: actingName(it.Role, a, w), Index: i, Agent: a.Name, Model: agentModel(a)}
 			if exclude != nil {
 				if reason := exclude(acting); reason != "" {
 					if !slices.Contains(why, reason) { // two agents of one model: one reason

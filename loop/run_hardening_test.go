@@ -16,10 +16,11 @@ import (
 	"time"
 )
 
-// TestRunKillsOrphans (issue 10, defect 5): an agent that leaves a
-// background child behind and exits (0 or 1) does not outlive its turn: the
-// child is killed with the agent's process group before run returns, and it
-// writes nothing to the store afterwards.
+// TestRunKillsOrphans (issue 10, defect 5; issue 34, N11): an agent that
+// leaves a background child behind and exits (0 or 1) does not outlive its
+// turn: the child is killed before run returns, also one that left the
+// agent's process group and session with setsid (run's reaper is its
+// subreaper), and it writes nothing to the store afterwards.
 //
 // The child holds the write end of a FIFO. Reading the FIFO ends (EOF) only
 // once every process holding that end is dead, so the test knows for sure,
@@ -28,14 +29,15 @@ func TestRunKillsOrphans(t *testing.T) {
 	for _, tc := range []struct {
 		code    string
 		outcome string
-	}{{"0", "ok"}, {"1", "failed"}} {
-		t.Run("exit"+tc.code, func(t *testing.T) {
+		setsid  string
+	}{{"0", "ok", ""}, {"1", "failed", ""}, {"0", "ok", "setsid"}} {
+		t.Run("exit"+tc.code+tc.setsid, func(t *testing.T) {
 			state := t.TempDir()
 			fifo := filepath.Join(state, "fifo")
 			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			root := newRoot(t, map[string]any{"agents": map[string]string{"prove": testAgent("orphan", state, tc.code)}})
+			root := newRoot(t, map[string]any{"agents": map[string]string{"prove": strings.TrimSpace(testAgent("orphan", state, tc.code, tc.setsid))}})
 			newOdd(t, root)
 			t.Cleanup(func() { killPidFile(state, "child.pid") })
 

@@ -46,6 +46,7 @@ type runSummary struct {
 		Failures     int      `json:"failures"`
 		LastOutcome  string   `json:"last_outcome"`
 		LastExitCode *int     `json:"last_exit_code"`
+		AgentError   string   `json:"agent_error"`
 		StderrTail   []string `json:"stderr_tail"`
 	} `json:"given_up"`
 	Logs string `json:"logs"`
@@ -74,6 +75,9 @@ type runEvent struct {
 	Error        string   `json:"error"`
 	Failures     int      `json:"failures"`
 	StderrTail   []string `json:"stderr_tail"`
+	AgentError   string   `json:"agent_error"`
+	NoCall       bool     `json:"no_call"`
+	UsageWarning string   `json:"usage_warning"`
 }
 
 // runResult is one finished `proofloop run --json`: its exit code, its
@@ -518,7 +522,8 @@ func TestRunAgentHangs(t *testing.T) {
 
 // TestRunAgentCrashes: the prover's first turn exits 1; it counts as
 // failed, its lease is released, and the run goes on to solved (one
-// failure is not max_agent_failures in a row).
+// failure is not max_agent_failures in a row). It failed before any
+// proofloop call, so it is not charged to the item's budget (issue 35).
 func TestRunAgentCrashes(t *testing.T) {
 	root := copyContents(t)
 	state := t.TempDir()
@@ -541,8 +546,8 @@ func TestRunAgentCrashes(t *testing.T) {
 			crashed = &e
 		}
 	}
-	if crashed == nil || crashed.Role != "prove" || crashed.ExitCode == nil || *crashed.ExitCode != 1 || !*crashed.Idle {
-		t.Fatalf("failed turn %+v; want the prover's, exit 1, idle", crashed)
+	if crashed == nil || crashed.Role != "prove" || crashed.ExitCode == nil || *crashed.ExitCode != 1 || *crashed.Idle || !crashed.NoCall {
+		t.Fatalf("failed turn %+v; want the prover's, exit 1, failed before any call and not idle", crashed)
 	}
 	log := readFile(t, filepath.Join(root, "runs", r.sum.RunID, fmt.Sprintf("%04d-prove-%s.log", crashed.Turn, crashed.ID)))
 	if !strings.Contains(log, "crashing on") {

@@ -28,6 +28,9 @@ type Config struct {
 	MaxCostUSD       float64           `json:"max_cost_usd,omitempty"`    // per root problem, all runs; 0: no limit
 	VerifyDistinct   string            `json:"verify_distinct,omitempty"` // "" is actor
 	Agents           map[string]Agents `json:"agents"`
+	// Prices give a turn's cost from its tokens, per model, for the agents
+	// whose output reports tokens and no cost (Codex, Gemini).
+	Prices map[string]Price `json:"prices,omitempty"`
 
 	leaseTTL, lockTimeout time.Duration
 }

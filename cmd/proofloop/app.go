@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
@@ -52,6 +53,9 @@ type app struct {
 
 // run builds the command tree, runs it and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == loop.ReaperCommand {
+		return loop.Reap(args[1:]) // run's reaper of one agent's turn, not a command of the CLI
+	}
 	return (&app{stdin: stdin, stdout: stdout, stderr: stderr, oneShot: true}).execute(args)
 }
 

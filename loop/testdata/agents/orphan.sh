@@ -1,6 +1,8 @@
 #!/bin/sh
-# orphan.sh STATE CODE: a misbehaving agent. It starts a background child
-# that outlives it, then exits CODE without touching the store. The child
+# orphan.sh STATE CODE [setsid]: a misbehaving agent. It starts a background
+# child that outlives it (with setsid: in a session and process group of its
+# own, out of reach of a kill of the agent's group), then exits CODE without
+# touching the store. The child
 # holds STATE/fifo open for writing (a test that reads the FIFO sees EOF
 # only once every holder is dead), writes its pid to STATE/child.pid and,
 # once STATE/go exists, writes to the store. The orchestrator must kill it
@@ -13,7 +15,11 @@ if [ "$code" = child ]; then
   proofloop new-problem --name late --objective "Written by an agent's child after its turn ended."
   exit 0
 fi
-sh "$0" "$state" child &
+if [ "$3" = setsid ]; then
+  setsid sh "$0" "$state" child &
+else
+  sh "$0" "$state" child &
+fi
 while [ ! -e "$state/child.pid" ]; do sleep 0.05; done
 echo "left a child behind on $PROOFLOOP_ID" >&2
 exit "$code"
