@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/user"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -371,6 +372,11 @@ func (a *app) fail(err error) int {
 	}
 	code, exit := classify(err)
 	msg, hint := err.Error(), a.hint(err)
+	if code == store.CodeStoreUnwritable && a.storeURL == "" {
+		if root, rerr := filepath.Abs(a.root); rerr == nil && a.root != "" {
+			msg += " (the contents root is " + root + ")" // which path, whole
+		}
+	}
 	var wr *withReport
 	hasReport := errors.As(err, &wr)
 	prefix := "proofloop"
