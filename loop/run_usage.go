@@ -87,6 +87,9 @@ func (r *runner) turnUsage(t *turnRecord, log *os.File, usageFile string) {
 		return
 	}
 	u, err := parseUsage(out, file, harness)
+	if err != nil && u == nil && len(file) == 0 && t.AgentError != "" && KnownCLI(harness) {
+		return // the CLI failed, said why, and had no usage to print: no warning on top
+	}
 	if err != nil {
 		t.UsageWarning = err.Error() // said on stderr and in turn_ended, never dropped
 		return

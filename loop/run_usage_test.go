@@ -204,9 +204,10 @@ func TestAgentError(t *testing.T) {
 			want: "unexpected status 401 Unauthorized: Incorrect API key provided: sk-test., url: http://127.0.0.1:18804/v1/responses"},
 		{capture: "gemini-cli-0.61.0-failed.stderr", harness: "gemini", want: "API key not valid. Please pass a valid API key. (400 INVALID_ARGUMENT)"},
 		{capture: "gemini-cli-0.61.0-stream-failed.jsonl", harness: "gemini", want: "API key not valid. Please pass a valid API key. (400 INVALID_ARGUMENT)"},
-		{output: "Ignoring 2 permissions.allow entries from .claude/settings.json: this workspace has not been trusted\n" +
-			`{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key · Fix external API key","total_cost_usd":0,"usage":{"input_tokens":0,"output_tokens":0}}`,
-			harness: "claude-code", want: "Invalid API key · Fix external API key"},
+		// Claude Code's result, not the warning it printed before it.
+		{output: "Ignoring 3 permissions.allow entries from .claude/settings.json: this workspace has not been trusted.\n" +
+			capture(t, "claude-code-2.1.197-failed.json"),
+			harness: "claude-code", want: "Failed to authenticate. API Error: 403 Your API key does not have permission to use the specified resource."},
 		{capture: "codex-0.171.0.jsonl", harness: "codex", want: ""},
 	} {
 		out := tc.output

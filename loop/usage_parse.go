@@ -46,9 +46,9 @@ func parsersFor(harness string) []cliParser {
 	return out
 }
 
-// knownCLI reports whether harness is one of the CLIs whose output run
+// KnownCLI reports whether harness is one of the CLIs whose output run
 // reads.
-func knownCLI(harness string) bool {
+func KnownCLI(harness string) bool {
 	for _, p := range cliParsers {
 		if p.Harness == harness {
 			return true
@@ -97,7 +97,7 @@ func parseUsage(output, file []byte, harness string) (*Usage, error) {
 			return u, nil
 		}
 	}
-	if knownCLI(harness) {
+	if KnownCLI(harness) {
 		return nil, fmt.Errorf("%s printed no usage that run can read (is its JSON output on? `proofloop gen --cli` prints the command); the turn's usage is not counted", harness)
 	}
 	for _, v := range vals {

@@ -242,8 +242,6 @@ const UnwritableHint = "nothing was written; proofloop may not write the content
 	"(an agent CLI's read-only sandbox must let the proofloop command out of it: `proofloop gen --cli CLI` writes that rule), " +
 	"or a read-only mount, or files owned by another user; run it where it may write, or give it the permission"
 
-
-
 // DocPath is the root-relative path of a document. The id must already have
 // passed model.KindOf.
 func DocPath(k model.Kind, id string) string { return k.Dir() + "/" + id + ".json" }
