@@ -39,7 +39,7 @@ func notStarted(code *int) bool { return code != nil && (*code == 126 || *code =
 
 // runCommands are the event commands run writes itself in a turn's name:
 // none of them is a call the turn's agent made.
-var runCommands = []string{"release", UsageCommand, "run-idle"}
+var runCommands = []string{"release", UsageCommand, "run-idle", TurnCommand}
 
 // turnRecord is one turn as the progress reports see it.
 type turnRecord struct {
@@ -104,8 +104,12 @@ func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error
 		if err != nil {
 			t.ErrText = err.Error()
 		}
+		g := r.count(t)
+		r.recordTurn(t, g)
 		r.rep.turnEnded(t)
-		r.count(t)
+		if g != nil {
+			r.rep.givenUp(*g)
+		}
 	}()
 	if t.Before, err = r.s.Read(t.ID); err != nil {
 		return err
@@ -179,8 +183,9 @@ func (r *runner) noCall(t *turnRecord) (bool, error) {
 var errStopEvents = errors.New("stop")
 
 // count adds an ended turn to the summary and gives up on a role whose
-// agent failed max_agent_failures times in a row.
-func (r *runner) count(t *turnRecord) {
+// agent failed max_agent_failures times in a row: the agent given up, or
+// nil.
+func (r *runner) count(t *turnRecord) *GivenUp {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.sum.ByRole[string(t.Role)]++
@@ -218,9 +223,10 @@ func (r *runner) count(t *turnRecord) {
 				g.StderrTail = []string{}
 			}
 			r.sum.GivenUp = append(r.sum.GivenUp, g)
-			r.rep.givenUp(g)
+			return &g
 		}
 	}
+	return nil
 }
 
 // runAgent runs the role's agent for one turn and fills in how it ended.
