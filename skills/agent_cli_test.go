@@ -2,6 +2,8 @@ package skills
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -114,6 +116,21 @@ func TestCLIPermissionFiles(t *testing.T) {
 		files, err := c.Files()
 		if err != nil || len(files) != len(ClaudeRoles)+1 {
 			t.Errorf("%s files %v, %v; want a role file per proof role and its permission file", name, files, err)
+		}
+	}
+}
+
+// TestAgentCLIDocs: the command each CLI's page shows is the one gen
+// prints (one source: a page that drifts fails here).
+func TestAgentCLIDocs(t *testing.T) {
+	for name, model := range map[string]string{"codex": "gpt-5", "gemini": "gemini-2.5-pro"} {
+		c, _ := AgentCLIByName(name)
+		doc, err := os.ReadFile(filepath.Join("..", c.Doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cmd := c.Command("check", model); !strings.Contains(string(doc), "\n"+cmd+"\n") {
+			t.Errorf("%s does not show the check command gen prints:\n%s", c.Doc, cmd)
 		}
 	}
 }
