@@ -25,14 +25,16 @@ const ReaperCommand = "__turn-reaper"
 // left the agent's process group and session (setsid) or was orphaned: it
 // makes itself a child subreaper (PR_SET_CHILD_SUBREAPER), so every
 // orphaned descendant of the agent becomes its child rather than init's.
-// It runs args (sh -c COMMAND) in a process group of its own, with its
-// stdin, stdout and stderr, and waits for it. When the agent ends, or
-// when run asks it to stop (SIGTERM, SIGINT, SIGHUP: the turn timed out
-// or the run ended), it kills the agent's group, then kills and reaps
-// every child it has until it has none, and only then exits, with the
-// agent's exit code (or dying of the agent's signal). So when run sees it
-// end, nothing of the turn is left: no process to write to the store, and
-// no one holding the turn's stderr pipe.
+// It runs args (sh -c COMMAND) in its own process group (run made it the
+// group's leader), with its stdin, stdout and stderr, and waits for it.
+// When the agent ends, or when run asks it to stop (SIGTERM, SIGINT,
+// SIGHUP: the turn timed out or the run ended), it kills every other
+// process of its group, then kills and reaps every child it has until it
+// has none, and only then exits, with the agent's exit code (or dying of
+// the agent's signal). So when run sees it end, nothing of the turn is
+// left: no process to write to the store, and no one holding the turn's
+// stderr pipe. An agent that kills its reaper leaves run to kill the group
+// and to reap the orphans, which run, a subreaper too, then adopts.
 func Reap(args []string) int {
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
@@ -49,22 +51,20 @@ func Reap(args []string) int {
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "proofloop: cannot start the agent: %v\n", err)
 		return 127
 	}
-	pid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var err error
 	select {
 	case err = <-done:
 	case <-stop:
-		syscall.Kill(-pid, syscall.SIGKILL)
+		killGroupButSelf()
 		err = <-done
 	}
-	syscall.Kill(-pid, syscall.SIGKILL) // the agent's background children
+	killGroupButSelf() // the agent's background children
 	reapAll()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -109,8 +109,25 @@ func reapAll() {
 	}
 }
 
+// killGroupButSelf kills every process of this process's group but
+// itself (a signal to the group would reach it too).
+func killGroupButSelf() {
+	self := os.Getpid()
+	for _, pid := range procsWhere(func(_, pgrp int) bool { return pgrp == self }) {
+		if pid != self {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
 // childrenOf lists the processes whose parent is pid, from /proc.
 func childrenOf(pid int) []int {
+	return procsWhere(func(ppid, _ int) bool { return ppid == pid })
+}
+
+// procsWhere lists the processes whose parent and process group ids
+// match, from /proc.
+func procsWhere(match func(ppid, pgrp int) bool) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -125,15 +142,18 @@ func childrenOf(pid int) []int {
 		if err != nil {
 			continue
 		}
-		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		// pid (comm) state ppid pgrp ...: comm may hold spaces and
+		// parentheses.
 		s := string(b)
 		i := strings.LastIndexByte(s, ')')
 		if i < 0 {
 			continue
 		}
 		f := strings.Fields(s[i+1:])
-		if len(f) >= 2 {
-			if ppid, err := strconv.Atoi(f[1]); err == nil && ppid == pid {
+		if len(f) >= 3 {
+			ppid, err1 := strconv.Atoi(f[1])
+			pgrp, err2 := strconv.Atoi(f[2])
+			if err1 == nil && err2 == nil && match(ppid, pgrp) {
 				out = append(out, n)
 			}
 		}

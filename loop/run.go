@@ -137,6 +137,7 @@ type runner struct {
 	rootCost    map[string]float64 // each root problem's cost so far, all runs
 	costStop    string             // why --max-cost-usd stopped the run, or which roots are capped
 	debateTurns map[string]int     // the run's turns per debate
+	reapers     reapers            // the turns' reapers (run_reap.go)
 	sum         RunSummary
 }
 
@@ -209,6 +210,9 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 		return nil, err
 	}
 	r.ttl = max(r.ttl, opts.TurnTimeout+time.Minute) // a lease outlives the turn it covers
+	if opts.Self != "" {
+		becomeSubreaper() // the second wall behind each turn's reaper
+	}
 	start := time.Now()
 	if r.sum.RunID, r.dir, err = newRunDir(s, start, cfg.KeepRuns); err != nil {
 		return nil, err

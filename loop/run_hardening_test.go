@@ -20,7 +20,8 @@ import (
 // leaves a background child behind and exits (0 or 1) does not outlive its
 // turn: the child is killed before run returns, also one that left the
 // agent's process group and session with setsid (run's reaper is its
-// subreaper), and it writes nothing to the store afterwards.
+// subreaper), even when the agent killed its reaper (run, a subreaper
+// too, adopts the orphans), and it writes nothing to the store afterwards.
 //
 // The child holds the write end of a FIFO. Reading the FIFO ends (EOF) only
 // once every process holding that end is dead, so the test knows for sure,
@@ -30,7 +31,7 @@ func TestRunKillsOrphans(t *testing.T) {
 		code    string
 		outcome string
 		setsid  string
-	}{{"0", "ok", ""}, {"1", "failed", ""}, {"0", "ok", "setsid"}} {
+	}{{"0", "ok", ""}, {"1", "failed", ""}, {"0", "ok", "setsid"}, {"0", "failed", "killreaper"}} {
 		t.Run("exit"+tc.code+tc.setsid, func(t *testing.T) {
 			state := t.TempDir()
 			fifo := filepath.Join(state, "fifo")
@@ -56,7 +57,8 @@ func TestRunKillsOrphans(t *testing.T) {
 
 			r := runLoop(t, root, "--max-turns", "1", "--turn-timeout", "1m")
 			wantOutcome(t, r, 8, "max_turns")
-			if e := r.ended(t, 1); e.Outcome != tc.outcome || e.ExitCode == nil || strconv.Itoa(*e.ExitCode) != tc.code {
+			// A killed reaper ends the turn as killed by a signal: no exit code.
+			if e := r.ended(t, 1); e.Outcome != tc.outcome || (tc.setsid != "killreaper" && (e.ExitCode == nil || strconv.Itoa(*e.ExitCode) != tc.code)) {
 				t.Errorf("turn 1 ended %+v; want outcome %s, exit %s", e, tc.outcome, tc.code)
 			}
 			checkSettled(t, root, r)

@@ -314,9 +314,11 @@ func checkEvents(t *testing.T, root string, r runResult) {
 				t.Fatalf("turn_ended %+v; want duration_ms, status_before, status_after, changed and idle", e)
 			}
 			// A turn that did not start has sh's 126 or 127, or no code
-			// when sh itself could not be started.
+			// when sh itself could not be started; a failed one has none
+			// when a signal not of run's killed it.
 			notStarted := e.Outcome == "not_started" && (e.ExitCode == nil || *e.ExitCode == 126 || *e.ExitCode == 127)
-			if !notStarted && (e.ExitCode == nil) != (e.Outcome == "timeout" || e.Outcome == "interrupted" || e.Outcome == "not_started") ||
+			signaled := e.Outcome == "failed" && e.ExitCode == nil
+			if !notStarted && !signaled && (e.ExitCode == nil) != (e.Outcome == "timeout" || e.Outcome == "interrupted" || e.Outcome == "not_started") ||
 				(e.Outcome == "ok") != (e.ExitCode != nil && *e.ExitCode == 0) {
 				t.Errorf("turn_ended %+v: outcome %s with exit code %v", e, e.Outcome, e.ExitCode)
 			}

@@ -276,7 +276,11 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 		close(copied)
 	}()
 	cmd.Stderr = pw
-	err = cmd.Start()
+	if r.opts.Self != "" {
+		err = r.reapers.start(cmd)
+	} else {
+		err = cmd.Start()
+	}
 	pw.Close()
 	if err != nil {
 		fmt.Fprintf(tail, "cannot start the agent: %v\n", err)
@@ -285,6 +289,9 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 		t.Outcome, t.ExitCode = r.wait(ctx, cmd)
 		if t.Outcome == TurnFailed && notStarted(t.ExitCode) {
 			t.Outcome = TurnNotStarted
+		}
+		if r.opts.Self != "" {
+			r.reapers.ended(cmd.Process.Pid)
 		}
 	}
 	t.Duration = time.Since(t.Start)

@@ -41,12 +41,13 @@ func readTail(f *os.File, n int64) []byte {
 
 // readUsageFile reads the file an agent wrote to $PROOFLOOP_USAGE, and
 // removes it: a regular file of at most usageMaxBytes, opened without
-// blocking and without following a symlink out of the root. Anything else
+// blocking and inside the root (os.Root follows no link out of it; a link
+// inside it is read as its target, and only the link is removed). Anything else
 // (a FIFO, which would block run for ever with the item's lease held; a
 // device; a directory) is refused. nil, nil when there is none.
 func readUsageFile(root *os.Root, name string) ([]byte, error) {
 	defer root.Remove(name)
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -219,3 +219,17 @@ func TestAgentError(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentTextIsQuotedSafely: the agent's error reaches a person's
+// terminal as one line without escape sequences or bidi overrides, and a
+// model name in an agent's output that is no model's name is refused.
+func TestAgentTextIsQuotedSafely(t *testing.T) {
+	out := `{"type":"turn.failed","error":{"message":"bad\u001b[2J\u001b]0;owned\u0007 key\u202e\nnext line"}}`
+	if got := agentError(turnLog(out), "codex"); got != "bad?[2J?]0;owned? key? next line" {
+		t.Errorf("agentError = %q; want the control characters and the override as ? on one line", got)
+	}
+	fake := `{"type":"result","status":"success","stats":{"models":{"gpt\u001b[31m":{"input_tokens":9,"output_tokens":1,"cached":0}}}}`
+	if u, err := parseUsage(turnLog(fake), nil, "gemini"); u != nil || err == nil || !strings.Contains(err.Error(), "which is no model's name") {
+		t.Errorf("parseUsage(a model name with an escape) = %+v, %v; want it refused", u, err)
+	}
+}

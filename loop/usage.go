@@ -96,7 +96,7 @@ func (u *Usage) price(prices map[string]store.Price) string {
 			if p.Model == "" {
 				return "the agent's output names no model and its command gives none (-m/--model, or the agent's model in config.json): its tokens are counted at no cost"
 			}
-			return fmt.Sprintf("config.json's prices have no %q: its tokens are counted at no cost (`proofloop config set prices.%s '{\"input\": USD, \"output\": USD}'`, per million tokens)", p.Model, p.Model)
+			return fmt.Sprintf("config.json's prices have no %q: its tokens are counted at no cost (a person adds it: `proofloop config set prices '{\"%s\": {\"input\": USD, \"output\": USD}, ...}'`, per million tokens, with the models priced already)", p.Model, p.Model)
 		}
 		cached := pr.Input
 		if pr.CachedInput != nil {

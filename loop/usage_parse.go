@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
+	"unicode"
 
 	"github.com/tidwall/gjson"
 )
@@ -91,6 +94,9 @@ func parseUsage(output, file []byte, harness string) (*Usage, error) {
 	for _, p := range parsersFor(harness) {
 		if u := p.Usage(vals); u != nil {
 			u.Source = p.Source
+			if u.Model != "" && !modelName().MatchString(u.Model) {
+				return nil, fmt.Errorf("the agent's %s output names the model %q, which is no model's name (letters, digits and ._:/@+-); the turn's usage is not counted", p.Source, quoteLine(u.Model, 60))
+			}
 			if err := u.check(); err != nil {
 				return nil, fmt.Errorf("the agent's %s output reports an absurd usage (%v); the turn's usage is not counted", p.Source, err)
 			}
@@ -200,14 +206,29 @@ func innerMessage(msg string) string {
 	return s
 }
 
-// quoteLine makes s one line of at most n bytes, for a progress line.
+// quoteLine makes s one line of at most n bytes, for a progress line: the
+// agent's text reaches a person's terminal, so a control character (an
+// escape sequence's ESC) or a bidi override becomes "?".
 func quoteLine(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return ' '
+		}
+		if !unicode.IsPrint(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return '?'
+		}
+		return r
+	}, s)
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
-		s = s[:n] + "..."
+		s = strings.ToValidUTF8(s[:n], "") + "..."
 	}
 	return s
 }
+
+// modelName is a model's name as run records it: the pattern of
+// config.json's prices keys (letters, digits and ._:/@+-, at most 100).
+var modelName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}$`) })
 
 func deref64(p *int64) int64 {
 	if p == nil {
