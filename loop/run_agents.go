@@ -38,18 +38,21 @@ func actingName(role model.Role, a store.Agent, w int) string {
 }
 
 // actorFor picks the agent that worker w runs on an item, and names its
+// actor. A canary's item (its root, canary) is passed over by every claim
+// but its own, and only it: no other turn of the run takes a canary, and a
+// canary turn takes nothing else.
 // actor; run claims the item in that name (the lease binds it and the
 // agent's name and model: no agent of a run acts as another). On a debate
 // it is the actor of the seat that writes next, or of the seat to be
 // joined (<role>-<n>), so that each seat is its own actor whichever
 // worker runs it.
-func (r *runner) actorFor(w int) ActorFor {
+func (r *runner) actorFor(w int, canary string) ActorFor {
 	return func(tx *store.Tx, it *Item) (Acting, bool, error) {
 		r.mu.Lock()
-		capped := r.capped(it.Root)
+		capped, planted := r.capped(it.Root), r.isPlanted(it.Root)
 		r.mu.Unlock()
-		if capped != "" {
-			return Acting{}, false, nil // its root problem spent its max_cost_usd
+		if capped != "" || planted != (it.Root == canary) {
+			return Acting{}, false, nil // its root problem spent its max_cost_usd; a canary's, or not the canary's
 		}
 		if it.Kind == model.KindDebate {
 			actor, place, err := seatActor(tx, it.ID)
@@ -67,7 +70,7 @@ func (r *runner) actorFor(w int) ActorFor {
 		var exclude func(Acting) string
 		if it.Role == model.RoleCheck && it.Kind == model.KindStatement {
 			var err error
-			if exclude, err = r.cannotCount(tx, it.ID); err != nil {
+			if exclude, err = r.cannotConfirm(tx, it.ID); err != nil {
 				return Acting{}, false, err
 			}
 		}
@@ -161,4 +164,24 @@ func (r *runner) agentOf(c *Claimed) store.Agent {
 		return agents[c.Acting.Index]
 	}
 	return store.Agent{}
+}
+
+// checkModelsKnown refuses, under verify_distinct model with a quorum of
+// more than one, a single unnamed check agent whose model nobody names (no
+// model in config.json, no -m or --model in its command): its
+// confirmations would carry no agent and no model, so each of run's
+// workers would count as a party of its own, and the quorum would count
+// workers, not models. A named agent of unknown model counts as
+// model.UnknownModel instead.
+func checkModelsKnown(cfg store.Config, check store.Agents) error {
+	if cfg.VerifyDistinct != model.DistinctModel || cfg.VerifyQuorum < 2 {
+		return nil
+	}
+	for _, a := range check {
+		if a.Name == "" && agentModel(a) == "" {
+			return store.Errorf(store.CodeInvalidInput, "verify_distinct model counts models toward verify_quorum %d, and agents.check names no model: its confirmations could not be told apart", cfg.VerifyQuorum).
+				WithHint(`name its model: a list [{"name": "N", "model": "M", "command": "..."}] (` + "`proofloop config set agents.check '[...]'`" + `), or -m/--model in its command`)
+		}
+	}
+	return nil
 }

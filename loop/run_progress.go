@@ -270,3 +270,19 @@ func fmtDuration(d time.Duration) string {
 	}
 	return d.Round(time.Second).String()
 }
+
+// lastWords is how a given-up agent last failed, for one line: its CLI's
+// own error when it reported one, else the last line of its stderr.
+func lastWords(g GivenUp) string {
+	s := g.LastOutcome
+	if g.LastExitCode != nil {
+		s = fmt.Sprintf("exit %d", *g.LastExitCode)
+	}
+	if g.AgentError != "" {
+		return s + ": " + g.AgentError
+	}
+	if n := len(g.StderrTail); n > 0 {
+		s += ": " + g.StderrTail[n-1]
+	}
+	return s
+}

@@ -69,6 +69,7 @@ type turnRecord struct {
 	Root          string // the item's root problem, known with Usage
 	StderrTail    []string
 	ErrText       string // what went wrong besides the agent, if anything
+	canary        bool   // the turn is on a canary (run_canary.go)
 	// AgentError is the error the agent's CLI reported in its output
 	// (Codex's turn.failed, Gemini's error object, Claude Code's result),
 	// "" when it reported none that run can read.
@@ -150,8 +151,8 @@ func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error
 	// a wrong flag): none is charged to the item's budget. A debate has no
 	// round budget (its protocol limits its turns, and its schema has no
 	// idle_turns): a debate turn that wrote nothing is a failed or empty
-	// turn, not an idle one.
-	t.Idle = unchanged && t.Outcome != TurnInterrupted && t.Outcome != TurnNotStarted && !t.NoCall && t.Kind != model.KindDebate
+	// turn, not an idle one. Nor has a canary.
+	t.Idle = unchanged && t.Outcome != TurnInterrupted && t.Outcome != TurnNotStarted && !t.NoCall && t.Kind != model.KindDebate && !t.canary
 	if t.Idle {
 		if err := r.idle(t.ID, t.Actor); err != nil {
 			return err
@@ -246,6 +247,7 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 	cmd.Env = append(os.Environ(), "PROOFLOOP_ROOT="+root, "PROOFLOOP_ROLE="+string(t.Role), "PROOFLOOP_ID="+t.ID,
 		"PROOFLOOP_KIND="+string(t.Kind), "PROOFLOOP_LEASE="+token, "PROOFLOOP_ACTOR="+t.Actor,
 		"PROOFLOOP_RUN_ID="+r.sum.RunID, "PROOFLOOP_USAGE="+filepath.Join(root, usagePath(r, t)))
+	cmd.Env = append(cmd.Env, r.opts.Env...)
 	if t.Kind == model.KindDebate {
 		cmd.Env = append(cmd.Env, DebateAgentEnv(r.s, t.ID, t.agent)...)
 	}

@@ -419,10 +419,10 @@ func TestReadmeIsAQuickStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(data)
-	// 150 lines of quick start, and the performance table the README
-	// carries (issue 26).
-	if n := strings.Count(text, "\n"); n > 160 {
-		t.Errorf("README.md has %d lines; the quick start keeps to 160: move a topic to docs/<topic>.md", n)
+	// 150 lines of quick start, the performance table the README carries
+	// (issue 26) and the scripted checkers' figures (issue 33).
+	if n := strings.Count(text, "\n"); n > 180 {
+		t.Errorf("README.md has %d lines; the quick start keeps to 180: move a topic to docs/<topic>.md", n)
 	}
 	defined, used := strings.Index(text, "**Statuses.**"), strings.Index(text, "proofloop status\n")
 	if defined < 0 || used < 0 || defined > used || !strings.Contains(text[:used], "[status]") {
