@@ -140,7 +140,6 @@ type runner struct {
 	rootCost    map[string]float64 // each root problem's cost so far, all runs
 	costStop    string             // why --max-cost-usd stopped the run, or which roots are capped
 	debateTurns map[string]int     // the run's turns per debate
-	reapers     reapers            // the turns' reapers (run_reap.go)
 	planted     map[string]bool    // the canaries' root problems, until settled
 	sum         RunSummary
 }

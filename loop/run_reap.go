@@ -15,11 +15,16 @@ import (
 // kills and reaps them when the turn ends. Its children are then its
 // reapers, which it tracks, and such orphans, which it does not.
 
-// reapers are the reapers run started and has not seen end.
+// reapers are the reapers this process started and has not seen end. One
+// registry per process, not per run: eval runs several runs at once in
+// one process, and one run's reapers are no orphans to another.
 type reapers struct {
 	mu   sync.Mutex
 	pids map[int]bool
 }
+
+// turnReapers is the process's registry.
+var turnReapers reapers
 
 // becomeSubreaper makes this process a child subreaper; false when the
 // kernel refuses (then the reapers alone stand).

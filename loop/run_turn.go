@@ -279,7 +279,7 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 	}()
 	cmd.Stderr = pw
 	if r.opts.Self != "" {
-		err = r.reapers.start(cmd)
+		err = turnReapers.start(cmd)
 	} else {
 		err = cmd.Start()
 	}
@@ -293,7 +293,7 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 			t.Outcome = TurnNotStarted
 		}
 		if r.opts.Self != "" {
-			r.reapers.ended(cmd.Process.Pid)
+			turnReapers.ended(cmd.Process.Pid)
 		}
 	}
 	t.Duration = time.Since(t.Start)
