@@ -40,7 +40,9 @@ func (a *app) genCommand() *cobra.Command {
 			"--id $PROOFLOOP_ID` first. --model CLI=MODEL puts the model in that CLI's commands (-m, --model), so that\n" +
 			"run records it and verify_distinct model can count it. --list ROLE prints, instead, the role's agents as\n" +
 			"one JSON list, one agent per CLI named for it (with its model), for `proofloop config set agents.ROLE`,\n" +
-			"and writes nothing. docs/claude-code.md, docs/codex.md and docs/gemini.md say why each flag is there.",
+			"and writes nothing. docs/claude-code.md, docs/codex.md and docs/gemini.md say why each flag is there.\n\n" +
+			"The files say what the agents may do: writing them is a person's command, refused in a turn of\n" +
+			"`proofloop run` and under a lease (gen-claude too).",
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.gen(o) },
 	}
@@ -82,6 +84,10 @@ func (a *app) gen(o genOptions) error {
 		}
 		fmt.Fprintln(a.stdout, list)
 		return nil
+	}
+	// The files say what the agents may do: an agent does not write them.
+	if err := a.notInTurn("gen"); err != nil {
+		return err
 	}
 	out := map[string]any{}
 	for _, c := range clis {
