@@ -146,7 +146,7 @@ func (p *reporter) turnEnded(t *turnRecord) {
 	delete(p.inflight, t.N)
 	e := TurnEnded{Event: "turn_ended", RunID: p.runID, Turn: t.N, Role: t.Role, ID: t.ID, Outcome: t.Outcome,
 		ExitCode: t.ExitCode, DurationMS: t.Duration.Milliseconds(), Idle: t.Idle, Error: t.ErrText, AgentError: t.AgentError,
-		NoCall: t.NoCall, UsageWarning: t.UsageWarning, Time: eventTime(time.Now())}
+		NoCall: t.NoCall, UsageWarning: t.UsageWarning, Time: eventTime(cmpOr2(t.Ended, time.Now()))}
 	if t.Before != nil {
 		e.StatusBefore = string(t.Before.Status())
 	}
@@ -285,4 +285,12 @@ func lastWords(g GivenUp) string {
 		s += ": " + g.StderrTail[n-1]
 	}
 	return s
+}
+
+// cmpOr2 is t, or else when t is zero.
+func cmpOr2(t, otherwise time.Time) time.Time {
+	if t.IsZero() {
+		return otherwise
+	}
+	return t
 }

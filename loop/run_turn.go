@@ -57,6 +57,7 @@ type turnRecord struct {
 	Actor            string
 	Log              string // root-relative
 	Start            time.Time
+	Ended            time.Time // when run began to give the item back: the turn's end
 
 	// Known once it ended.
 	Outcome       string
@@ -98,6 +99,7 @@ func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error
 	released := false
 	defer func() {
 		if !released {
+			t.Ended = time.Now()
 			if rerr := release(r.s, t.ID, c.Lease.Token, t.Actor); err == nil {
 				err = rerr
 			}
@@ -133,6 +135,7 @@ func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error
 	}
 
 	released = true
+	t.Ended = time.Now() // before the release: another may take the item once it commits
 	if err := release(r.s, t.ID, c.Lease.Token, t.Actor); err != nil {
 		return err
 	}
