@@ -3,6 +3,7 @@ package loop
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -25,16 +26,15 @@ const ReaperCommand = "__turn-reaper"
 // left the agent's process group and session (setsid) or was orphaned: it
 // makes itself a child subreaper (PR_SET_CHILD_SUBREAPER), so every
 // orphaned descendant of the agent becomes its child rather than init's.
-// It runs args (sh -c COMMAND) in its own process group (run made it the
-// group's leader), with its stdin, stdout and stderr, and waits for it.
-// When the agent ends, or when run asks it to stop (SIGTERM, SIGINT,
-// SIGHUP: the turn timed out or the run ended), it kills every other
-// process of its group, then kills and reaps every child it has until it
-// has none, and only then exits, with the agent's exit code (or dying of
-// the agent's signal). So when run sees it end, nothing of the turn is
-// left: no process to write to the store, and no one holding the turn's
-// stderr pipe. An agent that kills its reaper leaves run to kill the group
-// and to reap the orphans, which run, a subreaper too, then adopts.
+// It runs args (sh -c COMMAND) in a process group of its own, with its
+// stdin, stdout and stderr, and waits for it. When the agent ends, or when
+// run asks it to stop (SIGTERM, SIGINT, SIGHUP: the turn timed out or the
+// run ended), it kills the agent's group, then kills and reaps every child
+// it has until it has none, and only then exits, with the agent's exit
+// code (or dying of the agent's signal). So when run sees it end, nothing
+// of the turn is left: no process to write to the store, and no one
+// holding the turn's stderr pipe. An agent that kills its reaper orphans
+// the whole turn, which run, a subreaper too, then adopts and kills.
 func Reap(args []string) int {
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
@@ -51,20 +51,33 @@ func Reap(args []string) int {
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "proofloop: cannot start the agent: %v\n", err)
 		return 127
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
+	pid := cmd.Process.Pid
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		var info unix.Siginfo
+		for {
+			err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+			if !errors.Is(err, unix.EINTR) {
+				return
+			}
+		}
+	}()
 	select {
-	case err = <-done:
+	case <-exited:
 	case <-stop:
-		killGroupButSelf()
-		err = <-done
 	}
-	killGroupButSelf() // the agent's background children
+	// The agent's group, its background children with it; killed while
+	// the agent is still unreaped (WNOWAIT), so that the group's id is
+	// still the agent's and no other's.
+	syscall.Kill(-pid, syscall.SIGKILL)
+	<-exited
+	err := cmd.Wait()
 	reapAll()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -109,20 +122,30 @@ func reapAll() {
 	}
 }
 
-// killGroupButSelf kills every process of this process's group but
-// itself (a signal to the group would reach it too).
-func killGroupButSelf() {
-	self := os.Getpid()
-	for _, pid := range procsWhere(func(_, pgrp int) bool { return pgrp == self }) {
-		if pid != self {
-			syscall.Kill(pid, syscall.SIGKILL)
+// childrenOf lists the children of process pid: each of its threads'
+// /proc/PID/task/TID/children (a child's parent is the thread that forked
+// it, or the one the kernel handed an orphan to), else, on a kernel without
+// that file, every process of /proc whose parent it is.
+func childrenOf(pid int) []int {
+	all := func() []int { return procsWhere(func(ppid, _ int) bool { return ppid == pid }) }
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return all()
+	}
+	var out []int
+	for _, tk := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, tk.Name()))
+		if errors.Is(err, fs.ErrNotExist) && tk.Name() == strconv.Itoa(pid) {
+			return all() // no children file on this kernel
+		}
+		// A thread that ended since the list was read has no children.
+		for _, f := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(f); err == nil {
+				out = append(out, n)
+			}
 		}
 	}
-}
-
-// childrenOf lists the processes whose parent is pid, from /proc.
-func childrenOf(pid int) []int {
-	return procsWhere(func(ppid, _ int) bool { return ppid == pid })
+	return out
 }
 
 // procsWhere lists the processes whose parent and process group ids

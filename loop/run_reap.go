@@ -48,24 +48,30 @@ func (rp *reapers) start(cmd *exec.Cmd) error {
 }
 
 // ended forgets a reaper that ended, then kills and reaps every child of
-// run that is no reaper: orphans of a turn whose reaper was killed.
+// run that is no reaper: the orphans of a turn whose reaper was killed,
+// and theirs, which come to run as each is killed, until none is left.
 func (rp *reapers) ended(pid int) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	delete(rp.pids, pid)
-	var orphans []int
-	for _, c := range childrenOf(os.Getpid()) {
-		if !rp.pids[c] {
-			syscall.Kill(c, syscall.SIGKILL)
-			orphans = append(orphans, c)
+	for {
+		var orphans []int
+		for _, c := range childrenOf(os.Getpid()) {
+			if !rp.pids[c] {
+				syscall.Kill(c, syscall.SIGKILL)
+				orphans = append(orphans, c)
+			}
 		}
-	}
-	for _, c := range orphans {
-		var ws syscall.WaitStatus
-		for {
-			_, err := syscall.Wait4(c, &ws, 0, nil)
-			if err != syscall.EINTR {
-				break
+		if len(orphans) == 0 {
+			return
+		}
+		for _, c := range orphans {
+			var ws syscall.WaitStatus
+			for {
+				_, err := syscall.Wait4(c, &ws, 0, nil)
+				if err != syscall.EINTR {
+					break
+				}
 			}
 		}
 	}
