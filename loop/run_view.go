@@ -213,7 +213,7 @@ func (l *RunLog) View(s *store.Store) (*RunView, error) {
 		switch {
 		case it.Outcome == model.OutcomeExhausted:
 			v.Stuck = append(v.Stuck, Stuck{ID: id, Role: it.Role, Reason: it.Reason + " (its round budget is spent: a person decides)"})
-		case it.Role != "" && len(cfg.Agents[string(it.Role)]) == 0:
+		case it.Role != "" && len(agentsOfItem(s, cfg.Agents, id, it)) == 0:
 			v.Stuck = append(v.Stuck, Stuck{ID: id, Role: it.Role, Reason: it.Reason + " (no agent for " + string(it.Role) + " in config.json)"})
 		}
 	}
@@ -231,11 +231,34 @@ func (v *RunView) addLease(l *store.Lease, cfg store.Config) {
 	if at, err := time.Parse(time.RFC3339Nano, l.ClaimedAt); err == nil {
 		t.Elapsed = v.Now.Sub(at)
 	}
-	for _, a := range cfg.Agents[l.Role] {
-		if a.Name == l.Agent {
-			t.CLI, _ = AgentIdentity(a.Command)
-			t.Model = cmpOr(t.Model, agentModel(a))
+	for _, key := range cfg.Agents.Keys() {
+		if key != l.Role && !strings.HasSuffix(key, "."+l.Role) {
+			continue // another role's, or another protocol's
+		}
+		protocol, role, nested := strings.Cut(key, ".")
+		if !nested {
+			protocol, role = "", key
+		}
+		list, _ := cfg.Agents.For(protocol, role)
+		for _, a := range list {
+			if a.Name == l.Agent {
+				t.CLI, _ = AgentIdentity(a.Command)
+				t.Model = cmpOr(t.Model, agentModel(a))
+			}
 		}
 	}
 	v.InFlight = append(v.InFlight, t)
+}
+
+// agentsOfItem are the agents config.json gives an item's role: on a
+// debate, those of its protocol (store.AgentTable.For).
+func agentsOfItem(s *store.Store, table store.AgentTable, id string, it *Item) store.Agents {
+	protocol := ""
+	if it.Kind == model.KindDebate {
+		if d, err := s.Read(id); err == nil {
+			protocol = d.Get("protocol").String()
+		}
+	}
+	a, _ := table.For(protocol, string(it.Role))
+	return a
 }

@@ -86,7 +86,7 @@ func (a *app) gen(o genOptions) error {
 		return nil
 	}
 	// The files say what the agents may do: an agent does not write them.
-	if err := a.notInTurn("gen"); err != nil {
+	if err := a.personOnly("gen"); err != nil {
 		return err
 	}
 	out := map[string]any{}

@@ -40,7 +40,7 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			"marketplace it wrote is kept up to date by every later gen-claude in DIR.",
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if err := a.notInTurn("gen-claude"); err != nil {
+			if err := a.personOnly("gen-claude"); err != nil {
 				return err // the files say what the agents may do
 			}
 			rep, err := skills.WriteClaude(dir)
