@@ -54,6 +54,11 @@ func TestParseUsage(t *testing.T) {
 		// stream-json: the assistant lines carry message.usage, not usage;
 		// only the result line counts.
 		{name: "claude --output-format stream-json", capture: "claude-code-2.1.197-stream.jsonl", want: &claude},
+		// Claude Code's default model names its context window in
+		// modelUsage ("claude-opus-4-8[1m]"): the model is the name before
+		// it (its usage was refused as no model's name).
+		{name: "claude's default model, with its context window", capture: "claude-code-2.1.197-default-model.json", harness: "claude-code",
+			want: &Usage{InputTokens: 40, OutputTokens: 20, CostUSD: 0.0007, Source: SourceClaude, Model: "claude-opus-4-8", Reported: true}},
 		// Codex's last turn.completed: input counts the cached ones.
 		{name: "codex exec --json", capture: "codex-0.171.0.jsonl", harness: "codex",
 			want: &Usage{InputTokens: 200, CachedTokens: 80, OutputTokens: 14, Source: SourceCodex}},

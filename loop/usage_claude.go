@@ -1,6 +1,9 @@
 package loop
 
 import (
+	"regexp"
+	"sync"
+
 	"github.com/tidwall/gjson"
 )
 
@@ -75,7 +78,11 @@ func claudeResult(v gjson.Result) (gjson.Result, bool) {
 	return gjson.Result{}, false
 }
 
-// claudeModel is the model of modelUsage that used the most tokens.
+// claudeModel is the model of modelUsage that used the most tokens. A key
+// may end in the context window Claude Code asked for, as its own default
+// model does ("claude-opus-4-8[1m]": the model, with a window of a million
+// tokens); the model is the name before it, so that a model counts as one
+// under verify_distinct model and has one price whatever its window.
 func claudeModel(mu gjson.Result) string {
 	best, most := "", int64(-1)
 	mu.ForEach(func(k, v gjson.Result) bool {
@@ -84,5 +91,12 @@ func claudeModel(mu gjson.Result) string {
 		}
 		return true
 	})
+	if m := contextWindow().FindStringIndex(best); m != nil && m[0] > 0 {
+		return best[:m[0]]
+	}
 	return best
 }
+
+// contextWindow is the suffix of a Claude Code model name that says its
+// context window: [1m], [200k].
+var contextWindow = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[[0-9]{1,4}[km]\]$`) })
