@@ -10,7 +10,7 @@ BIN := bin/proofloop
 TEST_PKGS ?= ./...
 TEST_TIMEOUT ?= 40m
 
-.PHONY: FORCE build install test demo demo-pg bench soak deps clean chromium postgresql claude-code texlive coq
+.PHONY: FORCE build install test demo demo-pg bench soak deps clean chromium postgresql claude-code agent-clis texlive coq
 
 # go build always runs: its own cache makes a build with nothing changed take about a
 # second, and it sees what make's file list cannot (the embedded examples, schemas and
@@ -93,20 +93,22 @@ postgresql:
 	  echo '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'; \
 	fi
 
-# The tests of the real Claude Code harness drive the pinned CLI
-# (internal/claudecode.Version) from a cache outside the repository
-# ($XDG_CACHE_HOME/proofloop/claude-code/VERSION). When it is missing,
-# install it with npm; if that fails, say so loudly and go on: those tests
-# then skip, loudly.
-claude-code:
+# The tests of the real agent harnesses drive the pinned CLIs (Claude Code,
+# Codex and Gemini: internal/claudecode.Pins) from caches outside the
+# repository ($XDG_CACHE_HOME/proofloop/NAME/VERSION). When one is missing,
+# install it with npm; if that fails, say so loudly and go on: its tests
+# then skip, loudly. claude-code is the old name of the target.
+agent-clis:
 	@$(GO) run ./internal/claudecode/install
+
+claude-code: agent-clis
 
 # Unit tests, testscript end-to-end tests, the fuzz seed corpus, the
 # multi-process lost-update test, the kill -9 crash test and the report's
 # browser tests; the stories and the e2e tests that matter for correctness
 # run on both stores (the PostgreSQL ones on a throwaway cluster).
 # gotestsum prints go test's own lines and a summary, then the ten slowest tests.
-test: build chromium postgresql claude-code texlive coq
+test: build chromium postgresql agent-clis texlive coq
 	$(GO) vet ./...
 	@mkdir -p bin
 	@$(GO) tool gotestsum --format standard-quiet --jsonfile bin/test.json -- -count=1 -timeout $(TEST_TIMEOUT) $(TEST_PKGS) 2>&1 | tee bin/test.log; \

@@ -84,7 +84,10 @@ type GivenUp struct {
 	Failures     int        `json:"failures"`       // in a row
 	LastOutcome  string     `json:"last_outcome"`
 	LastExitCode *int       `json:"last_exit_code"`
-	StderrTail   []string   `json:"stderr_tail"`
+	// AgentError is the error the agent's CLI reported on its last turn
+	// (from its JSON output), when it reported one that run can read.
+	AgentError string   `json:"agent_error,omitempty"`
+	StderrTail []string `json:"stderr_tail"`
 }
 
 // RunSummary is what a run did.
@@ -180,7 +183,7 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 			return nil, err
 		}
 		for _, c := range costs {
-			r.rootCost[c.Root] += c.CostUSD
+			r.rootCost[c.Root] = AddCost(r.rootCost[c.Root], c.CostUSD)
 		}
 		if opts.Problem != "" && r.rootCost[opts.Problem] >= r.maxCost {
 			return nil, store.Errorf(CodeBudgetSpent, "%s has cost $%.4f of its max_cost_usd $%.4f already", opts.Problem, r.rootCost[opts.Problem], r.maxCost).
@@ -188,6 +191,9 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 		}
 	}
 	r.setAgents(cfg.Agents)
+	if err := checkModelsKnown(cfg, r.agents[string(model.RoleCheck)]); err != nil {
+		return nil, err
+	}
 	if len(r.roles) == 0 {
 		return nil, store.Errorf(store.CodeInvalidInput, "config.json sets no agents").
 			WithHint("give each role a command: `proofloop config set agents.ROLE CMD` for solve, prove, check and fix (`proofloop gen-claude` prints them for Claude Code; `proofloop init --example DIR` is a project with scripted agents)")
@@ -196,6 +202,9 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 		return nil, err
 	}
 	r.ttl = max(r.ttl, opts.TurnTimeout+time.Minute) // a lease outlives the turn it covers
+	if opts.Self != "" {
+		becomeSubreaper() // the second wall behind each turn's reaper
+	}
 	start := time.Now()
 	if r.sum.RunID, r.dir, err = newRunDir(s, start, cfg.KeepRuns); err != nil {
 		return nil, err
@@ -563,18 +572,6 @@ func (r *runner) outcomeError() error {
 		return store.Errorf(CodeStuck, "%s", msg).WithHint(hint)
 	}
 	return nil
-}
-
-// lastWords is how a given-up agent last failed, for one line.
-func lastWords(g GivenUp) string {
-	s := g.LastOutcome
-	if g.LastExitCode != nil {
-		s = fmt.Sprintf("exit %d", *g.LastExitCode)
-	}
-	if n := len(g.StderrTail); n > 0 {
-		s += ": " + g.StderrTail[n-1]
-	}
-	return s
 }
 
 func plural(n int, noun string) string {

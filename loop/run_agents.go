@@ -22,6 +22,15 @@ import (
 // (judge), so that two protocols that share a role name each get their own
 // agent; an agora position's only under agora.
 
+// agentModel is an agent's model: its model in config.json, else what its
+// command's -m or --model names ("" when neither says). run claims in its
+// name, so every record of the turn carries it, and verify_distinct model
+// compares it.
+func agentModel(a store.Agent) string {
+	_, m := AgentLabels(a)
+	return m
+}
+
 // agentKey names one agent of an agents key, for the give-up count.
 func agentKey(key string, i int) string { return fmt.Sprintf("%s#%d", key, i) }
 
@@ -123,7 +132,7 @@ func (r *runner) actorFor(w int, canary string) ActorFor {
 				return Acting{}, false, nil
 			}
 			a := r.agents[key][i]
-			return Acting{Actor: seat.actor, Key: key, Index: i, Agent: a.Name, Model: a.Model}, true, nil
+			return Acting{Actor: seat.actor, Key: key, Index: i, Agent: a.Name, Model: agentModel(a)}, true, nil
 		}
 		key := string(it.Role)
 		agents := r.agents[key]
@@ -144,7 +153,7 @@ func (r *runner) actorFor(w int, canary string) ActorFor {
 				continue
 			}
 			a := agents[i]
-			acting := Acting{Actor: actingName(it.Role, a, w), Key: key, Index: i, Agent: a.Name, Model: a.Model}
+			acting := Acting{Actor: actingName(it.Role, a, w), Key: key, Index: i, Agent: a.Name, Model: agentModel(a)}
 			if exclude != nil {
 				if reason := exclude(acting); reason != "" {
 					if !slices.Contains(why, reason) { // two agents of one model: one reason
@@ -250,4 +259,24 @@ func (r *runner) noAgent(it *Item) string {
 		keys += " or agents." + string(it.Role)
 	}
 	return fmt.Sprintf("no agent for %s of %s in config.json: set %s", it.Role, protocol, keys)
+}
+
+// checkModelsKnown refuses, under verify_distinct model with a quorum of
+// more than one, a single unnamed check agent whose model nobody names (no
+// model in config.json, no -m or --model in its command): its
+// confirmations would carry no agent and no model, so each of run's
+// workers would count as a party of its own, and the quorum would count
+// workers, not models. A named agent of unknown model counts as
+// model.UnknownModel instead.
+func checkModelsKnown(cfg store.Config, check store.Agents) error {
+	if cfg.VerifyDistinct != model.DistinctModel || cfg.VerifyQuorum < 2 {
+		return nil
+	}
+	for _, a := range check {
+		if a.Name == "" && agentModel(a) == "" {
+			return store.Errorf(store.CodeInvalidInput, "verify_distinct model counts models toward verify_quorum %d, and agents.check names no model: its confirmations could not be told apart", cfg.VerifyQuorum).
+				WithHint(`name its model: a list [{"name": "N", "model": "M", "command": "..."}] (` + "`proofloop config set agents.check '[...]'`" + `), or -m/--model in its command`)
+		}
+	}
+	return nil
 }

@@ -16,10 +16,12 @@ import (
 	"time"
 )
 
-// TestRunKillsOrphans (issue 10, defect 5): an agent that leaves a
-// background child behind and exits (0 or 1) does not outlive its turn: the
-// child is killed with the agent's process group before run returns, and it
-// writes nothing to the store afterwards.
+// TestRunKillsOrphans (issue 10, defect 5; issue 34, N11): an agent that
+// leaves a background child behind and exits (0 or 1) does not outlive its
+// turn: the child is killed before run returns, also one that left the
+// agent's process group and session with setsid (run's reaper is its
+// subreaper), even when the agent killed its reaper (run, a subreaper
+// too, adopts the orphans), and it writes nothing to the store afterwards.
 //
 // The child holds the write end of a FIFO. Reading the FIFO ends (EOF) only
 // once every process holding that end is dead, so the test knows for sure,
@@ -28,14 +30,15 @@ func TestRunKillsOrphans(t *testing.T) {
 	for _, tc := range []struct {
 		code    string
 		outcome string
-	}{{"0", "ok"}, {"1", "failed"}} {
-		t.Run("exit"+tc.code, func(t *testing.T) {
+		setsid  string
+	}{{"0", "ok", ""}, {"1", "failed", ""}, {"0", "ok", "setsid"}, {"0", "failed", "killreaper"}} {
+		t.Run("exit"+tc.code+tc.setsid, func(t *testing.T) {
 			state := t.TempDir()
 			fifo := filepath.Join(state, "fifo")
 			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			root := newRoot(t, map[string]any{"agents": map[string]string{"prove": testAgent("orphan", state, tc.code)}})
+			root := newRoot(t, map[string]any{"agents": map[string]string{"prove": strings.TrimSpace(testAgent("orphan", state, tc.code, tc.setsid))}})
 			newOdd(t, root)
 			t.Cleanup(func() { killPidFile(state, "child.pid") })
 
@@ -54,7 +57,8 @@ func TestRunKillsOrphans(t *testing.T) {
 
 			r := runLoop(t, root, "--max-turns", "1", "--turn-timeout", "1m")
 			wantOutcome(t, r, 8, "max_turns")
-			if e := r.ended(t, 1); e.Outcome != tc.outcome || e.ExitCode == nil || strconv.Itoa(*e.ExitCode) != tc.code {
+			// A killed reaper ends the turn as killed by a signal: no exit code.
+			if e := r.ended(t, 1); e.Outcome != tc.outcome || (tc.setsid != "killreaper" && (e.ExitCode == nil || strconv.Itoa(*e.ExitCode) != tc.code)) {
 				t.Errorf("turn 1 ended %+v; want outcome %s, exit %s", e, tc.outcome, tc.code)
 			}
 			checkSettled(t, root, r)
@@ -117,8 +121,8 @@ func TestRunDamagedStoreReleasesLease(t *testing.T) {
 		t.Errorf("lease of stmt_odd_wrap after the run: %+v; want released_at set", l)
 	}
 	_, evs := events(t, root)
-	if last := evs[len(evs)-1]; last.Command != "release" || len(last.IDs) != 1 || last.IDs[0] != "stmt_odd_wrap" {
-		t.Errorf("last event %+v; want the run's release of stmt_odd_wrap", last)
+	if n := len(evs); n < 2 || evs[n-2].Command != "release" || len(evs[n-2].IDs) != 1 || evs[n-2].IDs[0] != "stmt_odd_wrap" || evs[n-1].Command != "run-turn" {
+		t.Errorf("last events %+v; want the run's release of stmt_odd_wrap, then the turn's run-turn record", evs[max(0, n-2):])
 	}
 	if _, err := os.Stat(filepath.Join(root, ".journal")); err == nil {
 		t.Errorf("a journal is left after the run")

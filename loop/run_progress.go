@@ -54,8 +54,14 @@ type TurnEnded struct {
 	Changed      bool       `json:"changed"`      // the item's revision moved
 	Idle         bool       `json:"idle"`         // changed nothing, and was charged to the item's budget
 	Error        string     `json:"error,omitempty"`
-	UsageWarning string     `json:"usage_warning,omitempty"` // the usage the agent reported was not counted, and why
-	Time         string     `json:"time"`
+	// AgentError is the error the agent's CLI reported (its JSON output),
+	// for a turn that did not end ok.
+	AgentError string `json:"agent_error,omitempty"`
+	// NoCall: the turn failed before any proofloop call, and is not
+	// charged to the item's budget.
+	NoCall       bool   `json:"no_call,omitempty"`
+	UsageWarning string `json:"usage_warning,omitempty"` // the usage the agent reported was not counted, and why
+	Time         string `json:"time"`
 }
 
 // AgentGivenUp is the agent_given_up line: a role's agent failed
@@ -139,7 +145,8 @@ func (p *reporter) turnEnded(t *turnRecord) {
 	defer p.mu.Unlock()
 	delete(p.inflight, t.N)
 	e := TurnEnded{Event: "turn_ended", RunID: p.runID, Turn: t.N, Role: t.Role, ID: t.ID, Outcome: t.Outcome,
-		ExitCode: t.ExitCode, DurationMS: t.Duration.Milliseconds(), Idle: t.Idle, Error: t.ErrText, UsageWarning: t.UsageWarning, Time: eventTime(time.Now())}
+		ExitCode: t.ExitCode, DurationMS: t.Duration.Milliseconds(), Idle: t.Idle, Error: t.ErrText, AgentError: t.AgentError,
+		NoCall: t.NoCall, UsageWarning: t.UsageWarning, Time: eventTime(cmpOr2(t.Ended, time.Now()))}
 	if t.Before != nil {
 		e.StatusBefore = string(t.Before.Status())
 	}
@@ -153,6 +160,8 @@ func (p *reporter) turnEnded(t *turnRecord) {
 		change = "could not read " + t.ID + " back: " + t.ErrText
 	case t.Idle:
 		change = "changed nothing (counts against its budget)"
+	case t.NoCall:
+		change = "failed before any proofloop call (not charged to " + t.ID + ")"
 	case !e.Changed:
 		change = "changed nothing"
 	case e.StatusBefore == e.StatusAfter:
@@ -169,6 +178,9 @@ func (p *reporter) turnEnded(t *turnRecord) {
 	case TurnNotStarted:
 		how = "did not start (" + exitText(t) + "; not charged to " + t.ID + ")"
 	}
+	if t.AgentError != "" {
+		how += " (" + t.AgentError + ")"
+	}
 	p.line(fmt.Sprintf("turn %d: %s on %s ended: %s after %s; %s", t.N, t.Role, t.ID, how, fmtDuration(t.Duration), change))
 	if t.UsageWarning != "" {
 		p.line(fmt.Sprintf("turn %d: warning: %s", t.N, t.UsageWarning))
@@ -180,10 +192,7 @@ func (p *reporter) turnEnded(t *turnRecord) {
 func (p *reporter) givenUp(g GivenUp) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	last := g.LastOutcome
-	if g.LastExitCode != nil {
-		last = fmt.Sprintf("exit %d", *g.LastExitCode)
-	}
+	last := lastWords(GivenUp{LastOutcome: g.LastOutcome, LastExitCode: g.LastExitCode, AgentError: g.AgentError})
 	failed := "failed"
 	if g.LastOutcome == TurnNotStarted {
 		failed, last = "could not start", last+" (its command was not found or is not executable; check agents."+string(g.Role)+" in config.json)"
@@ -260,4 +269,28 @@ func fmtDuration(d time.Duration) string {
 		return fmt.Sprintf("%.2fs", d.Seconds())
 	}
 	return d.Round(time.Second).String()
+}
+
+// lastWords is how a given-up agent last failed, for one line: its CLI's
+// own error when it reported one, else the last line of its stderr.
+func lastWords(g GivenUp) string {
+	s := g.LastOutcome
+	if g.LastExitCode != nil {
+		s = fmt.Sprintf("exit %d", *g.LastExitCode)
+	}
+	if g.AgentError != "" {
+		return s + ": " + g.AgentError
+	}
+	if n := len(g.StderrTail); n > 0 {
+		s += ": " + g.StderrTail[n-1]
+	}
+	return s
+}
+
+// cmpOr2 is t, or else when t is zero.
+func cmpOr2(t, otherwise time.Time) time.Time {
+	if t.IsZero() {
+		return otherwise
+	}
+	return t
 }

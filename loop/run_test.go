@@ -46,6 +46,7 @@ type runSummary struct {
 		Failures     int      `json:"failures"`
 		LastOutcome  string   `json:"last_outcome"`
 		LastExitCode *int     `json:"last_exit_code"`
+		AgentError   string   `json:"agent_error"`
 		StderrTail   []string `json:"stderr_tail"`
 	} `json:"given_up"`
 	Logs string `json:"logs"`
@@ -74,6 +75,9 @@ type runEvent struct {
 	Error        string   `json:"error"`
 	Failures     int      `json:"failures"`
 	StderrTail   []string `json:"stderr_tail"`
+	AgentError   string   `json:"agent_error"`
+	NoCall       bool     `json:"no_call"`
+	UsageWarning string   `json:"usage_warning"`
 }
 
 // runResult is one finished `proofloop run --json`: its exit code, its
@@ -289,9 +293,11 @@ func checkEvents(t *testing.T, root string, r runResult) {
 				t.Fatalf("turn_ended %+v; want duration_ms, status_before, status_after, changed and idle", e)
 			}
 			// A turn that did not start has sh's 126 or 127, or no code
-			// when sh itself could not be started.
+			// when sh itself could not be started; a failed one has none
+			// when a signal not of run's killed it.
 			notStarted := e.Outcome == "not_started" && (e.ExitCode == nil || *e.ExitCode == 126 || *e.ExitCode == 127)
-			if !notStarted && (e.ExitCode == nil) != (e.Outcome == "timeout" || e.Outcome == "interrupted" || e.Outcome == "not_started") ||
+			signaled := e.Outcome == "failed" && e.ExitCode == nil
+			if !notStarted && !signaled && (e.ExitCode == nil) != (e.Outcome == "timeout" || e.Outcome == "interrupted" || e.Outcome == "not_started") ||
 				(e.Outcome == "ok") != (e.ExitCode != nil && *e.ExitCode == 0) {
 				t.Errorf("turn_ended %+v: outcome %s with exit code %v", e, e.Outcome, e.ExitCode)
 			}
@@ -499,7 +505,8 @@ func TestRunAgentHangs(t *testing.T) {
 
 // TestRunAgentCrashes: the prover's first turn exits 1; it counts as
 // failed, its lease is released, and the run goes on to solved (one
-// failure is not max_agent_failures in a row).
+// failure is not max_agent_failures in a row). It failed before any
+// proofloop call, so it is not charged to the item's budget (issue 35).
 func TestRunAgentCrashes(t *testing.T) {
 	root := copyContents(t)
 	state := t.TempDir()
@@ -522,8 +529,8 @@ func TestRunAgentCrashes(t *testing.T) {
 			crashed = &e
 		}
 	}
-	if crashed == nil || crashed.Role != "prove" || crashed.ExitCode == nil || *crashed.ExitCode != 1 || !*crashed.Idle {
-		t.Fatalf("failed turn %+v; want the prover's, exit 1, idle", crashed)
+	if crashed == nil || crashed.Role != "prove" || crashed.ExitCode == nil || *crashed.ExitCode != 1 || *crashed.Idle || !crashed.NoCall {
+		t.Fatalf("failed turn %+v; want the prover's, exit 1, failed before any call and not idle", crashed)
 	}
 	log := readFile(t, filepath.Join(root, "runs", r.sum.RunID, fmt.Sprintf("%04d-prove-%s.log", crashed.Turn, crashed.ID)))
 	if !strings.Contains(log, "crashing on") {

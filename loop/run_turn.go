@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/tidwall/gjson"
 	"golang.org/x/sys/unix"
 
 	"github.com/proofloop/proofloop/model"
@@ -35,6 +37,10 @@ const (
 // up, and never against the item's round budget.
 func notStarted(code *int) bool { return code != nil && (*code == 126 || *code == 127) }
 
+// runCommands are the event commands run writes itself in a turn's name:
+// none of them is a call the turn's agent made.
+var runCommands = []string{"release", UsageCommand, "run-idle", TurnCommand}
+
 // turnRecord is one turn as the progress reports see it.
 type turnRecord struct {
 	N      int
@@ -53,6 +59,7 @@ type turnRecord struct {
 	Actor            string
 	Log              string // root-relative
 	Start            time.Time
+	Ended            time.Time // when run began to give the item back: the turn's end
 
 	// Known once it ended.
 	Outcome       string
@@ -66,12 +73,21 @@ type turnRecord struct {
 	StderrTail    []string
 	ErrText       string // what went wrong besides the agent, if anything
 	canary        bool   // the turn is on a canary (run_canary.go)
+	// AgentError is the error the agent's CLI reported in its output
+	// (Codex's turn.failed, Gemini's error object, Claude Code's result),
+	// "" when it reported none that run can read.
+	AgentError string
+	// NoCall says the turn failed (non-zero exit or timeout) before any
+	// proofloop call: nothing changed and no event bears its actor. It is
+	// the agent's failure, not the item's: never charged to its budget.
+	NoCall bool
+	seq0   int // the log's last seq when the agent started
 }
 
 // newTurn is the record of turn n, which worker w starts on c.
 func (r *runner) newTurn(w, n int, c *Claimed) *turnRecord {
 	t := &turnRecord{N: n, Role: c.Item.Role, ID: c.Item.ID, Kind: c.Item.Kind, Reason: c.Item.Reason,
-		Agent: r.agentOf(c).Command, AgentName: c.Acting.Agent, Model: r.agentOf(c).Model, agentsKey: c.Acting.Key, agentIndex: c.Acting.Index, agent: r.agentOf(c),
+		Agent: r.agentOf(c).Command, AgentName: c.Acting.Agent, Model: c.Acting.Model, agentsKey: c.Acting.Key, agentIndex: c.Acting.Index, agent: r.agentOf(c),
 		Actor: c.Lease.Actor, Start: time.Now(),
 		Outcome: TurnNotStarted} // until the agent ran
 	t.Log = fmt.Sprintf("%s/%04d-%s-%s.log", r.dir, n, t.Role, t.ID)
@@ -85,6 +101,7 @@ func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error
 	released := false
 	defer func() {
 		if !released {
+			t.Ended = time.Now()
 			if rerr := release(r.s, t.ID, c.Lease.Token, t.Actor); err == nil {
 				err = rerr
 			}
@@ -92,40 +109,55 @@ func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error
 		if err != nil {
 			t.ErrText = err.Error()
 		}
+		g := r.count(t)
+		r.recordTurn(t, g)
 		r.rep.turnEnded(t)
-		r.count(t)
+		if g != nil {
+			r.rep.givenUp(*g)
+		}
 	}()
 	if t.Before, err = r.s.Read(t.ID); err != nil {
 		return err
 	}
-	f, err := r.s.Root().OpenFile(t.Log, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	f, err := r.s.Root().OpenFile(t.Log, os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o644)
 	if err != nil {
 		return store.Errorf(store.CodeInternal, "create %s", t.Log).Wrap(err)
 	}
 	defer f.Close()
 	fmt.Fprintf(f, "# turn %d: %s on %s (%s) as %s\n", t.N, t.Role, t.ID, t.Reason, t.Actor)
+	if t.seq0, err = r.s.LastSeq(); err != nil {
+		return err
+	}
 
 	r.runAgent(ctx, t, f, c.Lease.Token)
 	fmt.Fprintf(f, "\n# turn %d ended: %s, %s, %s\n", t.N, t.Outcome, exitText(t), t.Duration.Round(time.Millisecond))
-	r.turnUsage(t, usagePath(r, t))
+	r.turnUsage(t, f, usagePath(r, t))
 	if t.UsageWarning != "" {
 		fmt.Fprintf(f, "# warning: %s\n", t.UsageWarning)
 	}
 
 	released = true
+	t.Ended = time.Now() // before the release: another may take the item once it commits
 	if err := release(r.s, t.ID, c.Lease.Token, t.Actor); err != nil {
 		return err
 	}
 	if t.After, err = r.s.Read(t.ID); err != nil {
 		return err
 	}
-	// An interrupted turn is the run's doing, not the agent's, and a turn
-	// whose agent did not start is the configuration's: neither is charged
-	// to the item's budget. A debate has no round budget (its
-	// protocol limits its turns, and its schema has no idle_turns): a
-	// debate turn that wrote nothing is a failed or empty turn, not an
-	// idle one.
-	t.Idle = t.After.Revision() == t.Before.Revision() && t.Outcome != TurnInterrupted && t.Outcome != TurnNotStarted && t.Kind != model.KindDebate && !t.canary
+	unchanged := t.After.Revision() == t.Before.Revision()
+	if unchanged && (t.Outcome == TurnFailed || t.Outcome == TurnTimeout) {
+		if t.NoCall, err = r.noCall(t); err != nil {
+			return err
+		}
+	}
+	// An interrupted turn is the run's doing, not the agent's; a turn
+	// whose agent did not start is the configuration's, and one that
+	// failed before any proofloop call is the agent's (a broken endpoint,
+	// a wrong flag): none is charged to the item's budget. A debate has no
+	// round budget (its protocol limits its turns, and its schema has no
+	// idle_turns): a debate turn that wrote nothing is a failed or empty
+	// turn, not an idle one. Nor has a canary.
+	t.Idle = unchanged && t.Outcome != TurnInterrupted && t.Outcome != TurnNotStarted && !t.NoCall && t.Kind != model.KindDebate && !t.canary
 	if t.Idle {
 		if err := r.idle(t.ID, t.Actor); err != nil {
 			return err
@@ -134,9 +166,32 @@ func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error
 	return nil
 }
 
+// noCall reports whether no event since the agent started bears the
+// turn's actor, besides run's own (the lease's release, the usage): the
+// agent made no proofloop call that changed anything.
+func (r *runner) noCall(t *turnRecord) (bool, error) {
+	called := false
+	err := Events(context.Background(), r.s, t.seq0, false, func(_ int, line []byte) error {
+		ev := gjson.ParseBytes(line)
+		if ev.Get("actor").String() == t.Actor && !slices.Contains(runCommands, ev.Get("command").String()) {
+			called = true
+			return errStopEvents
+		}
+		return nil
+	})
+	if errors.Is(err, errStopEvents) {
+		err = nil
+	}
+	return !called, err
+}
+
+// errStopEvents ends a read of the log early.
+var errStopEvents = errors.New("stop")
+
 // count adds an ended turn to the summary and gives up on a role whose
-// agent failed max_agent_failures times in a row.
-func (r *runner) count(t *turnRecord) {
+// agent failed max_agent_failures times in a row: the agent given up, or
+// nil.
+func (r *runner) count(t *turnRecord) *GivenUp {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.sum.ByRole[string(t.Role)]++
@@ -170,23 +225,30 @@ func (r *runner) count(t *turnRecord) {
 				r.liveRoles()
 			}
 			g := GivenUp{Role: t.Role, Agent: t.Agent, Name: t.AgentName, Failures: r.failures[key], LastOutcome: t.Outcome,
-				LastExitCode: t.ExitCode, StderrTail: t.StderrTail}
+				LastExitCode: t.ExitCode, AgentError: t.AgentError, StderrTail: t.StderrTail}
 			if g.StderrTail == nil {
 				g.StderrTail = []string{}
 			}
 			r.sum.GivenUp = append(r.sum.GivenUp, g)
-			r.rep.givenUp(g)
+			return &g
 		}
 	}
+	return nil
 }
 
 // runAgent runs the role's agent for one turn and fills in how it ended.
-// The agent leads a process group of its own; whatever is left of the group
-// when the turn ends (background children included) is killed, so that
-// nothing of the turn writes to the store after it.
+// The agent runs under a reaper (Reap: the proofloop binary itself, a
+// child subreaper), in a process group of its own; whatever is left of the
+// turn when it ends (background children, and orphans that left the
+// group or the session) is killed before the reaper exits, so that nothing
+// of the turn writes to the store after it.
 func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, token string) {
 	root, _ := filepath.Abs(r.s.Dir)
 	cmd := exec.Command("sh", "-c", t.Agent)
+	if r.opts.Self != "" {
+		cmd = exec.Command(r.opts.Self, ReaperCommand, "--", "sh", "-c", t.Agent)
+		cmd.Args[0] = "proofloop" // a test binary dispatches on it
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Env = append(os.Environ(), "PROOFLOOP_ROOT="+root, "PROOFLOOP_ROLE="+string(t.Role), "PROOFLOOP_ID="+t.ID,
 		"PROOFLOOP_KIND="+string(t.Kind), "PROOFLOOP_LEASE="+token, "PROOFLOOP_ACTOR="+t.Actor,
@@ -208,8 +270,7 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 	}
 	// Stdout goes to the log directly. Stderr goes through a pipe of ours
 	// into the log and a tail buffer, for the give-up message. The pipe's
-	// write end is an *os.File, so cmd.Wait does not wait on the copying:
-	// a background child holding stderr cannot hold up the turn.
+	// write end is an *os.File, so cmd.Wait does not wait on the copying.
 	cmd.Stdout = log
 	tail := &tailWriter{}
 	pr, pw, err := os.Pipe()
@@ -223,7 +284,11 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 		close(copied)
 	}()
 	cmd.Stderr = pw
-	err = cmd.Start()
+	if r.opts.Self != "" {
+		err = turnReapers.start(cmd)
+	} else {
+		err = cmd.Start()
+	}
 	pw.Close()
 	if err != nil {
 		fmt.Fprintf(tail, "cannot start the agent: %v\n", err)
@@ -233,11 +298,15 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 		if t.Outcome == TurnFailed && notStarted(t.ExitCode) {
 			t.Outcome = TurnNotStarted
 		}
+		if r.opts.Self != "" {
+			turnReapers.ended(cmd.Process.Pid)
+		}
 	}
 	t.Duration = time.Since(t.Start)
-	// Every process of the group is dead now, and a dead process holds no
-	// pipe: the copy ends. One that left the group on purpose (setsid) may
-	// hold it longer; the turn does not wait on it for ever.
+	// Every process of the turn is dead now (the reaper ends last), and a
+	// dead process holds no pipe: the copy ends. Without the reaper, one
+	// that left the group on purpose (setsid) may hold it longer; the turn
+	// does not wait on it for ever.
 	select {
 	case <-copied:
 	case <-time.After(10 * time.Second):
@@ -249,9 +318,11 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 }
 
 // wait waits for the agent to end, or for the turn timeout or the run's
-// end, and kills the agent's process group in every case. The group is
-// killed while its leader is still unreaped (waitid with WNOWAIT), so its
-// process group id cannot have been reused by then.
+// end. Under the reaper it asks the reaper to end the turn (SIGTERM) and
+// waits for it to have killed and reaped everything; without one it kills
+// the agent's process group in every case. The group is killed while its
+// leader is still unreaped (waitid with WNOWAIT), so its process group id
+// cannot have been reused by then.
 func (r *runner) wait(ctx context.Context, cmd *exec.Cmd) (string, *int) {
 	pid := cmd.Process.Pid
 	exited := make(chan struct{})
@@ -276,6 +347,13 @@ func (r *runner) wait(ctx context.Context, cmd *exec.Cmd) (string, *int) {
 	case <-ctx.Done():
 		outcome = TurnInterrupted
 	}
+	if outcome != "" && r.opts.Self != "" {
+		syscall.Kill(pid, syscall.SIGTERM) // the reaper kills the turn and reaps it
+		select {
+		case <-exited:
+		case <-time.After(reaperGrace):
+		}
+	}
 	killGroup()
 	<-exited
 	err := cmd.Wait()
@@ -293,6 +371,10 @@ func (r *runner) wait(ctx context.Context, cmd *exec.Cmd) (string, *int) {
 	}
 	return TurnFailed, nil // killed by a signal it did not get from us
 }
+
+// reaperGrace is how long run waits for a reaper told to end its turn
+// before it kills the reaper itself: the reaper only kills and reaps.
+const reaperGrace = 30 * time.Second
 
 // exitText says how the agent's process ended, for logs and progress.
 func exitText(t *turnRecord) string {

@@ -1,12 +1,13 @@
 package loop
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
 
 	"github.com/tidwall/gjson"
 
@@ -16,93 +17,93 @@ import (
 // UsageCommand is the event command of a run turn's usage.
 const UsageCommand = "run-usage"
 
-// Usage is what one turn of an agent cost, as the agent reported it:
-// Claude Code's `--output-format json` result on its stdout (usage,
-// total_cost_usd), or one JSON object written to $PROOFLOOP_USAGE
-// ({"input_tokens", "output_tokens", "cost_usd"}), which wins when both
-// are there.
-type Usage struct {
-	InputTokens  int64   `json:"input_tokens"`
-	OutputTokens int64   `json:"output_tokens"`
-	CostUSD      float64 `json:"cost_usd"`
-	Source       string  `json:"source"` // "claude-json" or "PROOFLOOP_USAGE"
+// The most run reads of a turn: the end of its log (its agent's result is
+// there), and the file $PROOFLOOP_USAGE names. A bigger usage file is
+// refused, not read.
+const (
+	logTailBytes  = 4 << 20
+	usageMaxBytes = 64 << 10
+)
+
+// readTail is the last n bytes of the turn's log, read from the file run
+// opened (the agent may have replaced the path: a FIFO there would block
+// a read by name for ever).
+func readTail(f *os.File, n int64) []byte {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	off := max(0, fi.Size()-n)
+	b := make([]byte, fi.Size()-off)
+	k, _ := f.ReadAt(b, off)
+	return b[:k]
 }
 
-// parseUsage reads a turn's usage from the file the agent wrote to
-// $PROOFLOOP_USAGE, else from the last JSON line of its output that
-// carries Claude Code's usage or total_cost_usd: the one object of
-// `--output-format json`, the result line of `stream-json`, or the result
-// element of the one array that `--output-format json --verbose` prints.
-// nil when neither says; an error when the file is not that object.
-func parseUsage(output, file []byte) (*Usage, error) {
-	if t := bytes.TrimSpace(file); len(t) > 0 {
-		var u Usage
-		dec := json.NewDecoder(bytes.NewReader(t))
-		dec.DisallowUnknownFields()
-		err := dec.Decode(&u)
-		if err == nil && dec.More() {
-			err = errors.New("more than one value")
-		}
-		if err != nil || u.InputTokens < 0 || u.OutputTokens < 0 || u.CostUSD < 0 || math.IsNaN(u.CostUSD) {
-			if err == nil {
-				err = errors.New("a negative value")
-			}
-			return nil, fmt.Errorf("$PROOFLOOP_USAGE must hold one object {\"input_tokens\": N, \"output_tokens\": N, \"cost_usd\": X} with no negative value (%v); the turn's usage is not counted", err)
-		}
-		u.Source = "PROOFLOOP_USAGE"
-		return &u, nil
+// readUsageFile reads the file an agent wrote to $PROOFLOOP_USAGE, and
+// removes it: a regular file of at most usageMaxBytes, opened without
+// blocking and inside the root (os.Root follows no link out of it; a link
+// inside it is read as its target, and only the link is removed). Anything else
+// (a FIFO, which would block run for ever with the item's lease held; a
+// device; a directory) is refused. nil, nil when there is none.
+func readUsageFile(root *os.Root, name string) ([]byte, error) {
+	defer root.Remove(name)
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
 	}
-	lines := bytes.Split(output, []byte("\n"))
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := bytes.TrimSpace(lines[i])
-		if len(l) == 0 || (l[0] != '{' && l[0] != '[') || !gjson.ValidBytes(l) {
-			continue
-		}
-		if r, ok := claudeResult(gjson.ParseBytes(l)); ok {
-			u := r.Get("usage")
-			return &Usage{
-				InputTokens:  u.Get("input_tokens").Int() + u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int(),
-				OutputTokens: u.Get("output_tokens").Int(),
-				CostUSD:      r.Get("total_cost_usd").Float(),
-				Source:       "claude-json",
-			}, nil
-		}
+	if err != nil {
+		return nil, fmt.Errorf("$PROOFLOOP_USAGE cannot be opened (%v); the turn's usage is not counted", err)
 	}
-	return nil, nil
-}
-
-// claudeResult finds Claude Code's result in one JSON value: the object
-// itself, or an array's last element, when it has usage or total_cost_usd
-// at its top (a stream's assistant messages have theirs under message).
-func claudeResult(v gjson.Result) (gjson.Result, bool) {
-	has := func(r gjson.Result) bool {
-		return r.IsObject() && (r.Get("usage").Exists() || r.Get("total_cost_usd").Exists())
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("$PROOFLOOP_USAGE cannot be read (%v); the turn's usage is not counted", err)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("$PROOFLOOP_USAGE is not a regular file (%s); the turn's usage is not counted", fi.Mode().Type())
+	case fi.Size() > usageMaxBytes:
+		return nil, fmt.Errorf("$PROOFLOOP_USAGE holds %d bytes, more than %d; the turn's usage is not counted", fi.Size(), usageMaxBytes)
 	}
-	if !v.IsArray() {
-		return v, has(v)
+	b, err := io.ReadAll(io.LimitReader(f, usageMaxBytes+1))
+	if err != nil || len(b) > usageMaxBytes {
+		return nil, fmt.Errorf("$PROOFLOOP_USAGE cannot be read whole (%v); the turn's usage is not counted", err)
 	}
-	arr := v.Array()
-	for j := len(arr) - 1; j >= 0; j-- {
-		if has(arr[j]) {
-			return arr[j], true
-		}
-	}
-	return gjson.Result{}, false
+	return b, nil
 }
 
 // turnUsage reads and records the usage of an ended turn: one run-usage
 // event with the turn, its item and root problem, role, actor, agent and
-// model, tokens and cost. The run adds the cost to its budgets.
-func (r *runner) turnUsage(t *turnRecord, usageFile string) {
-	out, _ := r.s.Root().ReadFile(t.Log)
-	file, _ := r.s.Root().ReadFile(usageFile)
-	r.s.Root().Remove(usageFile)
-	u, err := parseUsage(out, file)
+// model, tokens, cost and where the cost comes from. A usage that reports
+// no cost is priced from config.json's prices. The run adds the cost to
+// its budgets. It also keeps the error the agent's CLI reported.
+func (r *runner) turnUsage(t *turnRecord, log *os.File, usageFile string) {
+	out := readTail(log, logTailBytes)
+	harness, _ := AgentIdentity(t.Agent)
+	if t.Outcome != TurnOK {
+		t.AgentError = agentError(out, harness)
+	}
+	file, err := readUsageFile(r.s.Root(), usageFile)
+	if err != nil {
+		t.UsageWarning = err.Error()
+		return
+	}
+	u, err := parseUsage(out, file, harness)
+	if err != nil && u == nil && len(file) == 0 && t.AgentError != "" && KnownCLI(harness) {
+		return // the CLI failed, said why, and had no usage to print: no warning on top
+	}
 	if err != nil {
 		t.UsageWarning = err.Error() // said on stderr and in turn_ended, never dropped
 		return
 	}
 	if u == nil {
+		return
+	}
+	u.Model = cmpOr(u.Model, t.Model)
+	if cfg, err := r.s.Config(); err == nil {
+		t.UsageWarning = u.price(cfg.Prices)
+	}
+	if err := u.check(); err != nil {
+		t.UsageWarning = fmt.Sprintf("the turn's usage priced from config.json's prices is absurd (%v); it is not counted", err)
 		return
 	}
 	t.Usage = u
@@ -111,10 +112,14 @@ func (r *runner) turnUsage(t *turnRecord, usageFile string) {
 		root = snap.Items[t.ID].Root
 	}
 	t.Root = root
-	_, err = r.s.Update(store.TxOptions{Command: UsageCommand, Actor: t.Actor, Agent: t.AgentName, Model: t.Model}, func(tx *store.Tx) error {
+	_, err = r.s.Update(store.TxOptions{Command: UsageCommand, Actor: t.Actor, Agent: t.AgentName, Model: u.Model}, func(tx *store.Tx) error {
 		tx.Record()
-		tx.Detail("usage", map[string]any{"run_id": r.sum.RunID, "turn": t.N, "id": t.ID, "root": root, "role": t.Role,
-			"input_tokens": u.InputTokens, "output_tokens": u.OutputTokens, "cost_usd": u.CostUSD, "source": u.Source})
+		d := map[string]any{"run_id": r.sum.RunID, "turn": t.N, "id": t.ID, "root": root, "role": t.Role,
+			"input_tokens": u.InputTokens, "output_tokens": u.OutputTokens, "cost_usd": u.CostUSD, "source": u.Source, "cost_from": u.CostFrom}
+		if u.CachedTokens > 0 {
+			d["cached_input_tokens"] = u.CachedTokens
+		}
+		tx.Detail("usage", d)
 		return nil
 	})
 	if err != nil {
@@ -164,8 +169,8 @@ func (r *runner) spend(t *turnRecord) {
 	if t.Usage == nil {
 		return
 	}
-	r.sum.CostUSD += t.Usage.CostUSD
-	r.rootCost[t.Root] += t.Usage.CostUSD
+	r.sum.CostUSD = AddCost(r.sum.CostUSD, t.Usage.CostUSD)
+	r.rootCost[t.Root] = AddCost(r.rootCost[t.Root], t.Usage.CostUSD)
 	if r.opts.MaxCostUSD > 0 && r.sum.CostUSD >= r.opts.MaxCostUSD {
 		r.costStop = fmt.Sprintf("the run spent $%.4f of its --max-cost-usd $%.4f", r.sum.CostUSD, r.opts.MaxCostUSD)
 		r.done = cmpOr(r.done, string(CodeBudgetSpent))

@@ -16,17 +16,26 @@ var VerifyDistincts = []string{DistinctActor, DistinctAgent, DistinctModel}
 
 // Party is who a record's writer counts as under verify_distinct: its
 // actor; its agent's name; or its model label. A writer without an agent
-// (or without a model label) counts as its actor, so a person at a
-// terminal is a party of its own under every setting.
+// counts as its actor, so a person at a terminal is a party of its own
+// under every setting. Under model, an agent whose model nobody named
+// counts as UnknownModel: two such agents may be one model, so their
+// confirmations never count as two, and neither checks the other's proof.
 func Party(distinct, actor string, l AgentLabel) string {
 	switch {
 	case distinct == DistinctAgent && l.Agent != "":
 		return "agent " + l.Agent
 	case distinct == DistinctModel && l.Model != "":
 		return "model " + l.Model
+	case distinct == DistinctModel && l.Agent != "":
+		return UnknownModel
 	}
 	return "actor " + ActorKey(actor)
 }
+
+// UnknownModel is the party, under verify_distinct model, of every agent
+// whose model is not known (no model in config.json, no -m or --model in
+// its command).
+const UnknownModel = "an agent of unknown model"
 
 // Writers are everyone who wrote the statement's current proof revision:
 // ProofWriters, or for a statement written before they were recorded, its

@@ -56,3 +56,27 @@ func TestConfirmersCountParties(t *testing.T) {
 		t.Errorf("models: %q", got)
 	}
 }
+
+// TestUnknownModelsAreOneParty (issue 35): under verify_distinct model two
+// agents whose model nobody named count as one party, so their two
+// confirmations count once, and neither checks the other's proof; a person
+// (no agent) stays a party of their own.
+func TestUnknownModelsAreOneParty(t *testing.T) {
+	a, b, c := "check-codex-1", "check-gemini-2", "rita"
+	st := &Statement{ProofRevision: 2, Validate: Validate{Confirmations: []Confirmation{
+		{Actor: &a, AgentLabel: AgentLabel{Agent: "codex"}, ProofRevision: 2},
+		{Actor: &b, AgentLabel: AgentLabel{Agent: "gemini"}, ProofRevision: 2},
+		{Actor: &c, ProofRevision: 2},
+	}}}
+	if got := st.Confirmers(DistinctModel, 2); strings.Join(got, "|") != UnknownModel+"|actor rita" {
+		t.Errorf("Confirmers(model) = %q; want the two agents of unknown model as one party, and rita", got)
+	}
+	if got := st.Confirmers(DistinctAgent, 2); len(got) != 3 {
+		t.Errorf("Confirmers(agent) = %q; want 3 parties: the agents' names differ", got)
+	}
+	f := &Facts{ForbidSelfCheck: true, Actor: "check-gemini-2", ProofAuthor: "prove-codex-1", ProofRevision: 2,
+		VerifyDistinct: DistinctModel, CheckerLabel: AgentLabel{Agent: "gemini"}, ProofAuthorLabel: AgentLabel{Agent: "codex"}}
+	if err := notSelfCheck.Check(f); err == nil {
+		t.Errorf("a checker of unknown model passed on a proof by an agent of unknown model; want not_self_check")
+	}
+}

@@ -141,7 +141,7 @@ func costFigures(events []store.Event) []Value {
 			sums[k] = &sum{}
 			keys = append(keys, k)
 		}
-		sums[k].cost += c
+		sums[k].cost = loop.AddCost(sums[k].cost, c)
 		sums[k].turns++
 	}
 	for _, ev := range events {

@@ -30,7 +30,8 @@ type ServeOptions struct {
 // Handler serves the report of s live and read-only: GET / (and
 // /index.html, and /<root problem>.html of a split report) serves the
 // pages, rendered once per store revision and shared among requests, and
-// GET /events streams the seq of each new event as server-sent events, all
+// GET /run the view of the latest run (RenderRun), GET /events streams the
+// seq of each new event as server-sent events, all
 // streams fed by one follower of the store (loop.Events: inotify, or
 // LISTEN), so the page reloads its <main> when the store changes. Nothing
 // writes: any method but GET and HEAD gets 405, any other path 404, a Host
@@ -39,11 +40,12 @@ type Handler struct {
 	o     ServeOptions
 	hub   *hub
 	cache *pageCache
+	run   *runState // /run: the view of a run in progress
 }
 
 // NewHandler is the Handler of s.
 func NewHandler(s *store.Store, o ServeOptions) *Handler {
-	return &Handler{o: o, hub: newHub(s, o.MaxStreams), cache: newPageCache(s, o.Problem, o.Log)}
+	return &Handler{o: o, hub: newHub(s, o.MaxStreams), cache: newPageCache(s, o.Problem, o.Log), run: &runState{s: s}}
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -63,6 +65,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch p := r.URL.Path; {
 	case p == "/events":
 		h.events(w, r)
+	case p == "/run":
+		h.runPage(w, r)
 	case p == "/" || strings.HasSuffix(p, ".html") && !strings.Contains(p[1:], "/"):
 		h.page(w, r, strings.TrimPrefix(p, "/"))
 	default:

@@ -89,6 +89,7 @@ var ErrorCodes = []ErrorCode{
 	{store.CodeLockTimeout, 5, "retry later: the store stayed locked longer than the lock timeout"},
 	{loop.CodeTimeout, 5, "debate wait only: the time ran out before it was the participant's turn or the debate closed"},
 	{store.CodeStoreDamaged, 6, "the store is damaged: a file does not parse or fails its schema"},
+	{store.CodeStoreUnwritable, 9, "the store cannot be written here: a read-only file system or permission denied (a sandbox may be the cause); nothing was written"},
 	// The outcomes of an unsolved `proofloop run`; no skill call ends so.
 	{loop.CodeStuck, 7, "run only: stopped with work left that no agent of config.json can do (a role without an agent, or an agent given up after max_agent_failures failures in a row); the summary lists what is left"},
 	{loop.CodeMaxTurns, 8, "run only: out of turns: stopped at --max-turns with work left"},

@@ -8,8 +8,9 @@ import (
 
 // ClaudeAllowedTools is what a proof role's Claude Code session may use
 // when `proofloop run` starts it in print mode (-p): proofloop's own
-// commands through Bash, and Read for the skill files. No other shell
-// command, no writes, no web.
+// commands through Bash, and Read of the project's files (./**, relative
+// to the folder run starts it in: the skill files), never a blanket Read
+// of the machine. No other shell command, no writes, no web.
 //
 // It goes on the command line rather than in .claude/settings.json
 // because Claude Code ignores the allow rules of a project's settings
@@ -18,7 +19,7 @@ import (
 // `=` on purpose: --allowedTools takes several values, and without `=` it
 // would swallow the prompt as one more tool. The shell needs it quoted
 // (the parentheses).
-const ClaudeAllowedTools = "Bash(proofloop:*),Read"
+const ClaudeAllowedTools = "Bash(proofloop:*),Read(./**)"
 
 // ClaudeAgentCommand is the agents.<role> command of config.json that
 // hands a turn of `proofloop run` to Claude Code: print mode, the session

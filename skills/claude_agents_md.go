@@ -109,10 +109,11 @@ type agentsCode struct {
 
 // agentsDo says what to do about the error codes no skill refusal covers.
 var agentsDo = map[store.Code]string{
-	store.CodeInternal:    "Report the message and stop.",
-	store.CodeUsage:       "Correct the call (`proofloop <command> --help`) and make it again.",
-	store.CodeGuardFailed: "The skill's SKILL.md says what to do for each guard.",
-	store.CodePersonOnly:  "Do not retry, and do not look for a way around it: say what you would change and why, and end your turn; a person changes it.",
+	store.CodeInternal:        "Report the message and stop.",
+	store.CodeUsage:           "Correct the call (`proofloop <command> --help`) and make it again.",
+	store.CodeGuardFailed:     "The skill's SKILL.md says what to do for each guard.",
+	store.CodeStoreUnwritable: "Stop and report it: the message names the path. Your sandbox may be keeping proofloop from writing; a person sets the agent's command up again (`proofloop gen --cli CLI`).",
+	store.CodePersonOnly:      "Do not retry, and do not look for a way around it: say what you would change and why, and end your turn; a person changes it.",
 	// The outcomes of `proofloop run`, for whoever runs it.
 	loop.CodeStuck:       "Read the summary: it lists each item left and why. Configure the missing agent in config.json (`proofloop config set agents.ROLE CMD`), or fix the agent command that was given up (its last stderr lines are in the summary), and run again.",
 	loop.CodeMaxTurns:    "Run again to continue: the store keeps every turn taken; raise --max-turns for a longer run.",

@@ -40,6 +40,9 @@ type Config struct {
 	Canaries *CanaryConfig `json:"canaries,omitempty"`
 	Agents   AgentTable    `json:"agents"`
 	Formal   FormalConfig  `json:"formal"`
+	// Prices give a turn's cost from its tokens, per model, for the agents
+	// whose output reports tokens and no cost (Codex, Gemini).
+	Prices map[string]Price `json:"prices,omitempty"`
 
 	leaseTTL, lockTimeout time.Duration
 }

@@ -17,6 +17,14 @@ type Agent struct {
 	Command string `json:"command"`
 }
 
+// Price is one model's prices in config.json's prices, in US dollars per
+// million tokens. CachedInput nil is the input price.
+type Price struct {
+	Input       float64  `json:"input"`
+	CachedInput *float64 `json:"cached_input,omitempty"`
+	Output      float64  `json:"output"`
+}
+
 // Agents are a role's agents: config.json gives either one command line
 // (a string) or a list of {name, model, command}.
 type Agents []Agent

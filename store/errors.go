@@ -23,6 +23,7 @@ const (
 	CodeLeaseHeld         Code = "lease_held"
 	CodeLockTimeout       Code = "lock_timeout"
 	CodeStoreDamaged      Code = "store_damaged"
+	CodeStoreUnwritable   Code = "store_unwritable"
 	CodeInternal          Code = "internal"
 )
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/proofloop/proofloop/model"
@@ -215,12 +216,31 @@ func (e *Error) Wrap(err error) *Error {
 	e.Err = err
 	if e.Code == CodeInternal || e.Code == CodeStoreDamaged {
 		var se *Error
-		if errors.As(err, &se) && (se.Code == CodeConflict || se.Code == CodeLockTimeout) {
+		if errors.As(err, &se) && (se.Code == CodeConflict || se.Code == CodeLockTimeout || se.Code == CodeStoreUnwritable) {
 			e.Code, e.Hint = se.Code, se.Hint
+		} else if se == nil && Unwritable(err) {
+			e.Code, e.Msg, e.Hint = CodeStoreUnwritable, "the store's files may not be written here (permission denied)", UnwritableHint
+			if errors.Is(err, syscall.EROFS) {
+				e.Msg = "the store cannot be written here (a read-only file system)"
+			}
 		}
 	}
 	return e
 }
+
+// Unwritable reports whether err is the operating system's refusal to
+// write (or to open for writing): a read-only file system, or permission
+// denied. Such a store is not damaged: it is where this process may not
+// write, and a sandbox (Codex's read-only one, a read-only mount, another
+// user's files) is the usual cause.
+func Unwritable(err error) bool {
+	return errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission)
+}
+
+// UnwritableHint is what to do about a store this process may not write.
+const UnwritableHint = "nothing was written; proofloop may not write the contents root here: a sandbox may be the cause " +
+	"(an agent CLI's read-only sandbox must let the proofloop command out of it: `proofloop gen --cli CLI` writes that rule), " +
+	"or a read-only mount, or files owned by another user; run it where it may write, or give it the permission"
 
 // DocPath is the root-relative path of a document. The id must already have
 // passed model.KindOf.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/user"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
@@ -52,6 +54,9 @@ type app struct {
 
 // run builds the command tree, runs it and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == loop.ReaperCommand {
+		return loop.Reap(args[1:]) // run's reaper of one agent's turn, not a command of the CLI
+	}
 	return (&app{stdin: stdin, stdout: stdout, stderr: stderr, oneShot: true}).execute(args)
 }
 
@@ -379,6 +384,11 @@ func (a *app) fail(err error) int {
 	}
 	code, exit := classify(err)
 	msg, hint := err.Error(), a.hint(err)
+	if code == store.CodeStoreUnwritable && a.storeURL == "" {
+		if root, rerr := filepath.Abs(a.root); rerr == nil && a.root != "" {
+			msg += " (the contents root is " + root + ")" // which path, whole
+		}
+	}
 	var wr *withReport
 	hasReport := errors.As(err, &wr)
 	prefix := "proofloop"

@@ -32,13 +32,17 @@ func (a *app) genClaudeCommand() *cobra.Command {
 			"through Bash. The server offers a session only its role's tools ($PROOFLOOP_ROLE).\n\n" +
 			"It ends by printing, for each proof role, the agents.<role> command that hands `proofloop run`'s\n" +
 			"turns to Claude Code in print mode, allowed to run proofloop and to read, nothing else\n" +
-			"(--allowedTools=\"Bash(proofloop:*),Read\"; docs/claude-code.md says why it is on the command line).\n\n" +
+			"(--allowedTools=\"Bash(proofloop:*),Read(./**)\"; docs/claude-code.md says why it is on the command line;\n" +
+			"`proofloop gen --cli codex|gemini|all` does the same for Codex and Gemini).\n\n" +
 			"With --plugin it also writes DIR as a Claude Code plugin marketplace: DIR/.claude-plugin/marketplace.json\n" +
 			"and the plugin in DIR/plugins/proofloop (the same skills and agents, and the SessionStart hook), so that\n" +
 			"`claude plugin marketplace add DIR` then `claude plugin install proofloop@proofloop` installs it. A\n" +
 			"marketplace it wrote is kept up to date by every later gen-claude in DIR.",
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
+			if err := a.personOnly("gen-claude"); err != nil {
+				return err // the files say what the agents may do
+			}
 			rep, err := skills.WriteClaude(dir)
 			if err != nil {
 				return err

@@ -22,9 +22,9 @@ type costSum struct {
 
 func (c *costSum) add(l loop.CostLine) {
 	c.Turns++
-	c.InputTokens += l.InputTokens
-	c.OutputTokens += l.OutputTokens
-	c.CostUSD += l.CostUSD
+	c.InputTokens = loop.AddTokens(c.InputTokens, l.InputTokens)
+	c.OutputTokens = loop.AddTokens(c.OutputTokens, l.OutputTokens)
+	c.CostUSD = loop.AddCost(c.CostUSD, l.CostUSD)
 }
 
 // statusCost prints what the agents' turns cost, summed from the log's

@@ -34,7 +34,7 @@ func commandGroups() []commandGroup {
 			{"init", (*app).initCommand}, {"new-problem", (*app).newProblemCommand},
 			{"doctor", (*app).doctorCommand}, {"export", (*app).exportCommand},
 			{"import", (*app).importCommand}, {"db", (*app).dbCommand}, {"config", (*app).configCommand},
-			{"gen-claude", (*app).genClaudeCommand}, {"example-agent", (*app).exampleAgentCommand},
+			{"gen", (*app).genCommand}, {"gen-claude", (*app).genClaudeCommand}, {"example-agent", (*app).exampleAgentCommand},
 			{"eval", (*app).evalCommand}, {"eval-agent", (*app).evalAgentCommand},
 			{"mcp", (*app).mcpCommand}, {"skills", (*app).skillsCommand}, {"prime", (*app).primeCommand},
 			{"transitions", (*app).transitionsCommand}, {"version", (*app).versionCommand},

@@ -177,6 +177,11 @@ func dbErr(err error, format string, args ...any) error {
 				WithHint("run `proofloop db migrate --store URL` once, as a role that may create tables")
 		case "57P01", "57P02", "57P03": // the server is shutting down or starting
 			return lost(msg, err)
+		case "25006", "42501": // read_only_sql_transaction, insufficient_privilege
+			// Not damage: this role, or this server (a read replica, a
+			// session set read-only), may not write the tables.
+			return store.Errorf(store.CodeStoreUnwritable, "%s: the store cannot be written here: %s", msg, pe.Message).
+				WithHint("nothing was written; this database role or server may not write proofloop's tables (a read-only transaction, a replica, a role without INSERT and UPDATE): connect as a role that may, or to the primary").Wrap(err)
 		}
 		return store.Errorf(store.CodeInternal, "%s", msg).Wrap(err)
 	}

@@ -1,6 +1,7 @@
-// Command install installs the pinned Claude Code CLI into its cache for
-// the tests of the real harness (`make claude-code`). When npm cannot, it
-// says so loudly and exits 0: those tests then skip, loudly.
+// Command install installs the pinned agent CLIs (Claude Code, Codex and
+// Gemini) into their caches for the tests of the real harnesses (`make
+// agent-clis`, which `make test` runs). When npm cannot, it says so loudly
+// and exits 0: those tests then skip, loudly.
 package main
 
 import (
@@ -12,17 +13,19 @@ import (
 )
 
 func main() {
-	if bin, err := claudecode.Find(); err == nil {
-		fmt.Printf("Claude Code %s: %s\n", claudecode.Version, bin)
-		return
+	for _, p := range claudecode.Pins {
+		if bin, err := p.Find(); err == nil {
+			fmt.Printf("%s %s: %s\n", p.Name, p.Version, bin)
+			continue
+		}
+		fmt.Printf("No %s %s found: installing it with npm for the tests of the real harness.\n", p.Name, p.Version)
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+		bin, err := p.Install(ctx)
+		cancel()
+		if err != nil {
+			p.Banner(err)
+			continue
+		}
+		fmt.Printf("%s %s: %s\n", p.Name, p.Version, bin)
 	}
-	fmt.Printf("No Claude Code %s found: installing it with npm for the tests of the real harness.\n", claudecode.Version)
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	bin, err := claudecode.Install(ctx)
-	if err != nil {
-		claudecode.Banner(err)
-		return
-	}
-	fmt.Printf("Claude Code %s: %s\n", claudecode.Version, bin)
 }
