@@ -3,10 +3,14 @@ SHELL := /bin/bash
 export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
 # -buildvcs=auto: `proofloop version` names the commit even where GOFLAGS says
 # -buildvcs=false. A static binary starts about a millisecond sooner: no dynamic loader
-# (gojsonschema pulls in net, which would link libc).
+# (pgx pulls in net, which would link libc).
 export CGO_ENABLED := 0
 GO ?= go
 BIN := bin/proofloop
+# bin/proofloop is the lean build (-tags lean): every command but report, serve and
+# mcp, which it hands to bin/proofloop-full beside it, so that a skill call does not
+# initialise their packages (cmd/proofloop/lean.go).
+FULL := bin/proofloop-full
 TEST_PKGS ?= ./...
 TEST_TIMEOUT ?= 40m
 
@@ -16,17 +20,19 @@ TEST_TIMEOUT ?= 40m
 # second, and it sees what make's file list cannot (the embedded examples, schemas and
 # templates).
 $(BIN): FORCE
-	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/proofloop
+	$(GO) build -buildvcs=auto -tags lean -o $(BIN) ./cmd/proofloop
+	$(GO) build -buildvcs=auto -o $(FULL) ./cmd/proofloop
 
 build: deps $(BIN)
 
 FORCE:
 
-# go install: proofloop into $(go env GOBIN), else $(go env GOPATH)/bin.
+# proofloop (lean) and proofloop-full into $(go env GOBIN), else $(go env GOPATH)/bin.
 install: deps
-	$(GO) install -buildvcs=auto ./cmd/proofloop
 	@dir=$$($(GO) env GOBIN); [ -n "$$dir" ] || dir=$$($(GO) env GOPATH)/bin; \
-	echo "Installed $$dir/proofloop. If \`command -v proofloop\` finds nothing, add $$dir to your PATH."
+	$(GO) build -buildvcs=auto -tags lean -o $$dir/proofloop ./cmd/proofloop && \
+	$(GO) build -buildvcs=auto -o $$dir/proofloop-full ./cmd/proofloop && \
+	echo "Installed $$dir/proofloop and $$dir/proofloop-full. If \`command -v proofloop\` finds nothing, add $$dir to your PATH."
 
 deps:
 	$(GO) mod download

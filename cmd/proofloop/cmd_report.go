@@ -1,15 +1,6 @@
 package main
 
-import (
-	"context"
-	"fmt"
-	"os/signal"
-	"syscall"
-
-	"github.com/spf13/cobra"
-
-	"github.com/proofloop/proofloop/report"
-)
+import "github.com/spf13/cobra"
 
 func (a *app) reportCommand() *cobra.Command {
 	var problem, out string
@@ -31,28 +22,7 @@ problem's subtree.
 
 --json: {"ok":true,"command":"report","path","split","pages","bytes","statements","last_seq"}.`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-			defer stop()
-			w, err := report.Write(ctx, s, problem, out, a.stdout, report.Options{})
-			if err != nil {
-				return err
-			}
-			switch {
-			case out == "-":
-				return nil
-			case a.json:
-				return a.writeJSON(map[string]any{"ok": true, "command": "report", "path": w.Path, "split": w.Split,
-					"pages": w.Pages, "bytes": w.Bytes, "statements": w.Statements, "last_seq": w.LastSeq})
-			}
-			_, err = fmt.Fprintln(a.stdout, w.Describe())
-			return err
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runReport(problem, out) },
 	}
 	c.Flags().StringVar(&problem, "problem", "", "only this problem's subtree (`PROBLEM` id)")
 	c.Flags().StringVarP(&out, "output", "o", "report.html", "write to `FILE` (- for stdout)")
