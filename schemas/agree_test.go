@@ -37,23 +37,30 @@ func TestCompiledIsCurrent(t *testing.T) {
 // compares the result with the tables the binary holds: a field the
 // generator did not write would be lost here.
 func TestCompiledNodesAreTheSchemas(t *testing.T) {
-	tab, err := compileKinds(Kinds(), func(k Kind) ([]byte, error) { return Source(k), nil })
+	kinds, err := compileKinds(Kinds(), func(k Kind) ([]byte, error) { return Source(k), nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(tab.nodes[1:], nodes[1:]) {
-		for i := 1; i < min(len(tab.nodes), len(nodes)); i++ {
-			if !reflect.DeepEqual(tab.nodes[i], nodes[i]) {
-				t.Fatalf("node %d: compiled %+v, generated %+v", i, tab.nodes[i], nodes[i])
-			}
+	if len(kinds) != len(schemaList) {
+		t.Fatalf("%d kinds compiled, %d generated", len(kinds), len(schemaList))
+	}
+	for i, c := range kinds {
+		g := schemaList[i]
+		var srcs []string
+		for j := range g.patterns {
+			srcs = append(srcs, g.patterns[j].src)
 		}
-		t.Fatalf("%d nodes compiled, %d generated", len(tab.nodes), len(nodes))
-	}
-	if !slices.Equal(tab.patterns, patterns[:]) {
-		t.Errorf("patterns %q, generated %q", tab.patterns, patterns)
-	}
-	if !reflect.DeepEqual(tab.roots, roots[:]) {
-		t.Errorf("roots %+v, generated %+v", tab.roots, roots)
+		if c.kind != g.kind || c.sum != g.sum || !slices.Equal(c.order, g.order) || !slices.Equal(c.patterns, srcs) {
+			t.Errorf("%s: compiled %s %x %q %q, generated %s %x %q %q", c.kind, c.kind, c.sum, c.order, c.patterns, g.kind, g.sum, g.order, srcs)
+		}
+		if !reflect.DeepEqual(c.nodes[1:], g.nodes[1:]) {
+			for j := 1; j < min(len(c.nodes), len(g.nodes)); j++ {
+				if !reflect.DeepEqual(c.nodes[j], g.nodes[j]) {
+					t.Fatalf("%s node %d: compiled %+v, generated %+v", c.kind, j, c.nodes[j], g.nodes[j])
+				}
+			}
+			t.Fatalf("%s: %d nodes compiled, %d generated", c.kind, len(c.nodes), len(g.nodes))
+		}
 	}
 }
 

@@ -24,12 +24,12 @@ import (
 // returns Validate(kind, after), whose error names every failure by its
 // path in the document.
 func ValidateChange(kind Kind, before, after []byte) error {
-	root := rootOf(kind)
-	if root == 0 || len(after) < wholeBelow || len(before) == 0 || !gjson.ValidBytes(after) {
+	sc := schemaOf(kind)
+	if sc == nil || len(after) < wholeBelow || len(before) == 0 || !gjson.ValidBytes(after) {
 		return Validate(kind, after)
 	}
-	c := &change{checked: map[checkedPart]bool{}}
-	if c.validPart(root, gjson.ParseBytes(before), gjson.ParseBytes(after)) {
+	c := &change{schema: sc, checked: map[checkedPart]bool{}}
+	if c.validPart(1, gjson.ParseBytes(before), gjson.ParseBytes(after)) {
 		return nil
 	}
 	return Validate(kind, after)
@@ -42,10 +42,10 @@ var wholeBelow = 32 << 10 // a variable for the tests, which check small documen
 // validPart reports whether a, in place of b (valid against node i), is
 // valid against node i.
 func (c *change) validPart(i int32, b, a gjson.Result) bool {
-	for nodes[i].ref != 0 {
-		i = nodes[i].ref
+	for c.schema.nodes[i].ref != 0 {
+		i = c.schema.nodes[i].ref
 	}
-	n := &nodes[i]
+	n := &c.schema.nodes[i]
 	if a.Raw == b.Raw {
 		return true
 	}
@@ -159,7 +159,7 @@ func (c *change) wholePart(i int32, v gjson.Result) bool {
 		return ok
 	}
 	tree, err := decodeDoc([]byte(v.Raw))
-	ok := err == nil && len(sub(i, tree, nil).fails) == 0
+	ok := err == nil && len(c.schema.sub(i, tree, nil).fails) == 0
 	c.checked[key] = ok
 	return ok
 }
@@ -167,6 +167,7 @@ func (c *change) wholePart(i int32, v gjson.Result) bool {
 // change is one ValidateChange: the verdict of each part checked whole so
 // far, by its node and bytes.
 type change struct {
+	schema  *schema
 	checked map[checkedPart]bool
 }
 

@@ -28,8 +28,8 @@ import (
 // what is checked. TestCompiledAgreesWithGojsonschema holds the verdicts
 // and the failures equal to gojsonschema's on the test corpus.
 
-// node is one compiled schema object. Indexes of other nodes are into the
-// package's nodes table; 0 means none (nodes[0] is unused).
+// node is one compiled schema object. Indexes of other nodes are into its
+// schema's nodes; 0 means none (nodes[0] is unused, nodes[1] is the root).
 type node struct {
 	ref   int32   // $ref: the document is checked against nodes[ref] only
 	types typeSet // "type"; 0: untyped
@@ -42,7 +42,7 @@ type node struct {
 	// minimum and maximum as written in the schema, and as gojsonschema
 	// prints them (a big.Float of the bound).
 	minimum, maximum, minText, maxText string
-	pattern                            int32    // 1 + index into patterns; 0 none
+	pattern                            int32    // 1 + index into the schema's patterns; 0 none
 	enum                               []string // each value marshalled as gojsonschema compares it
 	enumText                           string   // the values joined by ", ", as gojsonschema prints them
 	constJSON                          string   // const, marshalled likewise
@@ -103,7 +103,7 @@ var annotations = map[string]bool{
 	"default": true, "examples": true, "definitions": true,
 }
 
-// compiler compiles the schemas of several kinds into one table.
+// compiler compiles one kind's schema.
 type compiler struct {
 	nodes    []node
 	patterns []string
@@ -112,27 +112,24 @@ type compiler struct {
 	refs     map[string]int32
 }
 
-// compiledTable is what compileKinds makes: the generated file's content.
-type compiledTable struct {
+// compiled is one kind's schema as compileKinds makes it: what the
+// generated file holds as a schema.
+type compiled struct {
+	kind     Kind
 	nodes    []node
 	patterns []string
-	roots    []kindRoot
-}
-
-type kindRoot struct {
-	kind Kind
-	node int32
-	sum  [sha256.Size]byte // SHA-256 of the schema file
+	sum      [sha256.Size]byte // SHA-256 of the schema file
 	// order lists the top-level properties in the order the file
 	// declares them (PropertyOrder).
 	order []string
 }
 
 // compileKinds compiles the schema of each kind, read by read (the files
-// in this folder when generating, the embedded ones in the tests).
-func compileKinds(kinds []Kind, read func(Kind) ([]byte, error)) (*compiledTable, error) {
-	c := &compiler{nodes: []node{{}}}
-	t := &compiledTable{}
+// in this folder when generating, the embedded ones in the tests). Each
+// kind is compiled on its own, so that a change to one schema changes only
+// its part of the generated file.
+func compileKinds(kinds []Kind, read func(Kind) ([]byte, error)) ([]compiled, error) {
+	var out []compiled
 	for _, k := range kinds {
 		src, err := read(k)
 		if err != nil {
@@ -144,15 +141,13 @@ func compileKinds(kinds []Kind, read func(Kind) ([]byte, error)) (*compiledTable
 		if err := d.Decode(&root); err != nil {
 			return nil, fmt.Errorf("schemas: %s: %w", k.FileName(), err)
 		}
-		c.file, c.root, c.refs = k.FileName(), root, map[string]int32{}
-		n, err := c.compile(root, "#")
-		if err != nil {
+		c := &compiler{nodes: []node{{}}, file: k.FileName(), root: root, refs: map[string]int32{}}
+		if _, err := c.compile(root, "#"); err != nil {
 			return nil, err
 		}
-		t.roots = append(t.roots, kindRoot{kind: k, node: n, sum: sha256.Sum256(src), order: declaredOrder(src)})
+		out = append(out, compiled{kind: k, nodes: c.nodes, patterns: c.patterns, sum: sha256.Sum256(src), order: declaredOrder(src)})
 	}
-	t.nodes, t.patterns = c.nodes, c.patterns
-	return t, nil
+	return out, nil
 }
 
 // declaredOrder lists the top-level properties of a schema in file order.

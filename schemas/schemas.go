@@ -82,7 +82,7 @@ func (e *ValidationError) Error() string {
 // Source returns the raw schema text (for `proofloop schema` / docs), or nil
 // for an unknown kind. The caller may modify the returned slice.
 func Source(kind Kind) []byte {
-	if rootOf(kind) == 0 {
+	if schemaOf(kind) == nil {
 		return nil
 	}
 	b, err := files.ReadFile(kind.FileName())
@@ -97,8 +97,8 @@ func Source(kind Kind) []byte {
 // does not; malformed JSON gives one Failure at "$" saying that the JSON does
 // not parse. An unknown kind is a plain error.
 func Validate(kind Kind, doc []byte) error {
-	root := rootOf(kind)
-	if root == 0 {
+	sc := schemaOf(kind)
+	if sc == nil {
 		return fmt.Errorf("schemas: unknown kind %q (known: %v)", kind, Kinds())
 	}
 	// The decoder stops after the first value, so trailing garbage must
@@ -110,16 +110,16 @@ func Validate(kind Kind, doc []byte) error {
 	if err != nil {
 		return &ValidationError{Kind: kind, Failures: []Failure{{Path: "$", Message: "the JSON does not parse: " + err.Error()}}}
 	}
-	if fs := validateTree(root, tree); len(fs) > 0 {
+	if fs := sc.validateTree(1, tree); len(fs) > 0 {
 		return &ValidationError{Kind: kind, Failures: fs}
 	}
 	return nil
 }
 
-// validateTree checks a decoded document against node root and returns
-// its failures, de-duplicated and sorted.
-func validateTree(root int32, tree any) []Failure {
-	r := sub(root, tree, nil)
+// validateTree checks a decoded document against node i and returns its
+// failures, de-duplicated and sorted.
+func (s *schema) validateTree(i int32, tree any) []Failure {
+	r := s.sub(i, tree, nil)
 	if len(r.fails) == 0 {
 		return nil
 	}
@@ -268,10 +268,8 @@ func digits(s string) int {
 // PropertyOrder lists the top-level properties of kind k in the order its
 // schema declares them, which is the order documents are written in.
 func PropertyOrder(k Kind) []string {
-	for _, r := range roots {
-		if r.kind == k {
-			return slices.Clone(r.order)
-		}
+	if s := schemaOf(k); s != nil {
+		return slices.Clone(s.order)
 	}
 	return nil
 }
@@ -279,10 +277,8 @@ func PropertyOrder(k Kind) []string {
 // Sum is the SHA-256 of kind k's schema file, as embedded (zero for an
 // unknown kind).
 func Sum(k Kind) [32]byte {
-	for _, r := range roots {
-		if r.kind == k {
-			return r.sum
-		}
+	if s := schemaOf(k); s != nil {
+		return s.sum
 	}
 	return [32]byte{}
 }

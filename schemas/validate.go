@@ -69,18 +69,39 @@ func (p *path) String() string {
 	return b.String()
 }
 
+// schema is one kind's compiled schema (compiled.go).
+type schema struct {
+	kind     Kind
+	sum      [32]byte // SHA-256 of the schema file
+	order    []string // the top-level properties in file order
+	patterns []pattern
+	nodes    []node // nodes[1] is the root
+}
+
+// pattern is a schema's pattern, compiled on its first use.
+type pattern struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func (p *pattern) regexp() *regexp.Regexp {
+	p.once.Do(func() { p.re = regexp.MustCompile(p.src) })
+	return p.re
+}
+
 // sub validates v against node i in a result of its own.
-func sub(i int32, v any, p *path) *result {
+func (s *schema) sub(i int32, v any, p *path) *result {
 	r := &result{}
-	check(i, v, r, p)
+	s.check(i, v, r, p)
 	return r
 }
 
 // check is gojsonschema's validateRecursive.
-func check(i int32, v any, r *result, p *path) {
-	n := &nodes[i]
+func (s *schema) check(i int32, v any, r *result, p *path) {
+	n := &s.nodes[i]
 	if n.ref != 0 {
-		check(n.ref, v, r, p)
+		s.check(n.ref, v, r, p)
 		return
 	}
 	switch x := v.(type) {
@@ -88,7 +109,7 @@ func check(i int32, v any, r *result, p *path) {
 		if !n.admits(tNull, r, p) {
 			return
 		}
-		checkSchema(n, v, r, p)
+		s.checkSchema(n, v, r, p)
 		checkCommon(n, v, r, p)
 	case json.Number:
 		isInt := isInteger(string(x))
@@ -100,41 +121,41 @@ func check(i int32, v any, r *result, p *path) {
 			r.fail(p, "", n.typeMessage(given))
 			return
 		}
-		checkSchema(n, v, r, p)
+		s.checkSchema(n, v, r, p)
 		checkNumber(n, x, r, p)
 		checkCommon(n, v, r, p)
 	case []any:
 		if !n.admits(tArray, r, p) {
 			return
 		}
-		checkSchema(n, v, r, p)
-		checkArray(n, x, r, p)
+		s.checkSchema(n, v, r, p)
+		s.checkArray(n, x, r, p)
 		checkCommon(n, v, r, p)
 	case map[string]any:
 		if !n.admits(tObject, r, p) {
 			return
 		}
-		checkSchema(n, v, r, p)
-		checkObject(n, x, r, p)
+		s.checkSchema(n, v, r, p)
+		s.checkObject(n, x, r, p)
 		checkCommon(n, v, r, p)
 		for _, pr := range n.props {
 			if pv, ok := x[pr.name]; ok {
-				check(pr.node, pv, r, &path{up: p, key: pr.name, index: -1})
+				s.check(pr.node, pv, r, &path{up: p, key: pr.name, index: -1})
 			}
 		}
 	case bool:
 		if !n.admits(tBoolean, r, p) {
 			return
 		}
-		checkSchema(n, v, r, p)
+		s.checkSchema(n, v, r, p)
 		checkCommon(n, v, r, p)
 	case string:
 		if !n.admits(tString, r, p) {
 			return
 		}
-		checkSchema(n, v, r, p)
+		s.checkSchema(n, v, r, p)
 		checkCommon(n, v, r, p)
-		checkString(n, x, r, p)
+		s.checkString(n, x, r, p)
 	}
 	r.score++
 }
@@ -162,7 +183,7 @@ func (n *node) typeMessage(given typeSet) string {
 }
 
 // checkSchema is gojsonschema's validateSchema: anyOf, oneOf, allOf, if.
-func checkSchema(n *node, v any, r *result, p *path) {
+func (s *schema) checkSchema(n *node, v any, r *result, p *path) {
 	if len(n.anyOf) > 0 {
 		var best *result
 		valid := false
@@ -170,10 +191,10 @@ func checkSchema(n *node, v any, r *result, p *path) {
 			if valid {
 				break
 			}
-			s := sub(j, v, p)
-			valid = len(s.fails) == 0
-			if !valid && (best == nil || s.score > best.score) {
-				best = s
+			sr := s.sub(j, v, p)
+			valid = len(sr.fails) == 0
+			if !valid && (best == nil || sr.score > best.score) {
+				best = sr
 			}
 		}
 		if !valid {
@@ -185,11 +206,11 @@ func checkSchema(n *node, v any, r *result, p *path) {
 		valid := 0
 		var best *result
 		for _, j := range n.oneOf {
-			s := sub(j, v, p)
-			if len(s.fails) == 0 {
+			sr := s.sub(j, v, p)
+			if len(sr.fails) == 0 {
 				valid++
-			} else if valid == 0 && (best == nil || s.score > best.score) {
-				best = s
+			} else if valid == 0 && (best == nil || sr.score > best.score) {
+				best = sr
 			}
 		}
 		if valid != 1 {
@@ -202,24 +223,24 @@ func checkSchema(n *node, v any, r *result, p *path) {
 	if len(n.allOf) > 0 {
 		failed := false
 		for _, j := range n.allOf {
-			s := sub(j, v, p)
-			failed = failed || len(s.fails) > 0
-			r.merge(s)
+			sr := s.sub(j, v, p)
+			failed = failed || len(sr.fails) > 0
+			r.merge(sr)
 		}
 		if failed {
 			r.score -= 2 // number_all_of, an aggregate: its parts say what failed
 		}
 	}
 	if n.ifN != 0 {
-		cond := len(sub(n.ifN, v, p).fails) == 0
+		cond := len(s.sub(n.ifN, v, p).fails) == 0
 		branch := n.elseN
 		if cond {
 			branch = n.thenN
 		}
 		if branch != 0 {
-			if s := sub(branch, v, p); len(s.fails) > 0 {
+			if sr := s.sub(branch, v, p); len(sr.fails) > 0 {
 				r.score -= 2 // condition_then or _else, an aggregate
-				r.merge(s)
+				r.merge(sr)
 			}
 		}
 	}
@@ -261,10 +282,10 @@ func plain(s string) bool {
 
 // checkArray is gojsonschema's validateArray: items, minItems, maxItems,
 // uniqueItems.
-func checkArray(n *node, a []any, r *result, p *path) {
+func (s *schema) checkArray(n *node, a []any, r *result, p *path) {
 	if n.items != 0 {
 		for i, v := range a {
-			r.merge(sub(n.items, v, &path{up: p, index: i}))
+			r.merge(s.sub(n.items, v, &path{up: p, index: i}))
 		}
 	}
 	if n.has&hasMinItems != 0 && len(a) < int(n.minItems) {
@@ -301,7 +322,7 @@ func checkArray(n *node, a []any, r *result, p *path) {
 // checkObject is gojsonschema's validateObject: required,
 // additionalProperties, propertyNames. The properties themselves are
 // checked by check, after checkCommon, as gojsonschema does.
-func checkObject(n *node, m map[string]any, r *result, p *path) {
+func (s *schema) checkObject(n *node, m map[string]any, r *result, p *path) {
 	for _, k := range n.required {
 		if _, ok := m[k]; ok {
 			r.score++
@@ -317,15 +338,15 @@ func checkObject(n *node, m map[string]any, r *result, p *path) {
 			if n.additional == addFalse {
 				r.fail(p, k, "is not allowed here (unknown field)")
 			} else {
-				r.merge(sub(n.additional, v, &path{up: p, key: k, index: -1}))
+				r.merge(s.sub(n.additional, v, &path{up: p, key: k, index: -1}))
 			}
 		}
 	}
 	if n.propertyNames != 0 {
 		for k := range m {
-			if s := sub(n.propertyNames, k, p); len(s.fails) > 0 {
+			if sr := s.sub(n.propertyNames, k, p); len(sr.fails) > 0 {
 				r.fail(p, "", fmt.Sprintf("Property name of %q does not match", k))
-				r.merge(s)
+				r.merge(sr)
 			}
 		}
 	}
@@ -340,9 +361,9 @@ func (n *node) declares(k string) bool {
 
 // checkString is gojsonschema's validateString: minLength, maxLength (in
 // runes), pattern.
-func checkString(n *node, s string, r *result, p *path) {
+func (s *schema) checkString(n *node, str string, r *result, p *path) {
 	if n.has&(hasMinLength|hasMaxLength) != 0 {
-		count := utf8.RuneCountInString(s)
+		count := utf8.RuneCountInString(str)
 		if n.has&hasMinLength != 0 && count < int(n.minLength) {
 			if n.minLength == 1 {
 				r.fail(p, "", "must not be empty")
@@ -354,12 +375,12 @@ func checkString(n *node, s string, r *result, p *path) {
 			r.fail(p, "", fmt.Sprintf("must be at most %d characters long", n.maxLength))
 		}
 	}
-	if n.pattern != 0 && !pattern(n.pattern).MatchString(s) {
-		src := patterns[n.pattern-1]
+	if n.pattern != 0 && !s.patterns[n.pattern-1].regexp().MatchString(str) {
+		src := s.patterns[n.pattern-1].src
 		if name, ok := patternNames[src]; ok {
-			r.fail(p, "", fmt.Sprintf("%s, not %s", name, shown(s)))
+			r.fail(p, "", fmt.Sprintf("%s, not %s", name, shown(str)))
 		} else {
-			r.fail(p, "", fmt.Sprintf("must match %s, not %s", src, shown(s)))
+			r.fail(p, "", fmt.Sprintf("must match %s, not %s", src, shown(str)))
 		}
 	}
 	r.score++
@@ -427,24 +448,12 @@ func cmpInt(x, y int64) int {
 	return 0
 }
 
-// compiledPatterns holds each pattern once compiled, on its first use.
-var compiledPatterns [len(patterns)]struct {
-	once sync.Once
-	re   *regexp.Regexp
-}
-
-func pattern(i int32) *regexp.Regexp {
-	c := &compiledPatterns[i-1]
-	c.once.Do(func() { c.re = regexp.MustCompile(patterns[i-1]) })
-	return c.re
-}
-
-// rootOf is the kind's root node, or 0 for an unknown kind.
-func rootOf(kind Kind) int32 {
-	for _, r := range roots {
-		if r.kind == kind {
-			return r.node
+// schemaOf is the kind's compiled schema, or nil for an unknown kind.
+func schemaOf(kind Kind) *schema {
+	for _, s := range schemaList {
+		if s.kind == kind {
+			return s
 		}
 	}
-	return 0
+	return nil
 }
