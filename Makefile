@@ -122,7 +122,8 @@ demo-pg: build postgresql
 # Benchmarks through the real binary. Every package's benchmarks append their
 # figures to one rows file (bench/table); the last step prints them as one
 # table, each figure a ratio to its reference in the same run, with make
-# test's time from its last run here. docs/bench.md says what each means.
+# test's time from its last run here, and writes the README's summary of it.
+# docs/bench.md says what each means.
 BENCH_ROWS := bin/bench-rows.jsonl
 bench: export PROOFLOOP_BENCH_ROWS = $(abspath $(BENCH_ROWS))
 bench: build
@@ -132,7 +133,7 @@ bench: build
 	$(GO) test -run '^$$' -bench 'PatchShare' -benchtime 100x -count 1 -timeout 10m ./store/
 	$(GO) test -run '^$$' -bench 'PatchKeptRevisions' -benchtime 100x -count 1 -timeout 10m ./skills/
 	$(GO) test -run '^$$' -bench 'TurnContext' -benchtime 1x -count 1 -timeout 20m ./bench/turns/
-	@$(GO) run ./bench/tabulate -test-log bin/test.log $(BENCH_ROWS)
+	@$(GO) run ./bench/tabulate -test-log bin/test.log -readme README.md $(BENCH_ROWS)
 
 # Longer lost-update and crash runs than make test does.
 soak: build
