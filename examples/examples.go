@@ -41,14 +41,18 @@ func Project() fs.FS {
 }
 
 // WriteProject writes a fresh copy of the example project to dir, which
-// must not exist or be empty, and returns the paths it wrote (relative to
+// must not exist, be empty or hold only a README.md (a checkout's contents/
+// holds its README), and returns the paths it wrote (relative to
 // dir, slash-separated). config.json comes last: its presence marks a
 // finished contents root, so an interrupted copy is not taken for one.
 func WriteProject(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
+	if len(entries) == 1 && entries[0].Name() == "README.md" && entries[0].Type().IsRegular() {
+		entries = nil
+	}
 	switch {
 	case err == nil && len(entries) > 0:
-		return nil, store.Errorf(store.CodeGuardFailed, "%s is not empty: init --example writes a fresh copy of the example only into a new or empty folder", dir).
+		return nil, store.Errorf(store.CodeGuardFailed, "%s is not empty: init --example writes a fresh copy of the example only into a new or empty folder (or one holding only a README.md)", dir).
 			WithHint("remove it first, or name another folder")
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, store.Errorf(store.CodeInvalidInput, "cannot use %s for the example", dir).Wrap(err)

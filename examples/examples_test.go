@@ -1,7 +1,6 @@
 package examples
 
 import (
-	"bytes"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -14,44 +13,6 @@ import (
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
-
-// TestContentsMatchesEmbeddedExample: the committed contents/ (the example
-// to browse, and the default root in a checkout) holds exactly the
-// embedded example's files. It fails when a command run on the default
-// root changed contents/; `git checkout contents` restores it.
-func TestContentsMatchesEmbeddedExample(t *testing.T) {
-	want := map[string][]byte{}
-	fs.WalkDir(Project(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			want[p], _ = fs.ReadFile(Project(), p)
-		}
-		return err
-	})
-	if len(want) < 3 {
-		t.Fatalf("the embedded example has %d files; want config.json, events.jsonl and a problem", len(want))
-	}
-	contents := filepath.Join("..", "contents")
-	got := map[string][]byte{}
-	for _, pattern := range []string{"config.json", "events.jsonl", "problem/*.json", "statement/*.json", ".gitignore"} {
-		matches, _ := filepath.Glob(filepath.Join(contents, pattern))
-		for _, m := range matches {
-			rel, _ := filepath.Rel(contents, m)
-			got[filepath.ToSlash(rel)], _ = os.ReadFile(m)
-		}
-	}
-	for p, w := range want {
-		if g, ok := got[p]; !ok {
-			t.Errorf("contents/%s is missing; the embedded example (examples/%s/%s) has it", p, ProjectDir, p)
-		} else if !bytes.Equal(g, w) {
-			t.Errorf("contents/%s differs from examples/%s/%s; `git checkout contents` restores it if a command changed it", p, ProjectDir, p)
-		}
-	}
-	for p := range got {
-		if _, ok := want[p]; !ok {
-			t.Errorf("contents/%s is not part of the embedded example; a command run on the default root left it", p)
-		}
-	}
-}
 
 // TestWriteProject: the copy is a consistent contents root holding the
 // example, and it is written only into a new or empty folder.
@@ -100,7 +61,18 @@ func TestWriteProject(t *testing.T) {
 		t.Errorf("WriteProject(empty folder): %v", err)
 	}
 
-	// A folder with anything in it is refused, and left as it was.
+	// A folder holding only a README.md (a checkout's contents/) is fine,
+	// and its README stays.
+	readme := t.TempDir()
+	os.WriteFile(filepath.Join(readme, "README.md"), []byte("mine"), 0o644)
+	if _, err := WriteProject(readme); err != nil {
+		t.Errorf("WriteProject(folder with a README.md): %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(readme, "README.md")); err != nil || string(b) != "mine" {
+		t.Errorf("README.md after WriteProject = %q, %v; want it kept", b, err)
+	}
+
+	// A folder with anything else in it is refused, and left as it was.
 	busy := t.TempDir()
 	os.WriteFile(filepath.Join(busy, "notes.txt"), []byte("mine"), 0o644)
 	_, err = WriteProject(busy)
@@ -113,9 +85,11 @@ func TestWriteProject(t *testing.T) {
 	}
 }
 
-// TestCheckoutIgnoresDerivedFiles checks that a read-only command on the
-// committed contents/ leaves nothing for git to show: the index it builds
-// when missing, and the leases and run logs of a run, are ignored.
+// TestCheckoutIgnoresDerivedFiles checks that the checkout's contents/, the
+// default root, tracks only its README: an example written there (`init
+// --example contents`), the index any command builds, and the leases and run
+// logs of a run leave nothing for git to show, so the example is kept once,
+// in the binary.
 func TestCheckoutIgnoresDerivedFiles(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skipf("git is not installed: %v", err)
@@ -123,10 +97,14 @@ func TestCheckoutIgnoresDerivedFiles(t *testing.T) {
 	if err := exec.Command("git", "-C", "..", "rev-parse", "--git-dir").Run(); err != nil {
 		t.Skipf("not a git checkout: %v", err)
 	}
-	for _, p := range []string{"contents/index.db", "contents/leases/stmt_x.json", "contents/runs/r1/0001-prove-x.log", "contents/.journal"} {
+	for _, p := range []string{"contents/config.json", "contents/events.jsonl", "contents/problem/prob_odd_squares.json",
+		"contents/.gitignore", "contents/index.db", "contents/leases/stmt_x.json", "contents/runs/r1/0001-prove-x.log", "contents/.journal"} {
 		if err := exec.Command("git", "-C", "..", "check-ignore", "-q", p).Run(); err != nil {
 			t.Errorf("git check-ignore %s: %v; want it ignored", p, err)
 		}
+	}
+	if err := exec.Command("git", "-C", "..", "check-ignore", "-q", "contents/README.md").Run(); err == nil {
+		t.Errorf("git check-ignore contents/README.md: ignored; want it tracked")
 	}
 }
 

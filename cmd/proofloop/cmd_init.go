@@ -46,7 +46,7 @@ func (a *app) initCommand() *cobra.Command {
 			return a.ok(r)
 		},
 	}
-	c.Flags().StringVar(&example, "example", "", "write a fresh copy of the example project into `DIR` (new or empty) instead")
+	c.Flags().StringVar(&example, "example", "", "write a fresh copy of the example project into `DIR` (new, empty, or holding only a README.md) instead")
 	return c
 }
 
