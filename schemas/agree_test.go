@@ -131,7 +131,7 @@ func TestCompiledAgreesWithGojsonschema(t *testing.T) {
 	rng := rand.New(rand.NewPCG(38, 1))
 	for _, k := range Kinds() {
 		for _, base := range []string{minimal[k], full[k]} {
-			for range 120 {
+			for range 80 {
 				m := decode(t, base)
 				var v any = m
 				for range 1 + rng.IntN(2) {
