@@ -295,6 +295,9 @@ func TurnDebate(s *store.Store, opts store.TxOptions, id, participantID string, 
 			if err := p.ValidateTurn(d, participantID, t, source); err != nil {
 				return turnErr(err)
 			}
+			if err := checkCitedFiles(s, model.CitedFiles(d, t)); err != nil {
+				return err
+			}
 			if err := ownSeat(tx, d, participantID); err != nil {
 				return err
 			}

@@ -3,6 +3,8 @@ package loop
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -30,6 +32,10 @@ type DebateStart struct {
 	// Artifact is a path relative to the project folder where the
 	// transcript is copied too (checked by the caller: store.ProjectPath).
 	Artifact string
+	// FreshArtifact, when set (a call over MCP), is Artifact's absolute
+	// path, which must not exist when the debate is created: a new debate
+	// writes over no file. A join that finds its debate writes none.
+	FreshArtifact string
 }
 
 // startPlan is a DebateStart checked and read before the transaction: its
@@ -152,6 +158,9 @@ func (plan *startPlan) create(tx *store.Tx, find bool) (d *model.Debate, existin
 			break
 		}
 	}
+	if err := freshArtifact(in.FreshArtifact, in.Artifact); err != nil {
+		return nil, false, err
+	}
 	d = model.NewDebate(p, in.Topic, n, tx.Now())
 	if in.Subject != "" {
 		d.Subject = &in.Subject
@@ -218,4 +227,21 @@ func SourceTopic(path string, b []byte) string {
 	}
 	base := filepath.Base(path)
 	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// freshArtifact refuses a debate's artifact at abs when a file (or a
+// link, or anything) is already there: it is no file of this new debate.
+func freshArtifact(abs, rel string) error {
+	if abs == "" {
+		return nil
+	}
+	_, err := os.Lstat(abs)
+	switch {
+	case err == nil:
+		return store.Errorf(store.CodeInvalidInput, "--artifact %s already exists: over MCP a new debate's artifact is a new file", rel).
+			WithHint("nothing was written; name a new file under " + model.ProjectDebatesDir + "/, or join the debate whose artifact it is")
+	case !errors.Is(err, fs.ErrNotExist):
+		return store.Errorf(store.CodeInvalidInput, "--artifact %s: %v", rel, err).WithHint("nothing was written; name a new file under " + model.ProjectDebatesDir + "/")
+	}
+	return nil
 }

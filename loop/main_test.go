@@ -22,8 +22,8 @@ import (
 // bin is the proofloop binary TestMain builds once for the whole package.
 var bin string
 
-// repoRoot is the repository root: the scripted agents of contents/
-// config.json are named relative to it.
+// repoRoot is the repository root: the scripted agents of examples/agents
+// are named relative to it.
 var repoRoot string
 
 func TestMain(m *testing.M) {

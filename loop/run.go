@@ -34,6 +34,8 @@ type RunOptions struct {
 	Events      io.Writer     // one JSON object per line per turn event, for programs; nil for none
 	Self        string        // the proofloop binary, put first on the agents' PATH
 	MaxCostUSD  float64       // stop once the run's turns cost this much (0: no limit)
+	Canaries    Canaries      // plants and settles canaries (config.json canaries); nil for none
+	Env         []string      // added to the agents' environment (eval unsets $PROOFLOOP_STORE)
 }
 
 // Check refuses option values whose meaning would be a surprise.
@@ -87,21 +89,22 @@ type GivenUp struct {
 
 // RunSummary is what a run did.
 type RunSummary struct {
-	RunID     string         `json:"run_id"`
-	Outcome   string         `json:"outcome"` // solved, or the error code: stuck, max_turns, budget_spent, lease_held, interrupted, ...
-	Turns     int            `json:"turns"`
-	ByRole    map[string]int `json:"by_role"`
-	ByOutcome map[string]int `json:"by_outcome"` // ok, failed, timeout, interrupted, not_started
-	Idle      int            `json:"idle"`       // turns that changed nothing
-	Failed    int            `json:"failed"`     // agents that exited non-zero or did not start
-	TimedOut  int            `json:"timed_out"`  // agents killed at the turn timeout
-	ElapsedMS int64          `json:"elapsed_ms"`
-	CostUSD   float64        `json:"cost_usd"` // what the turns' agents reported they cost
-	Stuck     []Stuck        `json:"stuck"`    // what is left, and why
-	Leased    []Leased       `json:"leased"`
-	GivenUp   []GivenUp      `json:"given_up"`
-	Debates   []DebateEnd    `json:"debates"` // the debates the run took turns on, as they stand at its end
-	Logs      string         `json:"logs"`    // runs/<run-id>/ under the root; "" when no turn ran
+	RunID     string                `json:"run_id"`
+	Outcome   string                `json:"outcome"` // solved, or the error code: stuck, max_turns, budget_spent, lease_held, interrupted, ...
+	Turns     int                   `json:"turns"`
+	ByRole    map[string]int        `json:"by_role"`
+	ByOutcome map[string]int        `json:"by_outcome"` // ok, failed, timeout, interrupted, not_started
+	Idle      int                   `json:"idle"`       // turns that changed nothing
+	Failed    int                   `json:"failed"`     // agents that exited non-zero or did not start
+	TimedOut  int                   `json:"timed_out"`  // agents killed at the turn timeout
+	ElapsedMS int64                 `json:"elapsed_ms"`
+	CostUSD   float64               `json:"cost_usd"` // what the turns' agents reported they cost
+	Stuck     []Stuck               `json:"stuck"`    // what is left, and why
+	Leased    []Leased              `json:"leased"`
+	GivenUp   []GivenUp             `json:"given_up"`
+	Debates   []DebateEnd           `json:"debates"`  // the debates the run took turns on, as they stand at its end
+	Canaries  []model.CheckerRecord `json:"canaries"` // settled by this run, a killed run's first (docs/eval.md)
+	Logs      string                `json:"logs"`     // runs/<run-id>/ under the root; "" when no turn ran
 }
 
 // runner is the shared state of one run's workers.
@@ -134,6 +137,7 @@ type runner struct {
 	rootCost    map[string]float64 // each root problem's cost so far, all runs
 	costStop    string             // why --max-cost-usd stopped the run, or which roots are capped
 	debateTurns map[string]int     // the run's turns per debate
+	planted     map[string]bool    // the canaries' root problems, until settled
 	sum         RunSummary
 }
 
@@ -166,7 +170,7 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 		}
 	}
 	r := &runner{s: s, opts: opts, agents: map[model.Role]store.Agents{}, maxFails: cfg.MaxAgentFailures,
-		failures: map[string]int{}, givenUp: map[string]bool{}, rotation: map[model.Role]int{}, passed: map[string]string{}}
+		failures: map[string]int{}, givenUp: map[string]bool{}, rotation: map[model.Role]int{}, passed: map[string]string{}, planted: map[string]bool{}}
 	r.changed = sync.NewCond(&r.mu)
 	r.maxCost, r.rootCost = cfg.MaxCostUSD, map[string]float64{}
 	if r.maxCost > 0 {
@@ -208,9 +212,12 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 		return nil, err
 	}
 	r.sum.ByRole, r.sum.ByOutcome = map[string]int{}, map[string]int{}
-	r.sum.Stuck, r.sum.Leased, r.sum.GivenUp, r.sum.Debates = []Stuck{}, []Leased{}, []GivenUp{}, []DebateEnd{}
+	r.sum.Stuck, r.sum.Leased, r.sum.GivenUp, r.sum.Debates, r.sum.Canaries = []Stuck{}, []Leased{}, []GivenUp{}, []DebateEnd{}, []model.CheckerRecord{}
 	r.rep = newReporter(opts, r.sum.RunID, start)
 	defer r.rep.close()
+	if err := r.recoverCanaries(); err != nil {
+		return nil, err
+	}
 
 	ctx, r.abort = context.WithCancel(ctx)
 	defer r.abort()
@@ -314,7 +321,7 @@ func (r *runner) worker(ctx context.Context, w int) error {
 		}
 		var c *Claimed
 		if !solved || len(roles) > 0 {
-			c, _, err = claimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, roles, r.opts.Problem, holder, r.actorFor(w), r.ttl)
+			c, _, err = claimNext(r.s, store.TxOptions{Command: "next", Actor: holder}, roles, r.opts.Problem, holder, r.actorFor(w, ""), r.ttl)
 			if store.CodeOf(err) == store.CodeLockTimeout {
 				// The store is busy, not empty: look again.
 				r.mu.Lock()
@@ -339,7 +346,9 @@ func (r *runner) worker(ctx context.Context, w int) error {
 			}
 			r.mu.Unlock()
 			if t != nil {
-				err = r.turn(ctx, t, c)
+				if err = r.turn(ctx, t, c); err == nil {
+					err = r.canaryAfter(ctx, w, t)
+				}
 			} else if err = release(r.s, c.Item.ID, c.Lease.Token, holder); err == nil {
 				// The run ended, or the role was given up, while we claimed:
 				// the claim goes back untouched.
@@ -408,6 +417,9 @@ func (r *runner) rootProblems() ([]string, error) {
 	}
 	var roots []string
 	for _, id := range ids {
+		if r.plantedRoot(id) {
+			continue // a canary is no work of the run's
+		}
 		d, err := r.s.Read(id)
 		if err != nil {
 			return nil, err
@@ -490,7 +502,7 @@ func (r *runner) left(snap *Snapshot) []Stuck {
 	slices.Sort(ids)
 	for _, id := range ids {
 		it := snap.Items[id]
-		if r.opts.Problem != "" && it.Root != r.opts.Problem {
+		if r.opts.Problem != "" && it.Root != r.opts.Problem || r.isPlanted(it.Root) {
 			continue
 		}
 		st := Stuck{ID: id, Role: it.Role, Reason: it.Reason, exhausted: it.Outcome == model.OutcomeExhausted}
@@ -557,7 +569,7 @@ func (r *runner) outcomeError() error {
 		}
 		hint := "the summary lists each item left and why; `proofloop status` shows the tree"
 		if len(r.passed) > 0 {
-			hint += "; a check agent whose model (or agent, per verify_distinct) can still count, or a person's `proofloop check-confirm-proof`, confirms what no check agent could"
+			hint += "; a check agent whose model (or agent, per verify_distinct) can still count, and that is not measured below verify_min_reliability (`proofloop status --checkers`), or a person's `proofloop check-confirm-proof`, confirms what no check agent could"
 		}
 		return store.Errorf(CodeStuck, "%s", msg).WithHint(hint)
 	}

@@ -29,18 +29,21 @@ func actingName(role model.Role, a store.Agent, w int) string {
 }
 
 // actorFor picks the agent that worker w runs on an item, and names its
+// actor. A canary's item (its root, canary) is passed over by every claim
+// but its own, and only it: no other turn of the run takes a canary, and a
+// canary turn takes nothing else.
 // actor; run claims the item in that name (the lease binds it and the
 // agent's name and model: no agent of a run acts as another). On a debate
 // it is the actor of the seat that writes next, or of the seat to be
 // joined (<role>-<n>), so that each seat is its own actor whichever
 // worker runs it.
-func (r *runner) actorFor(w int) ActorFor {
+func (r *runner) actorFor(w int, canary string) ActorFor {
 	return func(tx *store.Tx, it *Item) (Acting, bool, error) {
 		r.mu.Lock()
-		capped := r.capped(it.Root)
+		capped, planted := r.capped(it.Root), r.isPlanted(it.Root)
 		r.mu.Unlock()
-		if capped != "" {
-			return Acting{}, false, nil // its root problem spent its max_cost_usd
+		if capped != "" || planted != (it.Root == canary) {
+			return Acting{}, false, nil // its root problem spent its max_cost_usd; a canary's, or not the canary's
 		}
 		if it.Kind == model.KindDebate {
 			actor, place, err := seatActor(tx, it.ID)
@@ -58,7 +61,7 @@ func (r *runner) actorFor(w int) ActorFor {
 		var exclude func(Acting) string
 		if it.Role == model.RoleCheck && it.Kind == model.KindStatement {
 			var err error
-			if exclude, err = r.cannotCount(tx, it.ID); err != nil {
+			if exclude, err = r.cannotConfirm(tx, it.ID); err != nil {
 				return Acting{}, false, err
 			}
 		}

@@ -112,34 +112,13 @@ func (r runResult) ended(t *testing.T, n int) runEvent {
 	return runEvent{}
 }
 
-// copyContents copies the repository's example contents/ (its documents,
-// events and config; not what a local run left in it) to a fresh root.
+// copyContents writes a fresh copy of the example project (the binary's,
+// `init --example`) to a new root.
 func copyContents(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join(repoRoot, "contents")
 	dst := filepath.Join(t.TempDir(), "contents")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() && (rel == "runs" || rel == "leases") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		if !d.Type().IsRegular() || strings.HasPrefix(d.Name(), ".") {
-			return nil // the lock file, a journal, temp files
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
+	if out, err := exec.Command(bin, "init", "--example", dst).CombinedOutput(); err != nil {
+		t.Fatalf("init --example: %v\n%s", err, out)
 	}
 	// The copy has no index: build it now, so that the run's own output
 	// carries no "rebuilding the index" notice.

@@ -64,6 +64,7 @@ type turnRecord struct {
 	Root          string // the item's root problem, known with Usage
 	StderrTail    []string
 	ErrText       string // what went wrong besides the agent, if anything
+	canary        bool   // the turn is on a canary (run_canary.go)
 }
 
 // newTurn is the record of turn n, which worker w starts on c.
@@ -123,7 +124,7 @@ func (r *runner) turn(ctx context.Context, t *turnRecord, c *Claimed) (err error
 	// protocol limits its turns, and its schema has no idle_turns): a
 	// debate turn that wrote nothing is a failed or empty turn, not an
 	// idle one.
-	t.Idle = t.After.Revision() == t.Before.Revision() && t.Outcome != TurnInterrupted && t.Outcome != TurnNotStarted && t.Kind != model.KindDebate
+	t.Idle = t.After.Revision() == t.Before.Revision() && t.Outcome != TurnInterrupted && t.Outcome != TurnNotStarted && t.Kind != model.KindDebate && !t.canary
 	if t.Idle {
 		if err := r.idle(t.ID, t.Actor); err != nil {
 			return err
@@ -188,6 +189,7 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 	cmd.Env = append(os.Environ(), "PROOFLOOP_ROOT="+root, "PROOFLOOP_ROLE="+string(t.Role), "PROOFLOOP_ID="+t.ID,
 		"PROOFLOOP_KIND="+string(t.Kind), "PROOFLOOP_LEASE="+token, "PROOFLOOP_ACTOR="+t.Actor,
 		"PROOFLOOP_RUN_ID="+r.sum.RunID, "PROOFLOOP_USAGE="+filepath.Join(root, usagePath(r, t)))
+	cmd.Env = append(cmd.Env, r.opts.Env...)
 	if t.Kind == model.KindDebate {
 		cmd.Env = append(cmd.Env, DebateAgentEnv(r.s, t.ID, t.agent)...)
 	}

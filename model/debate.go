@@ -291,6 +291,11 @@ func NewDebate(p *Protocol, topic string, n int, createdAt string) *Debate {
 // TranscriptDir is the folder of the debate transcripts under the root.
 const TranscriptDir = ".debates"
 
+// ProjectDebatesDir is the folder of the project (beside the root) under
+// which a debate's artifact named over MCP must lie: an agent's copy of a
+// transcript goes there, never over the project's own files.
+const ProjectDebatesDir = "debates"
+
 // ArtifactPath is the transcript path of a debate created at createdAt (an
 // ISO 8601 timestamp) whose file slug is slug (FileSlug):
 // .debates/YYYY-MM-DD-topic-slug.md, with hyphens, as the three Markdown

@@ -44,12 +44,13 @@ func selfCheckParty(f *Facts) error {
 }
 
 // Confirmers are the distinct parties that confirmed proof revision rev,
-// in the order they first confirmed it.
+// in the order they first confirmed it. A confirmation that does not count
+// (Uncounted) is none.
 func (st *Statement) Confirmers(distinct string, rev int) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, c := range st.Validate.Confirmations {
-		if c.ProofRevision != rev {
+		if c.ProofRevision != rev || c.Uncounted != "" {
 			continue
 		}
 		a := ""

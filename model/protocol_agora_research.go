@@ -87,6 +87,9 @@ func checkEvidence(d *Debate, t *DebateTurn, cite bool) error {
 			return err
 		}
 		n, isRef := poolRef(e.Source)
+		if scheme, ok := urlScheme(e.Source); ok && scheme != "http" && scheme != "https" {
+			return &TurnError{Field: f + ".source", Rule: fmt.Sprintf("%q is a URL of scheme %s: a source that is a URL must be http or https (under every methodology, in research turns too)", OneLine(e.Source), scheme)}
+		}
 		switch {
 		case isRef && (n < 1 || n > len(d.EvidencePool)):
 			return &TurnError{Field: f + ".source", Rule: fmt.Sprintf("%q names no item of the evidence pool, which has %s", strings.TrimSpace(e.Source), poolRange(d))}
@@ -125,7 +128,7 @@ func poolRange(d *Debate) string {
 }
 
 // VerifiableRule says what VerifiableSource accepts, for refusals and docs.
-const VerifiableRule = "a verifiable source: an http(s) URL with a host, a DOI (10.NNNN/suffix, or doi:10.NNNN/suffix), or a file of the project as a relative path whose file name has an extension (dir/file.ext, optionally :LINE or :LINE-LINE)"
+const VerifiableRule = "a verifiable source: an http(s) URL with a host, a DOI (10.NNNN/suffix, or doi:10.NNNN/suffix), or a file of the project as a relative path whose file name has an extension (dir/file.ext, optionally :LINE or :LINE-LINE), which must exist in the project folder with those lines"
 
 var (
 	doiRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:doi:)?10\.[0-9]{4,9}/\S+$`) })
@@ -137,8 +140,8 @@ var (
 // VerifiableSource reports whether an evidence source names something a
 // reader can check: an http or https URL with a host, a DOI, or a
 // project file as a relative path ("model/debate.go:42"). The form is
-// checked, not the target: model does no I/O, and a URL or file may change
-// after the turn, as the pool's sources may.
+// checked here (model does no I/O); the engine checks that a cited file
+// exists in the project and has the lines (CitedFiles).
 func VerifiableSource(source string) bool {
 	s := strings.TrimSpace(source)
 	if s == "" || strings.ContainsAny(s, " \t\n") {
@@ -150,16 +153,86 @@ func VerifiableSource(source string) bool {
 	if doiRe().MatchString(s) {
 		return true
 	}
+	_, ok := fileCitation(s)
+	return ok
+}
+
+// FileCite is an evidence source that names a file of the project: its
+// path relative to the project folder, and with Lines the lines it cites,
+// From to To (as written: the engine refuses 0 or a range backwards).
+type FileCite struct {
+	Field, Source, Path string
+	Lines               bool
+	From, To            int
+}
+
+// fileCitation parses a source written as a project file: a relative path
+// of plain segments (no . or ..) whose file name has an extension,
+// optionally with :LINE or :LINE-LINE.
+func fileCitation(source string) (FileCite, bool) {
+	s := strings.TrimSpace(source)
 	if !pathRe().MatchString(s) {
-		return false
+		return FileCite{}, false
 	}
-	file, _, _ := strings.Cut(s, ":")
+	file, lines, hasLines := strings.Cut(s, ":")
 	segs := strings.Split(file, "/")
 	for _, seg := range segs {
 		if seg == "." || seg == ".." {
-			return false
+			return FileCite{}, false
 		}
 	}
 	name := segs[len(segs)-1]
-	return strings.LastIndex(name, ".") > 0 && !strings.HasSuffix(name, ".")
+	if strings.LastIndex(name, ".") <= 0 || strings.HasSuffix(name, ".") {
+		return FileCite{}, false
+	}
+	c := FileCite{Source: source, Path: file, Lines: hasLines}
+	if hasLines {
+		from, to, isRange := strings.Cut(lines, "-")
+		c.From, _ = strconv.Atoi(from)
+		c.To = c.From
+		if isRange {
+			c.To, _ = strconv.Atoi(to)
+		}
+	}
+	return c, true
 }
+
+// CitedFiles lists the evidence sources of t that name a file of the
+// project, for the engine to check against the project folder (issue 34
+// N12, seed 004's A20): every source with a line (path:LINE, path:A-B),
+// and under methodology fact-based every project path, which is what
+// makes it verifiable; research turns included, since their items enter
+// the pool that later turns cite as checked.
+func CitedFiles(d *Debate, t *DebateTurn) []FileCite {
+	var out []FileCite
+	for i, e := range t.Evidence {
+		c, ok := fileCitation(e.Source)
+		if ok && (c.Lines || d.Methodology == "fact-based") {
+			c.Field = fmt.Sprintf("evidence[%d].source", i)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// urlScheme returns the scheme of a source that is a URL: scheme:// with
+// anything after it, or an opaque scheme a browser or a shell acts on
+// (javascript:, data:, vbscript:, file:, mailto:). "Knuth: TAOCP",
+// "isbn:0-201" or "README.md:12" are no URLs.
+func urlScheme(source string) (string, bool) {
+	s := strings.TrimSpace(source)
+	m := schemeRe().FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	scheme := strings.ToLower(m[1])
+	switch {
+	case strings.HasPrefix(s[len(m[0]):], "//"):
+		return scheme, true
+	case scheme == "javascript", scheme == "data", scheme == "vbscript", scheme == "file", scheme == "mailto":
+		return scheme, true
+	}
+	return "", false
+}
+
+var schemeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):`) })

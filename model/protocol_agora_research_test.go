@@ -1,6 +1,7 @@
 package model
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -147,7 +148,12 @@ func TestAgoraFactBasedCitation(t *testing.T) {
 		{"fact-based", "pool-01", "evidence[0].source", "names no item"},
 		{"fact-based", "codebase", "evidence[0].source", `"codebase" is neither a pool item nor a verifiable source`},
 		{"fact-based", "GOF book", "evidence[0].source", "neither a pool item nor a verifiable source"},
-		{"fact-based", "ftp://example.org/x", "evidence[0].source", "neither"},
+		{"fact-based", "ftp://example.org/x", "evidence[0].source", `"ftp://example.org/x" is a URL of scheme ftp: a source that is a URL must be http or https`},
+		{"opinion", "file:///etc/passwd", "evidence[0].source", "is a URL of scheme file"},
+		{"opinion", "javascript:alert(1)", "evidence[0].source", "is a URL of scheme javascript"},
+		{"opinion", "Knuth: TAOCP, vol. 1", "", ""},
+		{"opinion", "isbn:0-201-89683-4", "", ""},
+		{"fact-based", "doi:10.1145/3192366.3192379", "", ""},
 		{"fact-based", "https://", "evidence[0].source", "neither"},
 		{"fact-based", "/etc/passwd", "evidence[0].source", "neither"},
 		{"fact-based", "../secret.txt", "evidence[0].source", "neither"},
@@ -169,6 +175,35 @@ func TestAgoraFactBasedCitation(t *testing.T) {
 			}
 			wantTurnError(t, err, c.field, c.frag)
 		})
+	}
+}
+
+// TestAgoraResearchURLScheme (N12): a research turn's item, which joins
+// the pool that later turns cite, is held to the URL rule too.
+func TestAgoraResearchURLScheme(t *testing.T) {
+	d := researchDebate(t, 1, "opinion")
+	joinAll(t, &Agora, d, "rita", "ann", "ben")
+	tt := researchTurn(Evidence{"file:///etc/passwd", "the users", 0.9})
+	wantTurnError(t, Agora.ValidateTurn(d, "p1", &tt, nil), "evidence[0].source", "is a URL of scheme file")
+}
+
+// TestCitedFiles (N12, A20): the sources the engine checks against the
+// project folder: every path:LINE, and under fact-based every project
+// path; other sources are not files.
+func TestCitedFiles(t *testing.T) {
+	turn := &DebateTurn{Evidence: []Evidence{{Source: "model/a.go:3"}, {Source: "README.md"}, {Source: "docs/x.md:2-9"},
+		{Source: "pool-1"}, {Source: "https://go.dev/x.go"}, {Source: "codebase"}, {Source: "../a.go:1"}, {Source: "a.go:0"}}}
+	for _, c := range []struct {
+		methodology string
+		want        []FileCite
+	}{
+		{"opinion", []FileCite{{"evidence[0].source", "model/a.go:3", "model/a.go", true, 3, 3}, {"evidence[2].source", "docs/x.md:2-9", "docs/x.md", true, 2, 9}, {"evidence[7].source", "a.go:0", "a.go", true, 0, 0}}},
+		{"fact-based", []FileCite{{"evidence[0].source", "model/a.go:3", "model/a.go", true, 3, 3}, {"evidence[1].source", "README.md", "README.md", false, 0, 0}, {"evidence[2].source", "docs/x.md:2-9", "docs/x.md", true, 2, 9}, {"evidence[7].source", "a.go:0", "a.go", true, 0, 0}}},
+	} {
+		got := CitedFiles(&Debate{Methodology: c.methodology}, turn)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("CitedFiles under %s = %+v; want %+v", c.methodology, got, c.want)
+		}
 	}
 }
 

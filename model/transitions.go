@@ -257,7 +257,7 @@ var (
 var (
 	whyProve = func(*Facts) string { return "needs a proof, a decomposition, a refutation or a modification" }
 	whyCheck = func(f *Facts) string {
-		return fmt.Sprintf("proof revision %d awaits verification", f.ProofRevision)
+		return fmt.Sprintf("proof revision %d awaits verification", f.ProofRevision) + uncountedNote(f.Statement)
 	}
 	whyFix = func(f *Facts) string { return "open issues " + ints(f.OpenIssues) + " need answers" }
 	// whyReplan: the prover's own sub-statements are resolved.

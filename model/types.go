@@ -155,6 +155,10 @@ type Confirmation struct {
 	ProofRevision       int     `json:"proof_revision"`
 	VerificationSummary *string `json:"verification_summary,omitempty"`
 	CreatedAt           string  `json:"created_at"`
+	// Uncounted says why the confirmation does not count toward
+	// verify_quorum (its checker was measured below
+	// verify_min_reliability); "" for one that counts.
+	Uncounted string `json:"uncounted,omitempty"`
 }
 
 // Refutation records who marked a statement false, and from which issue.

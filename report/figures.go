@@ -27,6 +27,7 @@ type Figures struct {
 	StatementCount int
 	ByStatus       []Count
 	Cost           []Value // what the agents' turns cost (run-usage events), by problem, role, agent and model
+	Checkers       []Value // the measured checkers (checkerFigures)
 }
 
 // Count is one row of a frequency table.
@@ -68,6 +69,7 @@ func figures(d *Data) Figures {
 	f.TurnsPerRole = append(f.TurnsPerRole, Count{"decide", roles["decide"]})
 	f.OtherCommands = counts(other)
 	f.Cost = costFigures(d.Events)
+	f.Checkers = checkerFigures(d.Events)
 
 	rounds, types, sevs, status := map[int]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 	var most []*StatementData

@@ -29,8 +29,10 @@ type Written struct {
 // share; stdout takes only one page.
 func Write(ctx context.Context, s *store.Store, problem, out string, stdout io.Writer, o Options) (*Written, error) {
 	if out != "-" {
+		// The CLI checked -o before the command ran; the folder of a split
+		// report is another path, and Write has other callers.
 		for _, t := range []string{out, strings.TrimSuffix(out, ".html")} {
-			if err := outsideRoot(s, t); err != nil {
+			if err := store.CheckOutput(s.Dir, t, "the report", "-o"); err != nil {
 				return nil, err
 			}
 		}
@@ -75,21 +77,6 @@ func Write(ctx context.Context, s *store.Store, problem, out string, stdout io.W
 		}
 	}
 	return w, nil
-}
-
-// outsideRoot refuses a target inside the store's folder, symlinks
-// followed, as export does: `-o ROOT/events.jsonl` would replace the event
-// log with a page.
-func outsideRoot(s *store.Store, target string) error {
-	in, err := store.Inside(s.Dir, target)
-	if err != nil {
-		return store.Errorf(store.CodeInvalidInput, "cannot write the report to %s", target).Wrap(err)
-	}
-	if in {
-		return store.Errorf(store.CodeInvalidInput, "cannot write the report to %s: it is inside the store %s", target, s.Dir).
-			WithHint("give -o a path outside the contents root, e.g. -o report.html in the project folder")
-	}
-	return nil
 }
 
 // Describe is one sentence about w for a person.

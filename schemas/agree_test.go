@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/xeipuuv/gojsonschema"
 )
 
 // TestCompiledIsCurrent fails while compiled.go is not what the schema
@@ -73,7 +75,7 @@ func TestCompileRefusesUnknownKeywords(t *testing.T) {
 		`{"items": [{"type": "string"}]}`,
 		`{"$ref": "#/definitions/a", "type": "string", "definitions": {"a": {}}}`,
 		`{"$ref": "other.json#/x"}`,
-		`{"exclusiveMinimum": 0}`,
+		`{"multipleOf": 2}`,
 	} {
 		_, err := compileKinds([]Kind{"x"}, func(Kind) ([]byte, error) { return []byte(src), nil })
 		if err == nil {
@@ -247,4 +249,69 @@ func deepCopy(v any) any {
 		panic(err)
 	}
 	return c
+}
+
+// TestKeywordsAgreeOnASyntheticSchema holds the validator to gojsonschema on
+// a schema of the keywords and forms the store's schemas use little or not
+// yet (exclusive bounds, anyOf, else, numeric enums and consts, integers
+// written 1.0 or 1e2, unique numbers), on documents made to pass and to
+// fail each.
+func TestKeywordsAgreeOnASyntheticSchema(t *testing.T) {
+	src := `{
+		"$schema": "http://json-schema.org/draft-07/schema#",
+		"type": "object", "additionalProperties": {"type": "integer"},
+		"properties": {
+			"rate": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1.5},
+			"n": {"type": ["integer", "null"], "minimum": -2, "maximum": 1e2},
+			"pick": {"anyOf": [{"type": "string", "maxLength": 2}, {"type": "array", "minItems": 2, "maxItems": 3}]},
+			"mode": {"enum": [1, 2.5, null, "x"]},
+			"one": {"const": 1},
+			"set": {"type": "array", "uniqueItems": true},
+			"cond": {"type": "object", "if": {"required": ["a"]}, "then": {"required": ["b"]}, "else": {"required": ["c"]}}
+		}
+	}`
+	kinds, err := compileKinds([]Kind{"synthetic"}, func(Kind) ([]byte, error) { return []byte(src), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pats []pattern
+	for _, p := range kinds[0].patterns {
+		pats = append(pats, pattern{src: p})
+	}
+	sc := &schema{kind: "synthetic", nodes: kinds[0].nodes, patterns: pats}
+	oracle, err := gojsonschema.NewSchema(gojsonschema.NewStringLoader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := []string{
+		`{}`, `{"rate": 0}`, `{"rate": 0.1}`, `{"rate": 1.5}`, `{"rate": 2}`, `{"rate": -1}`, `{"rate": "x"}`,
+		`{"n": 1.0}`, `{"n": 1e2}`, `{"n": 1.5e2}`, `{"n": -3}`, `{"n": null}`, `{"n": 0.5}`,
+		`{"pick": "ab"}`, `{"pick": "abc"}`, `{"pick": [1]}`, `{"pick": [1, 2]}`, `{"pick": [1, 2, 3, 4]}`, `{"pick": 3}`,
+		`{"mode": 1}`, `{"mode": 1.0}`, `{"mode": 2.5}`, `{"mode": null}`, `{"mode": "x"}`, `{"mode": "y"}`, `{"mode": 3}`,
+		`{"one": 1}`, `{"one": 1.0}`, `{"one": "1"}`, `{"one": true}`,
+		`{"set": [1, 1.0]}`, `{"set": [1, 2, "1"]}`, `{"set": [{"a": 1}, {"a": 1}]}`, `{"set": [[1], [2], [1]]}`,
+		`{"cond": {"a": 1, "b": 2}}`, `{"cond": {"a": 1}}`, `{"cond": {"c": 1}}`, `{"cond": {}}`,
+		`{"extra": 1}`, `{"extra": 1.5}`, `{"extra": "x", "other": null}`,
+	}
+	for _, doc := range docs {
+		tree, err := decodeDoc([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if fs := sc.validateTree(1, tree); len(fs) > 0 {
+			got = (&ValidationError{Kind: "synthetic", Failures: fs}).Error()
+		}
+		want := ""
+		res, err := oracle.Validate(oracleLoader{gojsonschema.NewStringLoader(doc), []byte(doc)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Valid() {
+			want = (&ValidationError{Kind: "synthetic", Failures: failures([]byte(doc), res.Errors())}).Error()
+		}
+		if got != want {
+			t.Errorf("%s:\nValidate:     %q\ngojsonschema: %q", doc, got, want)
+		}
+	}
 }

@@ -42,12 +42,14 @@ type node struct {
 	// minimum and maximum as written in the schema, and as gojsonschema
 	// prints them (a big.Float of the bound).
 	minimum, maximum, minText, maxText string
-	pattern                            int32    // 1 + index into the schema's patterns; 0 none
-	enum                               []string // each value marshalled as gojsonschema compares it
-	enumText                           string   // the values joined by ", ", as gojsonschema prints them
-	constJSON                          string   // const, marshalled likewise
-	required                           []string
-	props                              []prop // properties, sorted by name
+	// exclusiveMinimum and exclusiveMaximum (draft-07: numbers), likewise.
+	exclusiveMinimum, exclusiveMaximum, exMinText, exMaxText string
+	pattern                                                  int32    // 1 + index into the schema's patterns; 0 none
+	enum                                                     []string // each value marshalled as gojsonschema compares it
+	enumText                                                 string   // the values joined by ", ", as gojsonschema prints them
+	constJSON                                                string   // const, marshalled likewise
+	required                                                 []string
+	props                                                    []prop // properties, sorted by name
 	// additional is additionalProperties: 0 absent (anything goes),
 	// addFalse, addTrue or a node.
 	additional                       int32
@@ -79,7 +81,7 @@ var typeBits = map[string]typeSet{
 	"string": tString, "array": tArray, "object": tObject,
 }
 
-type limits uint8
+type limits uint16
 
 const (
 	hasMinLength limits = 1 << iota
@@ -90,6 +92,8 @@ const (
 	hasMaximum
 	hasConst
 	hasUnique
+	hasExclusiveMinimum
+	hasExclusiveMaximum
 )
 
 const (
@@ -200,7 +204,7 @@ func (c *compiler) compile(s map[string]any, ptr string) (int32, error) {
 			err = c.types(&n, v)
 		case "minLength", "maxLength", "minItems", "maxItems":
 			err = c.count(&n, k, v)
-		case "minimum", "maximum":
+		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
 			err = c.bound(&n, k, v)
 		case "pattern":
 			err = c.pattern(&n, v)
@@ -334,10 +338,15 @@ func (c *compiler) bound(n *node, k string, v any) error {
 		return errors.New("not a number")
 	}
 	text := fmt.Sprint(new(big.Float).SetRat(r)) // as gojsonschema prints it
-	if k == "minimum" {
+	switch k {
+	case "minimum":
 		n.has, n.minimum, n.minText = n.has|hasMinimum, string(num), text
-	} else {
+	case "maximum":
 		n.has, n.maximum, n.maxText = n.has|hasMaximum, string(num), text
+	case "exclusiveMinimum":
+		n.has, n.exclusiveMinimum, n.exMinText = n.has|hasExclusiveMinimum, string(num), text
+	default:
+		n.has, n.exclusiveMaximum, n.exMaxText = n.has|hasExclusiveMaximum, string(num), text
 	}
 	return nil
 }

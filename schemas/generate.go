@@ -88,7 +88,7 @@ func renderNode(n node) string {
 		case t == reflect.TypeFor[typeSet]():
 			s = bitNames(f.Uint(), []string{"tNull", "tBoolean", "tInteger", "tNumber", "tString", "tArray", "tObject"})
 		case t == reflect.TypeFor[limits]():
-			s = bitNames(f.Uint(), []string{"hasMinLength", "hasMaxLength", "hasMinItems", "hasMaxItems", "hasMinimum", "hasMaximum", "hasConst", "hasUnique"})
+			s = bitNames(f.Uint(), []string{"hasMinLength", "hasMaxLength", "hasMinItems", "hasMaxItems", "hasMinimum", "hasMaximum", "hasConst", "hasUnique", "hasExclusiveMinimum", "hasExclusiveMaximum"})
 		case name == "additional" && f.Int() == int64(addFalse):
 			s = "addFalse"
 		case name == "additional" && f.Int() == int64(addTrue):

@@ -110,6 +110,12 @@ func enumSources() []enumSource {
 		{schemas.Debate, "definitions.turn.properties.conclusion.properties.outcome.enum", fieldEnum("conclusion"), false},
 		{schemas.Debate, "definitions.suggestion.properties.state.enum", model.SuggestionStates, false},
 		{schemas.Config, "properties.verify_distinct.enum", store.VerifyDistincts, false},
+		{schemas.EvalItem, "properties.strategy.enum", model.Strategies, false},
+		{schemas.EvalItem, "properties.label.enum", model.EvalLabels, false},
+		{schemas.CheckerRecord, "properties.source.enum", model.RecordSources, false},
+		{schemas.CheckerRecord, "properties.role.enum", strs([]model.Role{model.RoleCheck, model.RoleProve}), false},
+		{schemas.CheckerRecord, "properties.canary.properties.label.enum", model.EvalLabels, false},
+		{schemas.CheckerRecord, "properties.canary.properties.verdict.enum", model.ItemVerdicts, false},
 	}
 }
 
@@ -312,6 +318,12 @@ func fieldSources() []fieldSource {
 		{schemas.Event, "", store.Event{}, nil},
 		{schemas.Event, "definitions.change", store.Change{}, nil},
 		{schemas.Config, "", store.Config{}, nil},
+		{schemas.Config, "properties.canaries", store.CanaryConfig{}, nil},
+		{schemas.Config, "properties.verify_min_reliability", model.MinReliability{}, nil},
+		{schemas.EvalItem, "", model.EvalItem{}, nil},
+		{schemas.CheckerRecord, "", model.CheckerRecord{}, nil},
+		{schemas.CheckerRecord, "properties.counts", model.Counts{}, nil},
+		{schemas.CheckerRecord, "properties.canary", model.CanaryRecord{}, nil},
 		// The journal's record is unexported: store's TestJournalFollowsSchema
 		// compares it.
 	}

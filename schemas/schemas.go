@@ -37,11 +37,15 @@ const (
 	Debate    Kind = "debate"    // debate/<id>.json
 	// ProofRevision is one line of proofs/<statement id>.jsonl.
 	ProofRevision Kind = "proof_revision"
+	// EvalItem is one line of a labelled set (docs/eval.md).
+	EvalItem Kind = "eval_item"
+	// CheckerRecord is one line of checkers.jsonl.
+	CheckerRecord Kind = "checker_record"
 )
 
 // Kinds lists every schema, in a fixed order.
 func Kinds() []Kind {
-	return []Kind{Problem, Statement, Event, Config, Journal, Lease, Debate, ProofRevision}
+	return []Kind{Problem, Statement, Event, Config, Journal, Lease, Debate, ProofRevision, EvalItem, CheckerRecord}
 }
 
 // FileName is the name of the kind's schema file, e.g. statement.schema.json.

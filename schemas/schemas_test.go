@@ -40,6 +40,9 @@ var minimal = map[Kind]string{
 		"participants": [], "turns": [], "artifact": ".debates/2026-11-22-is-p-np.md"
 	}`,
 	ProofRevision: `{"revision": 1, "text": "Step 1: Clear.", "strategy": null, "actor": null, "at": "2026-11-22T10:04:05Z", "cause": "complete"}`,
+	EvalItem:      `{"id": "f1", "claim": "It holds.", "premises": [], "label": "false", "source": "written for the test"}`,
+	CheckerRecord: `{"source": "eval", "at": "2026-11-22T10:04:05Z", "role": "check", "set": "shipped", "counts": {"items": 1, "accepted_correct": 1,
+		"rejected_correct": 0, "caught_flawed": 0, "missed_flawed": 0, "located": 0, "proved_false": 0, "shown_false": 0, "proposed_change": 0, "no_verdict": 0}}`,
 }
 
 var full = map[Kind]string{
@@ -174,6 +177,12 @@ var full = map[Kind]string{
 	}`,
 	ProofRevision: `{"revision": 4, "text": "Step 1: Let n > 2. Step 2: Then x(n).", "strategy": "direct", "actor": "fix-1",
 		"at": "2026-11-22T10:04:05.5Z", "cause": "patch", "issues": [2, 3], "response_number": 3}`,
+	EvalItem: `{"id": "flawed_1", "claim": "For every n >= 1, n^2 >= n.", "premises": ["n is an integer"], "proof": "Since n >= 1, n^2 = n n >= n. Hence the claim.",
+		"strategy": "direct", "label": "flawed", "flawed_sentences": [1], "category": "missing edge case", "source": "written for the test"}`,
+	CheckerRecord: `{"source": "canary", "at": "2026-11-22T10:04:05Z", "role": "check", "agent": "yes", "model": "m1", "label": "proofloop", "actor": "check-yes-1",
+		"set": "canaries.jsonl", "counts": {"items": 1, "accepted_correct": 0, "rejected_correct": 0, "caught_flawed": 0, "missed_flawed": 1, "located": 0,
+		"proved_false": 0, "shown_false": 0, "proposed_change": 0, "no_verdict": 0}, "canary": {"item": "c1", "label": "flawed", "category": "circular reasoning",
+		"flawed_sentences": [2], "problem": "prob_x", "statement": "stmt_x_wrap", "verdict": "accepted", "planted_at": "2026-11-22T10:04:00Z", "run": "20261122T100400000Z"}}`,
 }
 
 // decode parses a fixture; it fails the test on bad fixtures.

@@ -386,13 +386,20 @@ func (s *schema) checkString(n *node, str string, r *result, p *path) {
 	r.score++
 }
 
-// checkNumber is gojsonschema's validateNumber: maximum, then minimum.
+// checkNumber is gojsonschema's validateNumber: maximum, exclusiveMaximum,
+// minimum, exclusiveMinimum.
 func checkNumber(n *node, x json.Number, r *result, p *path) {
 	if n.has&hasMaximum != 0 && compare(string(x), n.maximum) > 0 {
 		r.fail(p, "", fmt.Sprintf("must be at most %s, not %s", n.maxText, shown(x)))
 	}
+	if n.has&hasExclusiveMaximum != 0 && compare(string(x), n.exclusiveMaximum) >= 0 {
+		r.fail(p, "", fmt.Sprintf("must be less than %s, not %s", n.exMaxText, shown(x)))
+	}
 	if n.has&hasMinimum != 0 && compare(string(x), n.minimum) < 0 {
 		r.fail(p, "", fmt.Sprintf("must be at least %s, not %s", n.minText, shown(x)))
+	}
+	if n.has&hasExclusiveMinimum != 0 && compare(string(x), n.exclusiveMinimum) <= 0 {
+		r.fail(p, "", fmt.Sprintf("must be greater than %s, not %s", n.exMinText, shown(x)))
 	}
 	r.score++
 }

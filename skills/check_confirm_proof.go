@@ -19,7 +19,7 @@ var checkConfirmProof = &Skill{
 	Example:       `--statement-path stmt_example_wrap --verification-summary "Checked the base case and the inductive step sentence by sentence."`,
 	When:          "Use it when you have checked every sentence of the proof and each one follows from the premises, earlier sentences, true sub-statements or standard facts, and the proof establishes exactly the claim under exactly its premises.",
 	WhenNot:       "Do not use it if any sentence fails: record the first failure with check-reject-proof. Do not confirm a proof you wrote. Pass --expect-revision with the revision you read, so that you never confirm a proof that changed under you.",
-	Output:        "`confirmations` counts the distinct checkers who confirmed this proof revision, `quorum` is how many are needed (`verify_quorum` of config.json), `proof_revision` is the revision confirmed. `status` becomes `true` once the quorum is met, else stays `awaiting_verification`.",
+	Output:        "`confirmations` counts the distinct checkers who confirmed this proof revision, `quorum` is how many are needed (`verify_quorum` of config.json), `proof_revision` is the revision confirmed. `status` becomes `true` once the quorum is met, else stays `awaiting_verification`. When your confirmation is recorded but does not count (you were measured below `verify_min_reliability`), `counted` is false and `uncounted` says why.",
 	ExampleAfter:  "state-complete-proof",
 	ExampleOutput: `{"command":"check-confirm-proof","confirmations":1,"created":[],"id":"stmt_example_wrap","ok":true,"proof_revision":1,"quorum":1,"revision":3,"status":"true"}`,
 	Refusals: []Refusal{
@@ -47,8 +47,17 @@ func runCheckConfirmProof(tx *store.Tx, in *Input) (*Result, error) {
 		return nil, err
 	}
 	summary := in.OptText("verification_summary")
-	if err := d.Set("validate.confirmations.-1", labelled(tx, map[string]any{"actor": actor(tx), "proof_revision": st.ProofRevision,
-		"verification_summary": summary, "created_at": tx.Now()})); err != nil {
+	// A checker measured below verify_min_reliability confirms on the
+	// record, and its confirmation does not count (docs/eval.md).
+	uncounted, err := tx.BelowFloor(cfg, label(tx))
+	if err != nil {
+		return nil, err
+	}
+	rec := map[string]any{"actor": actor(tx), "proof_revision": st.ProofRevision, "verification_summary": summary, "created_at": tx.Now()}
+	if uncounted != "" {
+		rec["uncounted"] = uncounted
+	}
+	if err := d.Set("validate.confirmations.-1", labelled(tx, rec)); err != nil {
 		return nil, err
 	}
 	// Distinct checkers of this proof revision (actors, agents or models,
@@ -57,10 +66,16 @@ func runCheckConfirmProof(tx *store.Tx, in *Input) (*Result, error) {
 	// so these are confirmations with no rejection in between.
 	after := *st
 	after.Validate.Confirmations = append(slices.Clone(st.Validate.Confirmations), model.Confirmation{
-		Actor: actor(tx), AgentLabel: label(tx), ProofRevision: st.ProofRevision})
+		Actor: actor(tx), AgentLabel: label(tx), ProofRevision: st.ProofRevision, Uncounted: uncounted})
 	checkers := after.Confirmers(cfg.VerifyDistinct, st.ProofRevision)
 	res := &Result{ID: id, Status: model.StatementAwaitingVerification, Revision: d.Revision() + 1,
 		Extra: map[string]any{"confirmations": len(checkers), "quorum": cfg.VerifyQuorum, "proof_revision": st.ProofRevision}}
+	if uncounted != "" {
+		res.Extra["counted"], res.Extra["uncounted"] = false, uncounted
+		res.Text = fmt.Sprintf("Recorded the confirmation of proof revision %d of %s; it does not count toward verify_quorum: %s. It has %d of %d confirmations and still awaits verification.",
+			st.ProofRevision, id, uncounted, len(checkers), cfg.VerifyQuorum)
+		return res, nil
+	}
 	if len(checkers) < cfg.VerifyQuorum {
 		res.Text = fmt.Sprintf("Recorded confirmation %d of %d for proof revision %d of %s; it still awaits verification.", len(checkers), cfg.VerifyQuorum, st.ProofRevision, id)
 		return res, nil

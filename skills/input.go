@@ -47,7 +47,9 @@ func ParseInput(sk *Skill, flags map[string][]string, inputJSON []byte, src Sour
 	in := &Input{skill: sk, vals: map[string]any{}}
 	if inputJSON != nil {
 		var obj map[string]json.RawMessage
-		if err := DecodeStrict(inputJSON, &obj); err != nil || obj == nil {
+		if err := DecodeStrict(inputJSON, &obj); IsTextError(err) {
+			return nil, badInput("--input: %v", err).WithHint("nothing was written; " + model.TextRule)
+		} else if err != nil || obj == nil {
 			if err == nil {
 				err = fmt.Errorf("it is null")
 			}
@@ -65,6 +67,9 @@ func ParseInput(sk *Skill, flags map[string][]string, inputJSON []byte, src Sour
 			}
 			v, err := p.fromJSON(obj[k])
 			if err != nil {
+				return nil, err
+			}
+			if err := p.checkTexts(v, src.Max); err != nil {
 				return nil, err
 			}
 			in.vals[p.Name] = v
@@ -124,7 +129,7 @@ func (p *Param) fromFlags(vals []string, src Source) (any, error) {
 	switch p.Type {
 	case TypeTexts:
 		out := slices.Clone(vals)
-		return out, src.Texts(out)
+		return out, src.Texts(p.Name, out)
 	case TypeInts:
 		var out []int
 		for _, v := range vals {
@@ -142,13 +147,13 @@ func (p *Param) fromFlags(vals []string, src Source) (any, error) {
 	case TypeRange:
 		return p.parseRange(vals[0])
 	case TypeSubs:
-		v, err := src.Text(vals[0])
+		v, err := src.Text(p.Name, vals[0])
 		if err != nil {
 			return nil, err
 		}
 		return p.fromJSON(json.RawMessage(v))
 	case TypeText:
-		v, err := src.Text(vals[0])
+		v, err := src.Text(p.Name, vals[0])
 		if err != nil {
 			return nil, err
 		}
@@ -350,11 +355,16 @@ func (in *Input) Subs(name string) []SubSpec { s, _ := in.vals[name].([]SubSpec)
 // lets through: a key that v's structs do not name exactly, at any depth
 // (encoding/json ignores unknown keys and matches "Claim" to claim); a key
 // given twice in one object (the last would silently win); and anything
-// after the value; and nesting deeper than store.MaxJSONDepth. Every JSON input a command takes goes through it. The
+// after the value; and nesting deeper than store.MaxJSONDepth; and a text
+// that model.CheckText refuses (checkJSONText), which encoding/json would
+// have replaced by U+FFFD or taken as it is. Every JSON input a command takes goes through it. The
 // error names the key, or quotes the trailing data.
 func DecodeStrict(raw []byte, v any) error {
 	if err := store.CheckJSONDepth(raw); err != nil {
 		return err // before any decoding: a walk's memory grows with depth squared
+	}
+	if err := checkJSONText(raw); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // a token walk must not fail on numbers a float cannot hold

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/proofloop/proofloop/internal/seal"
 	"github.com/proofloop/proofloop/store"
 )
 
@@ -28,11 +29,19 @@ type Source struct {
 	// Project, set with Literal, is the folder that a path argument must
 	// resolve inside (symlinks followed): the folder holding the root.
 	Project string
+	// Sealed are config.json's canary sets: no file is read from them, nor
+	// from the seal folder (seal.Guard), so that no command an agent may
+	// run reads a canary's label.
+	Sealed []string
 }
 
 // NewSource is the Source of a command on the store with config cfg.
 func NewSource(stdin io.Reader, cfg store.Config) Source {
-	return Source{Stdin: stdin, Max: cfg.MaxInputBytes}
+	src := Source{Stdin: stdin, Max: cfg.MaxInputBytes}
+	if cfg.Canaries != nil {
+		src.Sealed = cfg.Canaries.Sets
+	}
+	return src
 }
 
 // ReadCapped reads r to its end, or refuses with invalid_input (exit 2) as
@@ -64,6 +73,9 @@ func (s Source) file(name, what, hint string) ([]byte, error) {
 	if name == "-" {
 		return ReadCapped(s.Stdin, s.Max, what+" from standard input")
 	}
+	if err := seal.Guard(name, s.Sealed); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, store.Errorf(store.CodeInvalidInput, "cannot read %s file %q: %v", what, name, err).WithHint(hint)
@@ -72,26 +84,30 @@ func (s Source) file(name, what, hint string) ([]byte, error) {
 	return ReadCapped(f, s.Max, fmt.Sprintf("%s file %q", what, name))
 }
 
-// Text resolves a text argument: "@-" reads standard input, "@FILE" reads
-// the file, "@@..." stands for a literal text starting with "@", and
-// anything else is the text itself.
-func (s Source) Text(v string) (string, error) {
+// Text resolves the text argument v of parameter name (snake_case):
+// "@-" reads standard input, "@FILE" reads the file, "@@..." stands for a
+// literal text starting with "@", and anything else is the text itself.
+// The text it returns has passed CheckValue: the one text check and the
+// parameter's limit, for a file's content as for a text given whole.
+func (s Source) Text(name, v string) (string, error) {
 	switch {
 	case s.Literal:
-		return v, nil
 	case strings.HasPrefix(v, "@@"):
-		return v[1:], nil
+		v = v[1:]
 	case strings.HasPrefix(v, "@"):
 		b, err := s.file(v[1:], "text", "@FILE reads a file, @- reads standard input, @@ starts a literal text with @")
-		return string(b), err
+		if err != nil {
+			return "", err
+		}
+		v = string(b)
 	}
-	return v, nil
+	return v, CheckValue(name, "--"+FlagName(name), v, s.Max)
 }
 
-// Texts resolves each text argument of a list in place.
-func (s Source) Texts(vs []string) error {
+// Texts resolves each text argument of a list of parameter name in place.
+func (s Source) Texts(name string, vs []string) error {
 	for i := range vs {
-		v, err := s.Text(vs[i])
+		v, err := s.Text(name, vs[i])
 		if err != nil {
 			return err
 		}

@@ -57,13 +57,16 @@ func (s *Store) exportBackend(tmp string, r *ExportReport) error {
 			}
 			names = append(names, ns...)
 		}
-		for _, name := range append(names, ConfigFile) {
+		for _, name := range append(names, ConfigFile, CheckersFile) {
 			if !exported(name) {
 				continue // not a file a store holds: never written by a commit
 			}
 			raw, err := sn.ReadFile(name)
 			if err != nil {
 				return err
+			}
+			if raw == nil && name == CheckersFile {
+				continue // no agent measured yet
 			}
 			if err := write(name, raw); err != nil {
 				return err
@@ -152,7 +155,7 @@ func Import(b Backend, dir string) (*ImportReport, error) {
 			}
 			return nil
 		}
-		if dir == "" && name != ConfigFile || !exported(name) || isDocDir(dir) {
+		if dir == "" && name != ConfigFile && name != CheckersFile || !exported(name) || isDocDir(dir) {
 			return nil
 		}
 		raw, err := src.root.ReadFile(name)

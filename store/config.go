@@ -9,27 +9,41 @@ import (
 	"strings"
 	"time"
 
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
 )
 
 // Config is config.json. Durations are strings such as "15m".
 type Config struct {
-	Version          int               `json:"version"`
-	MaxRounds        int               `json:"max_rounds"`
-	VerifyQuorum     int               `json:"verify_quorum"`
-	ForbidSelfCheck  bool              `json:"forbid_self_check"`
-	RequireLease     bool              `json:"require_lease"`
-	LeaseTTL         string            `json:"lease_ttl"`
-	LockTimeout      string            `json:"lock_timeout"`
-	MaxInputBytes    int64             `json:"max_input_bytes"`
-	MaxSubstatements int               `json:"max_substatements"`
-	KeepRuns         int               `json:"keep_runs"`
-	MaxAgentFailures int               `json:"max_agent_failures"`
-	MaxCostUSD       float64           `json:"max_cost_usd,omitempty"`    // per root problem, all runs; 0: no limit
-	VerifyDistinct   string            `json:"verify_distinct,omitempty"` // "" is actor
-	Agents           map[string]Agents `json:"agents"`
+	Version          int     `json:"version"`
+	MaxRounds        int     `json:"max_rounds"`
+	VerifyQuorum     int     `json:"verify_quorum"`
+	ForbidSelfCheck  bool    `json:"forbid_self_check"`
+	RequireLease     bool    `json:"require_lease"`
+	LeaseTTL         string  `json:"lease_ttl"`
+	LockTimeout      string  `json:"lock_timeout"`
+	MaxInputBytes    int64   `json:"max_input_bytes"`
+	MaxSubstatements int     `json:"max_substatements"`
+	KeepRuns         int     `json:"keep_runs"`
+	MaxAgentFailures int     `json:"max_agent_failures"`
+	MaxCostUSD       float64 `json:"max_cost_usd,omitempty"`    // per root problem, all runs; 0: no limit
+	VerifyDistinct   string  `json:"verify_distinct,omitempty"` // "" is actor
+	// VerifyMinReliability is the floor under a checker's measured catch
+	// rate (docs/eval.md); nil for none.
+	VerifyMinReliability *model.MinReliability `json:"verify_min_reliability,omitempty"`
+	// Canaries plants labelled items among run's real work; nil for none.
+	Canaries *CanaryConfig     `json:"canaries,omitempty"`
+	Agents   map[string]Agents `json:"agents"`
 
 	leaseTTL, lockTimeout time.Duration
+}
+
+// CanaryConfig is config.json's canaries: how often run plants a canary,
+// and the labelled sets (a person's own files, absolute paths) it draws
+// them from.
+type CanaryConfig struct {
+	Rate float64  `json:"rate"`
+	Sets []string `json:"sets"`
 }
 
 // DefaultConfig is the config.json that init writes.

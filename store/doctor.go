@@ -52,6 +52,7 @@ var FindingCodes = map[string]string{
 	"dependency_cycle":   "problems and statements depend on each other in a cycle",
 	"head_mismatch":      "the event log does not pass through the head hash given to --expect-head: its events up to that one were rewritten",
 	"index_mismatch":     "the derived index differs from its documents and the log (`doctor --reindex` rebuilds it)",
+	"checkers_mismatch":  "checkers.jsonl differs from the records of the event log's canary-settle and eval events (`doctor --reindex` writes it again)",
 }
 
 // Report is what doctor did and found. Problems and Statements count the

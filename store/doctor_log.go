@@ -66,8 +66,10 @@ func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
 	}
 	defer f.Close()
 	changes := map[string][]changeRef{}
+	checkers := &checkersLog{}
 	sc := &logScan{line: func(seq int, off int64, line []byte) {
 		docs.logged.add(seq, line)
+		checkers.add(seq, line, bad)
 		for i, c := range gjson.GetBytes(line, "changes").Array() {
 			// Cloned: a substring would keep the whole line's patches alive
 			// as long as the map, the size of the log.
@@ -96,6 +98,7 @@ func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
 	s.checkConfigLog(docs.logged, complete, bad)
 	s.checkLeases(docs, complete, bad)
 	s.checkKeptAgainstLog(docs, bad)
+	checkers.check(s, complete, bad)
 	return r
 }
 

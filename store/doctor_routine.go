@@ -175,6 +175,7 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 	})
 	s.checkRevisions(docs, near)
 	s.checkDebates(r, docs, near)
+	s.checkProjectArtifacts(r, docs, bad)
 
 	// Replay each changed document from the lines that name it.
 	for _, id := range slices.Sorted(maps.Keys(suspects)) {

@@ -154,7 +154,7 @@ func exported(name string) bool {
 	}
 	switch strings.TrimSuffix(dir, "/") {
 	case "":
-		return name == ConfigFile || name == EventsFile || name == QuarantineFile
+		return name == ConfigFile || name == EventsFile || name == QuarantineFile || name == CheckersFile
 	case ProofsDir:
 		return strings.HasSuffix(base, ".jsonl")
 	case model.TranscriptDir:
@@ -167,13 +167,8 @@ func exported(name string) bool {
 // is not an empty folder.
 func (s *Store) exportTarget(dir string) error {
 	if s.Dir != "" {
-		in, err := Inside(s.Dir, dir)
-		if err != nil {
-			return Errorf(CodeInvalidInput, "cannot export to %s", dir).Wrap(err)
-		}
-		if in {
-			return Errorf(CodeInvalidInput, "cannot export to %s: it is inside the store %s", dir, s.Dir).
-				WithHint("name a folder outside the contents root")
+		if err := CheckOutput(s.Dir, dir, "the export", "--to"); err != nil {
+			return err
 		}
 	}
 	entries, err := os.ReadDir(dir)

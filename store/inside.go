@@ -26,6 +26,30 @@ func Inside(root, target string) (bool, error) {
 	return t == r || strings.HasPrefix(t, r+string(filepath.Separator)), nil
 }
 
+// CheckOutput is the one check of every path a command writes to that a
+// person names (report -o, export -o, export --to; the CLI runs it on each
+// flag it marks as an output before the command runs): target must not
+// land inside the contents root, symlinks followed (Inside), or the file
+// written would replace the store's own (events.jsonl, a statement) behind
+// its transactions. what names the file for the message ("the report"),
+// flag the flag for the hint ("-o"). A target it cannot resolve is refused
+// too: invalid_input, exit 2, nothing written.
+func CheckOutput(root, target, what, flag string) error {
+	in, err := Inside(root, target)
+	if err != nil {
+		return Errorf(CodeInvalidInput, "cannot write %s to %s", what, target).Wrap(err).
+			WithHint("give " + flag + " a path that can be resolved, outside the contents root")
+	}
+	if in {
+		if abs, err := filepath.Abs(root); err == nil {
+			root = abs
+		}
+		return Errorf(CodeInvalidInput, "cannot write %s to %s: it is inside the store %s", what, target, root).
+			WithHint("give " + flag + " a path outside the contents root (symlinks are followed): only proofloop's transactions write the store's files")
+	}
+	return nil
+}
+
 // resolvePath is filepath.EvalSymlinks for a path that need not exist.
 func resolvePath(p string) (string, error) {
 	p, err := filepath.Abs(p)

@@ -430,7 +430,7 @@ const maxDerivedPath = max(len("proofs/.jsonl")+128, len(".debates/YYYY-MM-DD-.m
 // and leases with valid ids, config.json, events.jsonl and the derived files
 // of derivedPathRe. A journal naming anything else was not written by us.
 func checkJournalPath(p string) error {
-	if p == ConfigFile || p == EventsFile || p == IndexFile || (len(p) <= maxDerivedPath && derivedPathRe().MatchString(p)) {
+	if p == ConfigFile || p == EventsFile || p == IndexFile || p == CheckersFile || (len(p) <= maxDerivedPath && derivedPathRe().MatchString(p)) {
 		return nil
 	}
 	dir, file := path.Split(p)

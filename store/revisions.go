@@ -44,12 +44,19 @@ func (s *Store) ProofRevisions(id string) ([]model.ProofRevision, error) {
 	return kept, nil
 }
 
-// parseProofRevisions parses the lines of a proofs file.
+// parseProofRevisions parses the lines of a proofs file, each strict JSON
+// (CheckJSON) that passes its schema.
 func parseProofRevisions(raw []byte) ([]model.ProofRevision, error) {
 	var kept []model.ProofRevision
 	for i, line := range bytes.SplitAfter(raw, []byte("\n")) {
 		if len(line) == 0 {
 			continue
+		}
+		// Strict first: with a key given twice, gjson and the schema read
+		// the first value and Unmarshal the last, so a forged "text"
+		// before the true one passed every check and was exported.
+		if err := CheckJSON(bytes.TrimSuffix(line, []byte("\n"))); err != nil {
+			return nil, fmt.Errorf("line %d: %w", i+1, err)
 		}
 		if err := schemas.Validate(schemas.ProofRevision, line); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+1, err)

@@ -114,13 +114,19 @@ func (a *app) newRoot() *cobra.Command {
 		Long:          "proofloop keeps a proof project (problems and statements as JSON files under a contents root)\nand lets agents in four roles (solve, prove, check, fix) change it through skills that are\nschema-checked, allowed only from the right status, atomic, and safe under concurrency.\n\nExit codes: 0 done; 1 internal error; 2 bad usage or input; 3 not found; 4 refused by the\nworkflow rules; 5 conflict, retry later; 6 the store is damaged. run also ends with 7 stuck,\n8 out of turns or budget, or 130 interrupted.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			a.command, a.ran = commandName(cmd), true
 			var err error
 			if a.actor, a.actorDefaulted, err = resolveActor(a.actor); err != nil {
 				return err
 			}
-			return a.resolveStore()
+			if err := a.checkTexts(cmd, args); err != nil {
+				return err
+			}
+			if err := a.resolveStore(); err != nil {
+				return err
+			}
+			return a.checkOutputs(cmd)
 		},
 		// The root runs only for --version; without it, it prints the help
 		// as cobra does for a root that cannot run.
@@ -250,6 +256,9 @@ func resolveActor(flag string) (actor string, defaulted bool, err error) {
 	}
 	if strings.TrimSpace(v) == "" {
 		from, v = "the operating-system user name", osUser()
+	}
+	if err := model.CheckText(v); err != nil {
+		return "", false, store.Errorf(store.CodeInvalidInput, "%s: %v", from, err).WithHint("nothing was written; " + model.TextRule)
 	}
 	a, err := model.NormalizeActor(v)
 	if err != nil {

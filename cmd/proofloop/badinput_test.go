@@ -169,7 +169,7 @@ var badInputs = []badInput{
 	{name: "self-reject as 'PROVER'", args: with(rejectAwaiting, "--actor", "PROVER", "--sentence-number", "1", "--sentence-text", "Step 1"), exit: 4, code: "guard_failed", msg: `prover wrote proof revision 1`},
 	{name: "201-character actor", args: with(confirmAwaiting, "--actor", a201), exit: 2, code: "invalid_input", msg: `--actor: actor "x+\.\.\." is refused: it has 201 characters, more than the 200 allowed`},
 	{name: "201-character actor after trimming spaces", args: []string{"status", "--actor", " " + a201 + " "}, exit: 2, code: "invalid_input", msg: `it has 201 characters`},
-	{name: "actor with a control character", args: with(confirmAwaiting, "--actor", "chec\x07ker"), exit: 2, code: "invalid_input", msg: `it contains the control character U\+0007`},
+	{name: "actor with a control character", args: with(confirmAwaiting, "--actor", "chec\x07ker"), exit: 2, code: "invalid_input", msg: `--actor: the control character U\+0007 at byte 4`},
 	{name: "actor with a zero-width space", args: with(confirmAwaiting, "--actor", "pro\u200bver"), exit: 2, code: "invalid_input", msg: `it contains the control character U\+200B`},
 	{name: "$PROOFLOOP_ACTOR with a newline", args: confirmAwaiting, env: map[string]string{"PROOFLOOP_ACTOR": "check\ner"}, exit: 2, code: "invalid_input", msg: `\$PROOFLOOP_ACTOR: .* control character U\+000A`},
 

@@ -147,13 +147,13 @@ func (a *app) debateStartCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if in.Topic, err = src.Text(in.Topic); err != nil {
+			if in.Topic, err = src.Text("topic", in.Topic); err != nil {
 				return err
 			}
 			if in.Source, err = src.Path(in.Source, "--source"); err != nil {
 				return err
 			}
-			if in.Artifact, err = a.artifactPath(s, in.Artifact); err != nil {
+			if in.Artifact, in.FreshArtifact, err = a.artifactPath(s, in.Artifact); err != nil {
 				return err
 			}
 			r, err := loop.StartDebate(s, a.debateOpts(cmd), in)
@@ -184,18 +184,21 @@ func (a *app) debateStartCommand() *cobra.Command {
 // artifactPath checks debate start's --artifact: a file inside the project
 // folder (the folder holding the contents root), symlinks resolved; a
 // relative path is read against the working directory, or over MCP against
-// the project folder, and over MCP it must lie inside that folder too.
-func (a *app) artifactPath(s *store.Store, p string) (string, error) {
+// the project folder. Over MCP it must also lie under the project's
+// debates folder and be new (mcpArtifact). It returns the path relative to
+// the project folder, and the absolute path that must not exist yet when
+// the debate is created ("" from the CLI, a person's).
+func (a *app) artifactPath(s *store.Store, p string) (rel, fresh string, err error) {
 	if p == "" {
-		return "", nil
+		return "", "", nil
 	}
 	base, err := os.Getwd()
 	if err != nil {
-		return "", store.Errorf(store.CodeInternal, "working directory").Wrap(err)
+		return "", "", store.Errorf(store.CodeInternal, "working directory").Wrap(err)
 	}
 	if a.project != "" {
 		if base, err = filepath.EvalSymlinks(a.project); err != nil {
-			return "", store.Errorf(store.CodeInvalidInput, "the project folder %s: %v", a.project, err)
+			return "", "", store.Errorf(store.CodeInvalidInput, "the project folder %s: %v", a.project, err)
 		}
 		real := p
 		if !filepath.IsAbs(real) {
@@ -204,12 +207,41 @@ func (a *app) artifactPath(s *store.Store, p string) (string, error) {
 		project, perr := s.ProjectDir()
 		if perr != nil || project != base {
 			if rel, err := filepath.Rel(base, filepath.Clean(real)); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				return "", store.Errorf(store.CodeUsage, "--artifact %q is outside the project folder %s; over MCP a tool writes only inside it", p, base).
+				return "", "", store.Errorf(store.CodeUsage, "--artifact %q is outside the project folder %s; over MCP a tool writes only inside it", p, base).
 					WithHint("nothing was written; give a path relative to the project folder")
 			}
 		}
 	}
-	return s.ProjectPath(p, base, "--artifact")
+	if rel, err = s.ProjectPath(p, base, "--artifact"); err != nil || a.project == "" {
+		return rel, "", err
+	}
+	project, err := s.ProjectDir()
+	if err != nil {
+		return "", "", store.Errorf(store.CodeInvalidInput, "the project folder of %s: %v", s.Dir, err)
+	}
+	return rel, filepath.Join(project, filepath.FromSlash(rel)), mcpArtifact(p, rel)
+}
+
+// mcpArtifact is what an artifact named over MCP must be besides lying in
+// the project folder (N3): a file under its debates folder, in no
+// dot-folder and no dot-file (rel has its symlinks resolved, so a linked
+// debates/ that leads to .git/hooks is seen as that). A file already there
+// is refused when the debate is created (loop.DebateStart.FreshArtifact),
+// unless the call joins the debate it is the artifact of: an agent could
+// otherwise replace README.md, proofloop.json (after which every command
+// fails) or a git hook.
+func mcpArtifact(p, rel string) error {
+	under, ok := strings.CutPrefix(rel, model.ProjectDebatesDir+"/")
+	hint := "nothing was written; over MCP a debate's artifact is a new file under the project's " + model.ProjectDebatesDir + "/ folder, e.g. " + model.ProjectDebatesDir + "/review.md"
+	if !ok || under == "" {
+		return store.Errorf(store.CodeInvalidInput, "--artifact %q is not under the project's %s/ folder (symlinks resolved: %s)", p, model.ProjectDebatesDir, rel).WithHint(hint)
+	}
+	for _, part := range strings.Split(rel, "/") {
+		if strings.HasPrefix(part, ".") {
+			return store.Errorf(store.CodeInvalidInput, "--artifact %q names a dot-folder or dot-file (%s)", p, rel).WithHint(hint)
+		}
+	}
+	return nil
 }
 
 func (a *app) debateJoinCommand() *cobra.Command {
@@ -261,7 +293,7 @@ func (a *app) debateJoinCommand() *cobra.Command {
 					return store.Errorf(store.CodeUsage, "debate join ID takes no --artifact: only a join that starts the debate (--protocol P --subject S) records one").
 						WithHint("nothing was written; give --artifact to debate start, or to join --protocol review --subject S")
 				}
-				if start.Artifact, err = a.artifactPath(s, start.Artifact); err != nil {
+				if start.Artifact, start.FreshArtifact, err = a.artifactPath(s, start.Artifact); err != nil {
 					return err
 				}
 			}
@@ -348,17 +380,17 @@ func (a *app) debateTurnCommand() *cobra.Command {
 				}
 			} else {
 				t := model.DebateTurn{}
-				if t.Body, err = src.Text(body); err != nil {
+				if t.Body, err = src.Text("body", body); err != nil {
 					return err
 				}
-				if err := src.Texts(suggestions); err != nil {
+				if err := src.Texts("suggestion", suggestions); err != nil {
 					return err
 				}
 				for _, s := range suggestions {
 					t.Suggestions = append(t.Suggestions, model.SuggestionInput{Text: s})
 				}
 				if conclusion != "" || conclusionText != "" {
-					ct, err := src.Text(conclusionText)
+					ct, err := src.Text("conclusion_text", conclusionText)
 					if err != nil {
 						return err
 					}
@@ -514,7 +546,7 @@ func (a *app) debateCloseCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if summary, err = src.Text(summary); err != nil {
+				if summary, err = src.Text("summary", summary); err != nil {
 					return err
 				}
 				in.Summary = &summary

@@ -66,7 +66,7 @@ func (a *app) decideCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if reason, err = src.Text(reason); err != nil {
+				if reason, err = src.Text("reason", reason); err != nil {
 					return err
 				}
 				p.Reason = &reason

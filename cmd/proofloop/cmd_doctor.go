@@ -7,6 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/proofloop/proofloop/eval"
+	"github.com/proofloop/proofloop/loop"
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
 
@@ -61,24 +64,47 @@ func (a *app) doctorCommand() *cobra.Command {
 			}
 			defer s.Close()
 			s.ExpectHead = expectHead
-			var r *store.Report
-			switch {
-			case quick:
-				r, err = s.DoctorQuick()
-			case reindex: // then the full check, with or without --full
-				if _, err = s.Reindex(); err == nil {
-					r, err = s.Doctor()
+			check := func() (*store.Report, error) {
+				switch {
+				case quick:
+					return s.DoctorQuick()
+				case reindex: // then the full check, with or without --full
+					if _, err := s.Reindex(); err != nil {
+						return nil, err
+					}
+					// checkers.jsonl is derived from the log too.
+					if rewrote, err := s.RebuildCheckers(); err != nil {
+						return nil, err
+					} else if rewrote {
+						fmt.Fprintf(a.stderr, "Wrote %s again from the event log's records.\n", store.CheckersFile)
+					}
+					r, err := s.Doctor()
 					if r != nil {
 						r.Index = "rebuilt on request"
 					}
+					return r, err
+				case full:
+					return s.Doctor()
 				}
-			case full:
-				r, err = s.Doctor()
-			default:
-				r, err = s.DoctorRoutine()
+				return s.DoctorRoutine()
 			}
+			r, err := check()
 			if err != nil {
 				return err
+			}
+			// A clean store: settle the canaries a killed run left, then
+			// check again what that wrote.
+			var settled []model.CheckerRecord
+			if len(r.Findings) == 0 && !quick {
+				if settled, err = a.recoverCanaries(s); err != nil {
+					return err
+				}
+				if len(settled) > 0 {
+					reindex = false
+					if r, err = check(); err != nil {
+						return err
+					}
+				}
 			}
 			if len(r.Findings) > 0 {
 				err := store.Errorf(store.CodeStoreDamaged, "the store is damaged: %s", plural(len(r.Findings), "finding", "findings")).
@@ -91,7 +117,14 @@ func (a *app) doctorCommand() *cobra.Command {
 				return &withReport{err, map[string]any{"report": r}, r}
 			}
 			if a.json {
-				return a.writeJSON(map[string]any{"ok": true, "command": "doctor", "report": r})
+				out := map[string]any{"ok": true, "command": "doctor", "report": r}
+				if len(settled) > 0 {
+					out["canaries_settled"] = settled // only when it settled some
+				}
+				return a.writeJSON(out)
+			}
+			for _, rec := range settled {
+				fmt.Fprintf(a.stdout, "Settled a canary that a killed run left: %s.\n", loop.CanaryText(rec))
 			}
 			if quick {
 				fmt.Fprintf(a.stdout, "Quick check passed: the log ends at seq %d (hash %s); journal: %s; index: %s.\n",
@@ -144,4 +177,18 @@ func (w *withReport) printText(a *app) {
 	for _, f := range w.report.Findings {
 		fmt.Fprintf(a.stdout, "%s: %s\n", f.Path, f.Message)
 	}
+}
+
+// recoverCanaries settles the canaries a killed run left (eval.Canaries.
+// Recover), for a person's doctor: never in an agent's turn, where it
+// would settle a canary under the agent's eyes and name it.
+func (a *app) recoverCanaries(s *store.Store) ([]model.CheckerRecord, error) {
+	if a.notInTurn("doctor") != nil {
+		return nil, nil
+	}
+	c, err := eval.NewCanaries(s, store.Config{}, a.actor, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.Recover(s)
 }

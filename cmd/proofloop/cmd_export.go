@@ -31,7 +31,9 @@ func (a *app) exportCommand() *cobra.Command {
 			"stdout, or -o FILE): the problem, its resolution, every statement it rests on in dependency\n" +
 			"order with its accepted proof, and an appendix of rounds, issues, answers and confirmers.\n" +
 			"A problem that is not soundly solved is refused (exit 4) unless --draft, which marks every\n" +
-			"unproved step. Claims and proofs are copied as written: their math passes through.",
+			"unproved step. Agent text is escaped. In LaTeX a formula passes through as written when every\n" +
+			"command in it is an allowed math command (docs/pipeline.md), else it is shown as text with a\n" +
+			"footnote, listed on stderr (math_as_text in --json). In Markdown it is quoted, HTML and links shown as text.",
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if pf.format != "" || pf.problem != "" {
@@ -87,6 +89,8 @@ func (a *app) exportCommand() *cobra.Command {
 	c.Flags().StringVar(&pf.problem, "problem", "", "the problem whose proof --format writes")
 	c.Flags().StringVarP(&pf.out, "output", "o", "", "write the proof to `FILE` instead of stdout")
 	c.Flags().BoolVar(&pf.draft, "draft", false, "export a problem that is not soundly solved, marking every unproved step")
+	outputFlag(c, "to", "the export")
+	outputFlag(c, "output", "the proof")
 	return c
 }
 
@@ -113,15 +117,20 @@ func (a *app) exportProof(pf proofFlags) error {
 	if err != nil {
 		return err
 	}
-	text := doc.Markdown()
+	text, notes := doc.Markdown(), []loop.MathNote{}
 	if pf.format == "tex" {
-		text = doc.TeX()
+		if text, notes = doc.TeX(); notes == nil {
+			notes = []loop.MathNote{}
+		}
 	}
+	out := map[string]any{"ok": true, "command": "export", "problem": pf.problem, "format": pf.format,
+		"draft": pf.draft, "statements": len(doc.Statements), "math_as_text": notes}
 	if pf.out == "" {
 		if a.json {
-			return a.writeJSON(map[string]any{"ok": true, "command": "export", "problem": pf.problem, "format": pf.format,
-				"draft": pf.draft, "statements": len(doc.Statements), "text": text})
+			out["text"] = text
+			return a.writeJSON(out)
 		}
+		a.noteMath(notes)
 		_, err := io.WriteString(a.stdout, text)
 		return err
 	}
@@ -129,11 +138,24 @@ func (a *app) exportProof(pf proofFlags) error {
 		return store.Errorf(store.CodeInvalidInput, "cannot write %s", pf.out).Wrap(err).WithHint("give -o a file in a folder that exists and that you may write")
 	}
 	if a.json {
-		return a.writeJSON(map[string]any{"ok": true, "command": "export", "problem": pf.problem, "format": pf.format,
-			"draft": pf.draft, "statements": len(doc.Statements), "file": pf.out})
+		out["file"] = pf.out
+		return a.writeJSON(out)
 	}
 	fmt.Fprintf(a.stdout, "Wrote the proof of %s (%s) to %s.\n", pf.problem, plural(len(doc.Statements), "statement", "statements"), pf.out)
+	a.noteMath(notes)
 	return nil
+}
+
+// noteMath tells a person, on stderr, each formula the LaTeX export shows
+// as text rather than typesetting (its footnote says why too).
+func (a *app) noteMath(notes []loop.MathNote) {
+	if len(notes) == 0 {
+		return
+	}
+	fmt.Fprintf(a.stderr, "Note: %s shown as text, not typeset, in the LaTeX (each with a footnote):\n", plural(len(notes), "formula is", "formulas are"))
+	for _, n := range notes {
+		fmt.Fprintf(a.stderr, "  %s: %.60q: %s\n", n.Where, n.Math, n.Why)
+	}
 }
 
 // byteSize prints n bytes for a reader: 812 B, 4.2 KB, 31.0 MB.

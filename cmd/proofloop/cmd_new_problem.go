@@ -22,10 +22,10 @@ func (a *app) newProblemCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if p.Objective, err = src.Text(p.Objective); err != nil {
+			if p.Objective, err = src.Text("objective", p.Objective); err != nil {
 				return err
 			}
-			if err := src.Texts(p.Hypothesis); err != nil {
+			if err := src.Texts("hypothesis", p.Hypothesis); err != nil {
 				return err
 			}
 			r, err := skills.NewProblem(s, a.txOptions(cmd, ""), p)

@@ -26,5 +26,6 @@ problem's subtree.
 	}
 	c.Flags().StringVar(&problem, "problem", "", "only this problem's subtree (`PROBLEM` id)")
 	c.Flags().StringVarP(&out, "output", "o", "report.html", "write to `FILE` (- for stdout)")
+	outputFlag(c, "output", "the report")
 	return c
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/proofloop/proofloop/eval"
 	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
@@ -48,6 +50,15 @@ func (a *app) runCommand() *cobra.Command {
 				o.Progress, o.LiveWidth = a.stderr, liveWidth(a.stderr)
 			}
 			o.Self, _ = os.Executable()
+			cfg, err := s.Config()
+			if err != nil {
+				return err
+			}
+			// Canaries: planted when config.json has them; what a killed
+			// run left is settled either way, before the first turn.
+			if o.Canaries, err = eval.NewCanaries(s, cfg, a.actor, a.stderr); err != nil {
+				return err
+			}
 			sum, err := loop.Run(ctx, s, o)
 			if sum == nil {
 				return err
@@ -199,6 +210,7 @@ func (a *app) printRunSummary(sum *loop.RunSummary) {
 		}
 		fmt.Fprintf(a.stdout, "  %s (%s, %s in this run): %s\n", d.ID, d.Protocol, model.Count(d.Turns, "turn"), how)
 	}
+	a.printCanaries(sum)
 	if sum.Outcome == "solved" || sum.Outcome == loop.OutcomeDone {
 		return
 	}
@@ -229,5 +241,42 @@ func (a *app) printRunSummary(sum *loop.RunSummary) {
 		for _, l := range g.StderrTail {
 			fmt.Fprintf(a.stdout, "    %s\n", l)
 		}
+	}
+}
+
+// printCanaries lists the canaries the run settled; a checker that
+// confirmed a flawed one, or a prover that proved a false one, is named
+// on a line of its own first.
+func (a *app) printCanaries(sum *loop.RunSummary) {
+	if len(sum.Canaries) == 0 {
+		return
+	}
+	n := "1 canary"
+	if len(sum.Canaries) != 1 {
+		n = fmt.Sprintf("%d canaries", len(sum.Canaries))
+	}
+	fmt.Fprintf(a.stdout, "Canaries: %s settled and withdrawn.\n", n)
+	for _, rec := range sum.Canaries {
+		if rec.Counts.MissedFlawed+rec.Counts.ProvedFalse > 0 {
+			what := "confirmed a canary's flawed proof"
+			if rec.Counts.ProvedFalse > 0 {
+				what = "submitted a proof of a canary's false claim"
+			}
+			who := cmp.Or(rec.Actor, rec.Label, "nobody")
+			var as []string
+			if rec.Agent != "" {
+				as = append(as, "agent "+rec.Agent)
+			}
+			if rec.Model != "" {
+				as = append(as, "model "+rec.Model)
+			}
+			if len(as) > 0 {
+				who += " (" + strings.Join(as, ", ") + ")"
+			}
+			fmt.Fprintf(a.stdout, "  %s %s (%s).\n", who, what, rec.Canary.Statement)
+		}
+	}
+	for _, rec := range sum.Canaries {
+		fmt.Fprintf(a.stdout, "  %s\n", loop.CanaryText(rec))
 	}
 }

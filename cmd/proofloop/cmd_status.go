@@ -24,7 +24,7 @@ const bigTree = 500
 
 func (a *app) statusCommand() *cobra.Command {
 	var problem string
-	var cost bool
+	var cost, checkers bool
 	var all bool
 	c := &cobra.Command{
 		Use:   "status [ID] [--problem P] [--all]",
@@ -57,6 +57,9 @@ func (a *app) statusCommand() *cobra.Command {
 			defer s.Close()
 			if cost {
 				return a.statusCost(cmd, s, problem)
+			}
+			if checkers {
+				return a.statusCheckers(s)
 			}
 			top := problem
 			if len(args) == 1 {
@@ -108,6 +111,7 @@ func (a *app) statusCommand() *cobra.Command {
 	c.Flags().StringVar(&problem, "problem", "", "only this problem and what lies below it")
 	c.Flags().BoolVar(&all, "all", false, "print every line of a large tree instead of a summary")
 	c.Flags().BoolVar(&cost, "cost", false, "what the agents' turns cost (run-usage events): per problem, role, agent and model")
+	c.Flags().BoolVar(&checkers, "checkers", false, "each agent's measured record (settled canaries, eval runs) and where it stands against verify_min_reliability")
 	return c
 }
 

@@ -56,6 +56,9 @@ const (
 	tcStmt   = "stmt_odd_wrap"  // three kept proof revisions, a live lease of alice
 	tcStmt2  = "stmt_odd_wrap2" // a released lease of bob
 	tcDebate = "deb_keep"
+	// tcArtifact is the debate's copy in the project folder (debate start
+	// --artifact), beside the root: a case's copy of the root takes it too.
+	tcArtifact = "keep.md"
 )
 
 var tamperCatalog = []tamper{
@@ -93,6 +96,7 @@ var tamperCatalog = []tamper{
 	{name: "kept revision's actor edited", apply: editLine("proofs/"+tcStmt+".jsonl", 1, `"actor":"fixer"`, `"actor":"prover"`), code: "revisions_mismatch"},
 	{name: "kept revision's time edited", apply: editLine("proofs/"+tcStmt+".jsonl", 0, `"at":"2026`, `"at":"2025`), code: "revisions_mismatch"},
 	{name: "kept revision removed", apply: editLine("proofs/"+tcStmt+".jsonl", 1, "", "DROP"), code: "revisions_mismatch"},
+	{name: "kept revision with a duplicate key, the forged text first", apply: editLine("proofs/"+tcStmt+".jsonl", 2, `{`, keptForgery), code: "schema", path: "proofs/" + tcStmt + ".jsonl"},
 	{name: "kept revisions file removed", apply: remove("proofs/" + tcStmt + ".jsonl"), code: "revisions_missing"},
 	{name: "kept revisions of no statement", apply: copyFile("proofs/"+tcStmt+".jsonl", "proofs/stmt_odd_wrap7.jsonl"), code: "unexpected_file"},
 
@@ -118,7 +122,15 @@ var tamperCatalog = []tamper{
 	{name: "debate turn edited", apply: edit("debate/"+tcDebate+".json", `Keep it.`, `Drop it.`), code: "replay_mismatch", path: "debate/" + tcDebate + ".json"},
 	{name: "debate removed", apply: remove("debate/" + tcDebate + ".json"), code: "replay_mismatch"},
 	{name: "transcript edited", apply: editTranscript, code: "regenerated", fileOnly: true},
+	// On PostgreSQL every doctor is the full check, which rewrote the copy
+	// before N14 too.
+	{name: "debate's project copy (--artifact) edited", apply: editArtifact, code: "regenerated", fileOnly: true},
 }
+
+// keptForgery starts a kept revision line with a second "text" (N13):
+// gjson and the schema read the first value, Unmarshal the last, so every
+// doctor passed it and export --to copied it.
+const keptForgery = `{"text":"Step 1: Forged.",`
 
 // tamperFS is the store's files as the catalog edits them: a root's files,
 // or the rows of a PostgreSQL store.
@@ -318,6 +330,18 @@ func editIndex(t *testing.T, fs tamperFS) {
 	}
 }
 
+// editArtifact edits the debate's copy in the project folder: plain doctor
+// left it as it was, only --full rewrote it (N14).
+func editArtifact(t *testing.T, fs tamperFS) {
+	p := filepath.Join(filepath.Dir(fs.root()), tcArtifact)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("# Outcome: forged\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func editTranscript(t *testing.T, fs tamperFS) {
 	m, _ := filepath.Glob(filepath.Join(fs.root(), ".debates", "*.md"))
 	if len(m) != 1 {
@@ -453,7 +477,7 @@ func tamperFixture(t *testing.T) (root, head string) {
 		{"fix-patch-proof", "--actor", "fixer", "--statement-path", tcStmt, "--issue-number", "1", "--sentence-range", "2", "--replacement-text", "Step 2: Adding 2n+1 to n^2 gives n^2 + 2n + 1 = (n+1)^2.", "--change-description", "Expand."},
 		{"check-reject-proof", "--actor", "checker", "--statement-path", tcStmt, "--sentence-number", "3", "--sentence-text", "Hence", "--error-type", "gap", "--explanation", "Say why."},
 		{"fix-patch-proof", "--actor", "fixer", "--statement-path", tcStmt, "--issue-number", "2", "--sentence-range", "3", "--replacement-text", "Step 3: Hence the claim, by induction.", "--change-description", "Name the method."},
-		{"debate", "start", "--protocol", "dialectic", "--topic", "Keep"},
+		{"debate", "start", "--protocol", "dialectic", "--topic", "Keep", "--artifact", filepath.Join(filepath.Dir(root), tcArtifact)},
 		{"debate", "join", tcDebate, "--participant-name", "main"},
 		{"debate", "turn", tcDebate, "--participant-id", "p1", "--body", "Keep it."},
 		{"claim", tcStmt2, "--role", "prove", "--holder", "bob"},
@@ -533,6 +557,7 @@ func tamperCatalogRun(t *testing.T, pg *pgtest.Cluster) {
 				}
 				root := filepath.Join(t.TempDir(), "contents")
 				copyTree(t, fixture, root)
+				copyArtifact(t, fixture, root)
 				args := []string{"--root", root}
 				var fs tamperFS = fileFS(root)
 				if pg != nil {
@@ -647,4 +672,37 @@ func hasFinding(r doctorOut, code, path string) bool {
 		}
 	}
 	return false
+}
+
+// copyArtifact copies the fixture's project copy of its debate beside the
+// root copied from it.
+func copyArtifact(t *testing.T, fixture, root string) {
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(fixture), tcArtifact))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(root), tcArtifact), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestExportRefusesForgedKeptRevision (N13): export --to checks its copy
+// with the full doctor, which reads kept revisions strictly, so a kept line
+// with a forged first "text" is reported (exit 6), not copied as the
+// store's history.
+func TestExportRefusesForgedKeptRevision(t *testing.T) {
+	for _, k := range []string{"PROOFLOOP_ROOT", "PROOFLOOP_ACTOR", "PROOFLOOP_LEASE", "PROOFLOOP_STORE"} {
+		t.Setenv(k, "")
+	}
+	fixture, _ := tamperFixture(t)
+	root := filepath.Join(t.TempDir(), "contents")
+	copyTree(t, fixture, root)
+	editLine("proofs/"+tcStmt+".jsonl", 2, `{`, keptForgery)(t, fileFS(root))
+	var out, errb bytes.Buffer
+	code := run([]string{"--root", root, "--json", "export", "--to", filepath.Join(t.TempDir(), "backup")}, strings.NewReader(""), &out, &errb)
+	var r doctorOut
+	json.Unmarshal(out.Bytes(), &r)
+	if code != 6 || r.Error.Code != "store_damaged" || !strings.Contains(out.String(), `"path":"proofs/`+tcStmt+`.jsonl"`) || !strings.Contains(out.String(), "duplicate") {
+		t.Errorf("export --to of a store with a forged kept revision: exit %d; want 6 naming the proofs file's duplicate key\n%s%s", code, out.String(), errb.String())
+	}
 }

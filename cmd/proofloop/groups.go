@@ -35,6 +35,7 @@ func commandGroups() []commandGroup {
 			{"doctor", (*app).doctorCommand}, {"export", (*app).exportCommand},
 			{"import", (*app).importCommand}, {"db", (*app).dbCommand}, {"config", (*app).configCommand},
 			{"gen-claude", (*app).genClaudeCommand}, {"example-agent", (*app).exampleAgentCommand},
+			{"eval", (*app).evalCommand}, {"eval-agent", (*app).evalAgentCommand},
 			{"mcp", (*app).mcpCommand}, {"skills", (*app).skillsCommand}, {"prime", (*app).primeCommand},
 			{"transitions", (*app).transitionsCommand}, {"version", (*app).versionCommand},
 			{"completion", nil}, {"help", nil},

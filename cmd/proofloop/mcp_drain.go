@@ -7,11 +7,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
+	"strings"
 	"sync"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -21,7 +24,8 @@ import (
 // the first line it cannot decode, or one over its size limit, dropping
 // the requests it had read (initialize included). drain answers such a
 // line itself with a JSON-RPC error (-32700 for a line that is not JSON
-// or is too long, -32600 for JSON that is not one JSON-RPC message) and
+// or is too long, -32600 for JSON that is not one JSON-RPC message or
+// has a key given twice in one object) and
 // passes only good lines on.
 //
 // It also holds back the end of the client's input until every request
@@ -135,7 +139,9 @@ func (d *drain) check(line []byte, tooLong bool) bool {
 	case bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")):
 		code, msg = -32600, "Invalid Request: batches are not supported; send one message per line"
 	default:
-		if _, err := jsonrpc.DecodeMessage(line); err != nil {
+		if err := duplicateKey(line); err != nil {
+			code, msg = -32600, "Invalid Request: "+err.Error()+"; give each key once"
+		} else if _, err := jsonrpc.DecodeMessage(line); err != nil {
 			code, msg = -32600, "Invalid Request: "+err.Error()
 		}
 	}
@@ -149,6 +155,19 @@ func (d *drain) check(line []byte, tooLong bool) bool {
 	reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
 	d.write(append(reply, '\n'))
 	return false
+}
+
+// duplicateKey refuses a key given twice in one object anywhere in line,
+// the envelope included: the SDK's decoder keeps the last one, so
+// `"name":"status","name":"new_problem"` ran new_problem, and two
+// "arguments" acted as the second. Bytes that are not UTF-8 pass here: the
+// tool refuses them with their byte offset, as the CLI does (exit 2).
+func duplicateKey(line []byte) error {
+	_, err := jsontext.NewDecoder(bytes.NewReader(line), jsontext.AllowInvalidUTF8(true)).ReadValue()
+	if err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "jsontext: "))
+	}
+	return nil
 }
 
 func (d *drain) write(p []byte) (int, error) {

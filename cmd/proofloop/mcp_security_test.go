@@ -2,14 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"time"
 )
 
 // TestMCPDebateTextIsLiteral (S1): every text a debate tool takes is the
@@ -140,32 +140,50 @@ func TestMCPSourceInsideProject(t *testing.T) {
 	}
 }
 
-// TestMCPDuplicateKeys (W6): tool arguments with a key given twice are
-// refused (invalid_input, nothing written), as the CLI's strict JSON
-// refuses them, not settled by the last one.
+// TestMCPDuplicateKeys (W6, N6): a JSON-RPC line with a key given twice
+// in any object, the envelope included, is refused with a JSON-RPC -32600
+// error naming the key, nothing written, and the server keeps serving: the
+// SDK's decoder kept the last one, so a second "name" ran new_problem
+// behind a status call and a second "arguments" acted as another actor.
 func TestMCPDuplicateKeys(t *testing.T) {
 	root := newRoot(t)
-	cs := connect(t, root, nil)
-	call(t, cs, "new_problem", map[string]any{"name": "dup", "objective": "Show it."})
-	for tool, args := range map[string]string{
-		"new_problem":           `{"name":"dup2","objective":"x","actor":"alice","actor":"mallory"}`,
-		"prob_wrapup_statement": `{"problem_path":"prob_dup","claim":"c","claim":"d","purpose":"p"}`,
-		"state_setup_substatement": `{"parent_statement_path":"stmt_dup_wrap","rationale":"r",` +
-			`"sub_statements":[{"claim":"a","claim":"b"}]}`,
-	} {
-		before := snapshot(t, root)
-		res, err := cs.CallTool(testCtx(t), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
-		if err != nil {
-			t.Fatalf("%s: protocol error %v; want a tool result", tool, err)
+	s := startRaw(t, root)
+	s.send(rawInit, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if m := s.next(2 * time.Minute); m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	call := func(id int, params string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params)
+	}
+	cases := []struct{ line, key string }{
+		{call(2, `{"name":"status","name":"new_problem","arguments":{"name":"dup","objective":"x"}}`), `"name" within "/params"`},
+		{call(3, `{"name":"new_problem","arguments":{"name":"dup","objective":"x","actor":"alice"},"arguments":{"name":"dup","objective":"x","actor":"mallory"}}`), `"arguments"`},
+		{call(4, `{"name":"new_problem","arguments":{"name":"dup2","objective":"x","actor":"alice","actor":"mallory"}}`), `"actor" within "/params/arguments"`},
+		{call(5, `{"name":"prob_wrapup_statement","arguments":{"problem_path":"prob_dup","claim":"c","claim":"d","purpose":"p"}}`), `"claim"`},
+		{call(6, `{"name":"state_setup_substatement","arguments":{"parent_statement_path":"stmt_dup_wrap","rationale":"r","sub_statements":[{"claim":"a","claim":"b"}]}}`), `"claim" within "/params/arguments/sub_statements/0"`},
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","method":"tools/list","params":{"name":"status"}}`, `"method"`},
+	}
+	before := snapshot(t, root)
+	for _, c := range cases {
+		s.send(c.line)
+		m := s.next(2 * time.Minute)
+		e, _ := m["error"].(map[string]any)
+		code, _ := e["code"].(float64)
+		msg, _ := e["message"].(string)
+		if code != -32600 || !strings.Contains(msg, "duplicate object member name "+c.key) || !strings.Contains(msg, "give each key once") {
+			t.Errorf("%s\n= %v; want a -32600 error naming %s", c.line, m, c.key)
 		}
-		obj, _ := res.StructuredContent.(map[string]any)
-		e, _ := obj["error"].(map[string]any)
-		if !res.IsError || errorCode(obj) != "invalid_input" || !strings.Contains(e["message"].(string), "given twice") {
-			t.Errorf("%s %s = %v; want invalid_input naming the key given twice", tool, args, obj)
+		if id, _ := json.Marshal(m["id"]); !strings.Contains(c.line, `"id":`+string(id)+`,`) {
+			t.Errorf("the error carries id %s; want the request's", id)
 		}
-		if after := snapshot(t, root); !sameFiles(before, after) {
-			t.Errorf("%s with a duplicate key changed the store", tool)
-		}
+	}
+	if after := snapshot(t, root); !sameFiles(before, after) {
+		t.Errorf("a line with a duplicate key changed the store")
+	}
+	// The server goes on: the same call with each key once runs.
+	s.send(call(8, `{"name":"new_problem","arguments":{"name":"dup","objective":"x","actor":"alice"}}`))
+	if m := s.next(2 * time.Minute); m["result"] == nil || m["result"].(map[string]any)["isError"] == true {
+		t.Errorf("new_problem after the refusals: %v; want a result", m)
 	}
 }
 
@@ -195,12 +213,65 @@ func TestMCPArtifactInsideProject(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(outsideDir, "*")); len(m) != 0 {
 		t.Errorf("refused artifacts were written outside the project: %v", m)
 	}
-	res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "review", "topic": "Lock", "subject": "lock.go", "artifact": "review.md"})
+	res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "review", "topic": "Lock", "subject": "lock.go", "artifact": "debates/review.md"})
 	if res.IsError {
 		t.Fatalf("debate_start with an artifact inside the project: %v", obj)
 	}
-	if b, err := os.ReadFile(filepath.Join(project, "review.md")); err != nil || !strings.Contains(string(b), "# Code Debate: lock.go") {
-		t.Errorf("review.md = %q, %v; want the transcript", b, err)
+	if b, err := os.ReadFile(filepath.Join(project, "debates", "review.md")); err != nil || !strings.Contains(string(b), "# Code Debate: lock.go") {
+		t.Errorf("debates/review.md = %q, %v; want the transcript", b, err)
+	}
+}
+
+// TestMCPArtifactOnlyUnderDebates (N3): over MCP a debate's artifact is a
+// new file under the project's debates/ folder. An existing file that is
+// no artifact of the debate (README.md, proofloop.json, a git hook, a file
+// under debates/, another debate's artifact), a dot-folder or dot-file, a
+// path elsewhere in the project and a debates/ linked elsewhere are each
+// refused with invalid_input, and nothing changes: not the store, not the
+// file, not its mode. A second session's join that finds the review gives
+// the same artifact and is accepted.
+func TestMCPArtifactOnlyUnderDebates(t *testing.T) {
+	root := newRoot(t)
+	project := filepath.Dir(root)
+	for p, mode := range map[string]os.FileMode{"README.md": 0o644, "proofloop.json": 0o644, ".git/hooks/post-checkout": 0o755, "debates/notes.md": 0o644} {
+		os.MkdirAll(filepath.Dir(filepath.Join(project, p)), 0o755)
+		content := "KEEP " + p + "\n"
+		if p == "proofloop.json" {
+			content = "{}\n"
+		}
+		if err := os.WriteFile(filepath.Join(project, p), []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(project, ".git"), filepath.Join(project, "debates", "git")); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, root, nil)
+	res, obj := call(t, cs, "debate_join", map[string]any{"protocol": "review", "subject": "lock.go", "participant_name": "ann", "actor": "ann", "artifact": "debates/review.md"})
+	if res.IsError {
+		t.Fatalf("debate_join that starts a review with artifact debates/review.md: %v", obj)
+	}
+	for _, p := range []string{"README.md", "proofloop.json", ".git/hooks/post-checkout", "debates/notes.md", "debates/review.md",
+		"debates/.hidden.md", "debates/.cache/r.md", "debates/git/hooks/pre-commit", "notes/r.md", "r.md", "debates"} {
+		before := snapshot(t, project)
+		res, obj := call(t, cs, "debate_start", map[string]any{"protocol": "review", "topic": "Other " + p, "subject": "other.go", "artifact": p})
+		if c := errorCode(obj); !res.IsError || c != "invalid_input" && c != "usage" {
+			t.Errorf("debate_start with artifact %s = %v; want invalid_input (usage for a folder)", p, obj)
+		}
+		if after := snapshot(t, project); !sameFiles(before, after) {
+			t.Errorf("the refusal of artifact %s changed the project folder", p)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(project, ".git/hooks/post-checkout")); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("the git hook: %v, %v; want it as it was, mode 0755", fi, err)
+	}
+	res, obj = call(t, cs, "debate_join", map[string]any{"protocol": "review", "subject": "lock.go", "participant_name": "ben", "actor": "ben", "artifact": "debates/review.md"})
+	if res.IsError || obj["role"] != "responder" {
+		t.Errorf("the second session's join with the review's own artifact: %v; want the responder's seat", obj)
+	}
+	// The CLI is a person's: any new or existing file of the project.
+	if code, _, stderr := mcpCLI(t, root, "debate", "start", "--protocol", "review", "--subject", "cli.go", "--artifact", filepath.Join(project, "cli-review.md")); code != 0 {
+		t.Errorf("CLI debate start --artifact in the project folder: exit %d, %s; want it accepted", code, stderr)
 	}
 }
 
@@ -236,5 +307,52 @@ func TestMCPPathFlagsInsideProject(t *testing.T) {
 		if !slices.Contains(seen, want) {
 			t.Errorf("path parameters found = %v; want %s among them", seen, want)
 		}
+	}
+}
+
+// TestMCPTextRefused (N15): over MCP, an argument with a byte that is not
+// UTF-8 (sent raw), NUL, a bidirectional control or a lone surrogate (sent
+// as JSON escapes), in a skill's, a debate tool's or the actor's argument,
+// is refused as the CLI refuses it: invalid_input (exit 2) with the byte
+// offset, nothing written; so is a topic over its limit. The server goes on.
+func TestMCPTextRefused(t *testing.T) {
+	root := newRoot(t)
+	if code, _, stderr := mcpCLI(t, root, "debate", "start", "--protocol", "dialectic", "--topic", "Keep"); code != 0 {
+		t.Fatal(stderr)
+	}
+	mcpCLI(t, root, "debate", "join", "deb_keep", "--participant-name", "ann", "--actor", "ann")
+	s := startRaw(t, root)
+	s.send(rawInit, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	s.next(2 * time.Minute)
+	call := func(id int, tool, args string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
+	}
+	cases := []struct{ line, want string }{
+		{call(2, "new_problem", "{\"name\":\"u\",\"objective\":\"a\xffb\"}"), "a byte that is not UTF-8 at byte 26"},
+		{call(3, "new_problem", "{\"name\":\"u\",\"objective\":\"ok\",\"actor\":\"x\xffy\"}"), "a byte that is not UTF-8 at byte 39"},
+		{call(4, "prob_wrapup_statement", `{"problem_path":"prob_x","claim":"a\u0000b","purpose":"p"}`), "the control character U+0000 at byte 35"},
+		{call(5, "debate_start", `{"protocol":"dialectic","topic":"a\u202eb"}`), "the bidirectional control U+202E at byte 34"},
+		{call(6, "debate_start", `{"protocol":"dialectic","topic":"a\ud800"}`), "a lone surrogate"},
+		{call(7, "debate_turn", `{"id":"deb_keep","participant_id":"p1","actor":"ann","body":"x\u001b[2J"}`), "the control character U+001B"},
+		{call(8, "debate_turn", `{"id":"deb_keep","participant_id":"p1","actor":"ann","input":{"body":"y\u2066z"}}`), "the bidirectional control U+2066"},
+		{call(9, "debate_start", `{"protocol":"dialectic","topic":"`+strings.Repeat("t", 10000)+`"}`), "the argument topic has 10000 characters, more than the 500 allowed"},
+	}
+	before := snapshot(t, root)
+	for _, c := range cases {
+		s.send(c.line)
+		m := s.next(2 * time.Minute)
+		r, _ := m["result"].(map[string]any)
+		obj, _ := r["structuredContent"].(map[string]any)
+		e, _ := obj["error"].(map[string]any)
+		if msg, _ := e["message"].(string); r["isError"] != true || e["code"] != "invalid_input" || !strings.Contains(msg, c.want) {
+			t.Errorf("%.120s\n= %v; want invalid_input with %q", c.line, m, c.want)
+		}
+	}
+	if after := snapshot(t, root); !sameFiles(before, after) {
+		t.Errorf("a refused argument changed the store")
+	}
+	s.send(call(10, "new_problem", `{"name":"u","objective":"Zeige ∑ n²."}`))
+	if m := s.next(2 * time.Minute); m["result"].(map[string]any)["isError"] == true {
+		t.Errorf("new_problem with good text after the refusals: %v", m)
 	}
 }

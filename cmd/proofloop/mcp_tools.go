@@ -52,6 +52,8 @@ var mcpExposure = struct {
 		"db":            "database migrations: the database owner's job",
 		"import":        "reads a store from the server's disk into this one: a person's job",
 		"example-agent": "runs a shell script: run starts agents, tools do not",
+		"eval":          "measures agents on labelled sets: a person's measurement, never an agent's",
+		"eval-agent":    "a scripted agent: run starts agents, tools do not",
 	},
 	readOnly: map[string]bool{
 		"status": true, "show": true, "list": true, "events": true,
@@ -408,7 +410,9 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 		}
 		// Strict, as the CLI's --input: a key given twice (two actors, say)
 		// is refused, not settled by the last one.
-		if err := skills.DecodeStrict(raw, &in); err != nil {
+		if err := skills.DecodeStrict(raw, &in); skills.IsTextError(err) {
+			return nil, nil, store.Errorf(store.CodeInvalidInput, "the arguments: %v", err).WithHint("nothing was written; " + model.TextRule)
+		} else if err != nil {
 			return nil, nil, store.Errorf(store.CodeInvalidInput, "the arguments are not a JSON object the tool takes: %v", err).
 				WithHint("give each parameter once, as the tool's input schema says")
 		}

@@ -21,7 +21,7 @@ const mirrorEnv = "PROOFLOOP_TEST_MIRROR"
 
 // mirrored are the entries of a root that mirror replaces.
 var mirrored = []string{model.KindProblem.Dir(), model.KindStatement.Dir(), model.KindDebate.Dir(), store.LeaseDir,
-	store.ProofsDir, model.TranscriptDir, store.ConfigFile, store.EventsFile}
+	store.ProofsDir, model.TranscriptDir, store.ConfigFile, store.EventsFile, store.CheckersFile}
 
 // mirror exports the store of $PROOFLOOP_STORE into $PROOFLOOP_ROOT. It
 // holds a lock beside the root, for stories that run commands at once.
