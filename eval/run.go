@@ -171,7 +171,7 @@ func scratchRoot(root string, role model.Role, a store.Agent) error {
 		return err
 	}
 	cfg := store.DefaultConfig()
-	cfg.Agents = map[string]store.Agents{string(role): {a}}
+	cfg.Agents = store.AgentTable{Roles: map[string]store.Agents{string(role): {a}}}
 	cfg.MaxAgentFailures = 1
 	raw, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {

@@ -1,7 +1,6 @@
 package examples
 
 import (
-	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -38,15 +37,18 @@ func TestWriteProject(t *testing.T) {
 	// 1 new-problem, one config-set event per agent and require_lease's:
 	// doctor checks config.json against the log.
 	b, err := fs.ReadFile(Project(), store.ConfigFile)
-	var cfg struct{ Agents map[string]any }
+	var cfg store.Config
 	if err == nil {
-		err = json.Unmarshal(b, &cfg)
+		cfg, err = store.ParseConfig(b)
 	}
-	if err != nil || len(cfg.Agents) == 0 {
-		t.Fatalf("the example's config.json: %v, %d agents", err, len(cfg.Agents))
+	if err != nil || cfg.Agents.Len() == 0 {
+		t.Fatalf("the example's config.json: %v, %d agents", err, cfg.Agents.Len())
 	}
 	r, err := s.Doctor()
-	if want := 2 + len(cfg.Agents); err != nil || len(r.Findings) > 0 || r.Problems != 1 || r.Events != want {
+	// The agora positions moved below agents.agora: the two events that
+	// set their old plain keys and the two that removed them are in the log
+	// too.
+	if want := 2 + cfg.Agents.Len() + 4; err != nil || len(r.Findings) > 0 || r.Problems != 1 || r.Events != want {
 		t.Errorf("doctor on the copy: %+v, %v; want 1 problem, %d events, no findings", r, err, want)
 	}
 	for _, d := range []string{"problem", "statement", "leases"} {
@@ -117,22 +119,29 @@ func TestCheckoutIgnoresDerivedFiles(t *testing.T) {
 // example's agora agents never counter, so no debate of theirs asks for one.
 func TestEveryDebateRoleHasAnExampleAgent(t *testing.T) {
 	b, err := fs.ReadFile(Project(), store.ConfigFile)
-	var cfg struct{ Agents map[string]string }
+	var cfg store.Config
 	if err == nil {
-		err = json.Unmarshal(b, &cfg)
+		cfg, err = store.ParseConfig(b)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, role := range model.DebateRoles() {
-		if role != model.RoleMediator && cfg.Agents[role] == "" {
-			t.Errorf("the example's config.json names no agent for the debate role %s", role)
+	for _, p := range model.Protocols {
+		for _, role := range p.OwnRoles() {
+			if a, _ := cfg.Agents.For(p.Name, role); role != model.RoleMediator && a.Command() == "" {
+				t.Errorf("the example's config.json names no agent for %s of %s", role, p.Name)
+			}
 		}
 	}
-	for role, cmd := range cfg.Agents {
-		name, ok := strings.CutPrefix(cmd, "proofloop example-agent ")
+	for _, key := range cfg.Agents.Keys() {
+		protocol, role, nested := strings.Cut(key, ".")
+		if !nested {
+			protocol, role = "", key
+		}
+		a, _ := cfg.Agents.For(protocol, role)
+		name, ok := strings.CutPrefix(a.Command(), "proofloop example-agent ")
 		if !ok || !slices.Contains(AgentNames(), name) {
-			t.Errorf("agents.%s = %q; want `proofloop example-agent NAME` with NAME one of %v", role, cmd, AgentNames())
+			t.Errorf("agents.%s = %q; want `proofloop example-agent NAME` with NAME one of %v", key, a.Command(), AgentNames())
 		}
 	}
 }

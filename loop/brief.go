@@ -37,6 +37,15 @@ type Brief struct {
 	Subs     []BriefRef `json:"sub_statements,omitempty"`
 	// Proposed is the modification a decider settles.
 	Proposed *model.Modification `json:"proposed_modification,omitempty"`
+	// DeadEnds are its latest abandoned approaches, the latest first
+	// (BriefDeadEnds of them), and EarlierDeadEnds how many it leaves out;
+	// Abandoned says that the proof it holds is a dead end's, not shown.
+	DeadEnds        []BriefDeadEnd `json:"dead_ends,omitempty"`
+	EarlierDeadEnds int            `json:"earlier_dead_ends,omitempty"`
+	Abandoned       bool           `json:"abandoned_proof,omitempty"`
+	// Review is the review of its current claim, when it had one
+	// (review_statements).
+	Review *model.StatementReview `json:"review,omitempty"`
 
 	// A problem's.
 	Objective     string     `json:"objective,omitempty"`
@@ -170,9 +179,13 @@ func ReadBrief(s *store.Store, role model.Role, id, token string) (*Brief, error
 	if b.Subs, err = refs(s, st.SubStatements); err != nil {
 		return nil, err
 	}
+	if b.DeadEnds, b.EarlierDeadEnds, err = briefDeadEnds(s, st); err != nil {
+		return nil, err
+	}
+	b.Review, b.Abandoned = st.CurrentReview(), abandonedProof(st)
 	open := st.OpenIssues()
 	var sentences []string
-	if st.Proof != nil {
+	if st.Proof != nil && !b.Abandoned {
 		sentences = model.Sentences(*st.Proof)
 	}
 	for i, text := range sentences {

@@ -25,6 +25,11 @@ type DebateResult struct {
 	Status   model.Status `json:"status"`
 	Revision int          `json:"revision"`
 	Protocol string       `json:"protocol"`
+	// Topic and TopicSlug name what the debate is about; SourcePath is its
+	// source file, when it has one (seed 000's join gives all three).
+	Topic      string `json:"topic"`
+	TopicSlug  string `json:"topic_slug"`
+	SourcePath string `json:"source_path,omitempty"`
 	// Artifact is the transcript's path under the contents root.
 	Artifact string `json:"artifact"`
 	// ParticipantID and Role are the caller's, after join or turn.
@@ -53,7 +58,10 @@ type DebateResult struct {
 func resultOf(d *model.Debate) *DebateResult {
 	p, _ := model.LookupProtocol(d.Protocol)
 	r := &DebateResult{ID: d.ID, Status: d.Status, Revision: d.Revision, Protocol: d.Protocol, Artifact: d.Artifact,
-		ParticipantCount: len(d.Participants), TurnNumber: len(d.Turns), Outcome: d.Outcome}
+		Topic: d.Topic, TopicSlug: d.TopicSlug, ParticipantCount: len(d.Participants), TurnNumber: len(d.Turns), Outcome: d.Outcome}
+	if d.Source != nil {
+		r.SourcePath = d.Source.Path
+	}
 	if p != nil {
 		r.WhoseTurn = p.WhoseTurn(d)
 		if !r.WhoseTurn.Closed {
@@ -113,8 +121,20 @@ func debateIn(tx *store.Tx, id string) (*store.Doc, *model.Debate, *model.Protoc
 
 // putDebate writes d back into its document, field by field, and rewrites
 // its transcript in the same transaction. The store sets revision and
-// updated_at at commit; the transcript does not show them.
+// updated_at at commit; the transcript does not show them. A document whose
+// turns no longer match their digests (a turn edited by hand) is not
+// written on (checkTurns), and d's digests are recorded afresh.
 func putDebate(tx *store.Tx, doc *store.Doc, d *model.Debate) error {
+	if err := checkTurns(doc); err != nil {
+		return err
+	}
+	turns, err := json.Marshal(d.Turns)
+	if err == nil {
+		d.TurnDigests, err = model.TurnDigests(turns)
+	}
+	if err != nil {
+		return store.Errorf(store.CodeInternal, "encode %s", d.ID).Wrap(err)
+	}
 	d.UpdatedAt, d.Revision = tx.Now(), doc.Revision()+1
 	raw, err := store.Marshal(d)
 	if err != nil {
@@ -145,6 +165,29 @@ func writeTranscripts(tx *store.Tx, d *model.Debate) error {
 		tx.WriteProjectFile(d.ProjectArtifact, md)
 	}
 	return tx.WriteFile(d.Artifact, md)
+}
+
+// checkTurns refuses a write on a debate document whose turns, as read,
+// fail their own integrity check: an earlier turn edited, dropped or added
+// by hand since the engine last wrote it (issue 37 S26; `doctor` reports
+// the same edit from the event log, exit 6). Nothing is written; the
+// debate's record is no longer what its participants wrote.
+func checkTurns(doc *store.Doc) error {
+	recorded := doc.Get("turn_digests")
+	if doc.Revision() == 0 || !recorded.Exists() {
+		return nil // a new debate, or one written before digests were kept
+	}
+	var digests []string
+	got, err := model.TurnDigests([]byte(doc.Get("turns").Raw))
+	if err != nil || json.Unmarshal([]byte(recorded.Raw), &digests) != nil {
+		return nil // a document that does not decode was refused on read
+	}
+	n := model.EditedTurn(got, digests)
+	if n == 0 {
+		return nil
+	}
+	return store.Errorf(store.CodeStoreDamaged, "%s: turn %d is not as it was written (its digest in turn_digests no longer matches): an earlier turn was edited outside proofloop, so no turn is added on top of it; nothing was written", doc.ID, n).
+		WithHint("run `proofloop doctor`, which names the change against the event log; restore the debate file from a backup, or discard an open debate (`proofloop debate close " + doc.ID + " --discard`) and start it again")
 }
 
 func mapsKeys(m map[string]json.RawMessage) func(func(string) bool) {
@@ -205,37 +248,39 @@ func JoinDebate(s *store.Store, opts store.TxOptions, in DebateJoin) (*DebateRes
 		joined := false
 		me := d.ParticipantByName(in.Name)
 		if me == nil {
-			// A new participant changes the debate: the lease rule of every
-			// item applies (a resume by name writes nothing and needs none).
-			// The seat is the actor's: one seat per actor per debate.
-			guard := GuardLease
-			if pendingTimeout(tx, in.ID, opts.Lease) {
-				// A late joiner wins over a pending timeout (seed 000): the
-				// timeout claim does not keep the peer out; the claimer's
-				// re-check then finds two participants and the duel goes on.
-				guard = func(_ *store.Store, _ *store.Tx, _, _ string, run func() error) error { return run() }
+			// Joining never needs the lease (seed 000): no lease can be
+			// taken before the seats are full but run's for the agent it
+			// starts to join, and a pending timeout's, and neither keeps a
+			// joiner out (a late joiner wins over a pending timeout; the
+			// claimer's re-check then finds the peer). A presented token
+			// binds its actor, and a dead one is refused. The seat is the
+			// actor's: one seat per actor per debate.
+			if _, err := presentLease(tx, in.ID, opts.Lease); err != nil {
+				return err
 			}
-			err := guard(s, tx, in.ID, opts.Lease, func() error {
-				actor, err := takeSeat(tx, d)
-				if err != nil {
-					return err
-				}
-				role, err := p.JoinRole(d)
-				if err != nil {
-					return turnErr(err)
-				}
-				d.Participants = append(d.Participants, model.Participant{ParticipantID: d.NextParticipantID(), Name: in.Name,
-					Role: role, Actor: actor, Harness: in.Harness, ModelID: in.ModelID,
-					AgentType: in.AgentType, FallbackFrom: in.FallbackFrom, FallbackReason: in.FallbackReason, JoinedAt: tx.Now()})
-				me = &d.Participants[len(d.Participants)-1]
-				if err := checkDisputeSeats(tx, d); err != nil {
-					return err
-				}
-				tx.Detail("participant_id", me.ParticipantID)
-				tx.Detail("role", me.Role)
-				return putDebate(tx, doc, d)
-			})
+			actor, err := takeSeat(tx, d)
 			if err != nil {
+				return err
+			}
+			role, err := p.JoinRole(d)
+			if err != nil {
+				return turnErr(err)
+			}
+			d.Participants = append(d.Participants, model.Participant{ParticipantID: d.NextParticipantID(), Name: in.Name,
+				Role: role, Actor: actor, Harness: in.Harness, ModelID: in.ModelID,
+				AgentType: in.AgentType, FallbackFrom: in.FallbackFrom, FallbackReason: in.FallbackReason, JoinedAt: tx.Now()})
+			me = &d.Participants[len(d.Participants)-1]
+			if err := checkDisputeSeats(tx, d); err != nil {
+				return err
+			}
+			tx.Detail("participant_id", me.ParticipantID)
+			tx.Detail("role", me.Role)
+			// A lease that may not stand once the seat is taken (a joiner's
+			// whose seat another took) ends with the join.
+			if err := voidLease(tx, d, p, true); err != nil {
+				return err
+			}
+			if err := putDebate(tx, doc, d); err != nil {
 				return err
 			}
 			joined = true
@@ -275,6 +320,11 @@ func TurnDebate(s *store.Store, opts store.TxOptions, id, participantID string, 
 	_, err = s.Update(opts, func(tx *store.Tx) error {
 		doc, d, p, err := debateIn(tx, id)
 		if err != nil {
+			return err
+		}
+		// A lease that may not stand (not the writer's seat's) keeps
+		// nobody out; the turn's own rules say who writes.
+		if err := voidLease(tx, d, p, false); err != nil {
 			return err
 		}
 		return GuardLease(s, tx, id, opts.Lease, func() error {
@@ -321,6 +371,12 @@ func TurnDebate(s *store.Store, opts store.TxOptions, id, participantID string, 
 					return err
 				}
 			} else if err := putDebate(tx, doc, d); err != nil {
+				return err
+			}
+			// The turn passes: the writer's lease ends unless the next turn
+			// is its seat's too (socratic's two seats share a role, so the
+			// role's change alone does not say).
+			if err := voidLease(tx, d, p, true); err != nil {
 				return err
 			}
 			out = resultOf(d)
@@ -386,6 +442,9 @@ func CloseDebate(s *store.Store, opts store.TxOptions, in DebateClose) (*DebateR
 		if err != nil {
 			return err
 		}
+		if err := voidLease(tx, d, p, false); err != nil {
+			return err
+		}
 		l, err := tx.Lease(in.ID)
 		if err != nil {
 			return err
@@ -398,6 +457,8 @@ func CloseDebate(s *store.Store, opts store.TxOptions, in DebateClose) (*DebateR
 			if err := tx.UseLease(l); err != nil {
 				return err
 			}
+		} else if opts.Lease != "" {
+			return requireLease(tx, in.ID, l, opts.Lease) // a dead token is refused (N16)
 		}
 		if in.Discard && d.Status != model.DebateOpen {
 			// A completed debate is a record: a dispute's outcome may have
@@ -458,13 +519,6 @@ func CloseDebate(s *store.Store, opts store.TxOptions, in DebateClose) (*DebateR
 	return out, err
 }
 
-// pendingTimeout reports whether id's live lease is someone else's
-// `claim --for-timeout`: a join may then go ahead without it.
-func pendingTimeout(tx *store.Tx, id, token string) bool {
-	l, err := tx.Lease(id)
-	return err == nil && l.Live(tx.Clock()) && l.Role == TimeoutRole && l.Token != token
-}
-
 // waitsForPeer reports whether d, on a protocol with a timeout outcome,
 // waits for a participant to join while actor already sits in it: such a
 // participant gets no turn and no lease (seed 000), only `claim --for-timeout`.
@@ -491,117 +545,19 @@ func LoneInDuel(s *store.Store, id, actor string) bool {
 	return err == nil && waitsForPeer(d, p, actor)
 }
 
-// loneClaim refuses a claim of item id by actor, who sits alone in a duel
-// that waits for its peer (exit 4, nothing written).
-func loneClaim(tx *store.Tx, id, actor string) error {
-	if k, err := model.KindOf(id); err != nil || k != model.KindDebate {
-		return nil
-	}
-	_, d, p, err := debateIn(tx, id)
-	if err != nil || !waitsForPeer(d, p, actor) {
-		return err
-	}
-	return store.Errorf(store.CodeInvalidTransition, "claim refused: %s waits for its second participant; no turn and no lease before it joins", id).
-		WithHint("wait for the peer with `proofloop debate wait " + id + " --participant-id P` (bounded); after the wait, `proofloop claim " + id + " --for-timeout --holder H` re-checks and leases it for a TIMEOUT close")
-}
-
-// TimeoutRole is the lease role of a `claim --for-timeout` on a debate: the
-// claimer waited for a peer that never joined and may now close it TIMEOUT.
-const TimeoutRole = "timeout"
-
-// ClaimForTimeout leases a debate for closing it TIMEOUT (rp1's timeout
-// path): it re-checks, under the lock, that a participant is still
-// missing, and refuses otherwise (exit 4).
-func ClaimForTimeout(s *store.Store, opts store.TxOptions, id, holder string) (*store.Lease, error) {
-	opts.Target = id
-	ttl, err := LeaseTTL(s, 0)
-	if err != nil {
-		return nil, err
-	}
-	var out *store.Lease
-	_, err = s.Update(opts, func(tx *store.Tx) error {
-		_, d, p, err := debateIn(tx, id)
-		if err != nil {
-			return err
-		}
-		if p.Timeout == "" {
-			return store.Errorf(store.CodeInvalidTransition, "claim --for-timeout refused: the %s protocol has no timeout outcome", p.Name)
-		}
-		if d.Status != model.DebateOpen {
-			return store.Errorf(store.CodeInvalidTransition, "claim --for-timeout refused: the debate is %s", d.Status)
-		}
-		if len(d.Participants) >= p.Needs(d) {
-			return store.Errorf(store.CodeInvalidTransition, "claim --for-timeout refused: all %d participants joined", p.Needs(d)).
-				WithHint("the peer joined, so the debate goes on: wait for your turn with `proofloop debate wait ID --participant-id P`")
-		}
-		l, err := tx.Lease(id)
-		if err != nil {
-			return err
-		}
-		if l.Live(s.Now()) && l.Token != opts.Lease {
-			return store.HeldError(l, opts.Lease)
-		}
-		if l.Live(s.Now()) {
-			if err := tx.UseLease(l); err != nil {
-				return err
-			}
-		}
-		nl := store.NewLease(id, TimeoutRole, holder, claimActor(tx, opts, holder), s.Now(), ttl)
-		tx.PutLease(nl)
-		tx.Detail("claim", claimDetail(nl))
-		out = nl
-		return nil
-	})
-	return out, err
-}
-
-// ShowDebate reads a debate without a transaction.
-func ShowDebate(s *store.Store, id string) (*model.Debate, *DebateResult, error) {
-	if k, err := model.KindOf(id); err != nil {
-		return nil, nil, store.Errorf(store.CodeInvalidInput, "%v", err)
-	} else if k != model.KindDebate {
-		return nil, nil, store.Errorf(store.CodeInvalidInput, "%s is a %s, not a debate", id, k).WithHint("debate ids start with deb_")
-	}
-	doc, err := s.Read(id)
-	if err != nil {
-		return nil, nil, err
-	}
-	d, err := doc.Debate()
-	if err != nil {
-		return nil, nil, store.Errorf(store.CodeStoreDamaged, "%v", err)
-	}
-	return d, resultOf(d), nil
-}
-
-// ListDebates lists the debates, optionally of one status, in id order.
-func ListDebates(s *store.Store, status model.Status) ([]*DebateResult, error) {
-	ids, err := s.List(model.KindDebate)
-	if err != nil {
-		return nil, err
-	}
-	slices.Sort(ids)
-	out := []*DebateResult{}
-	for _, id := range ids {
-		_, r, err := ShowDebate(s, id)
-		if err != nil {
-			return nil, err
-		}
-		if status == "" || r.Status == status {
-			out = append(out, r)
-		}
-	}
-	return out, nil
-}
-
 // DecideSuggestion records a person's decision on a dialectic partner's
 // suggestion n (decide ID --suggestion N --accept|--reject): who decided
-// (the actor) and when. A decided suggestion cannot be decided again.
+// (the actor), when, and whether it is the user's consent (no lease
+// presented). A decided suggestion cannot be decided again.
 func DecideSuggestion(s *store.Store, opts store.TxOptions, id string, n int, accept bool) (*DebateResult, error) {
 	opts.Target = id
 	var out *DebateResult
 	_, err := s.Update(opts, func(tx *store.Tx) error {
-		doc, d, _, err := debateIn(tx, id)
+		doc, d, p, err := debateIn(tx, id)
 		if err != nil {
+			return err
+		}
+		if err := voidLease(tx, d, p, false); err != nil {
 			return err
 		}
 		// Consent given under a participant's lease is that participant's:
@@ -612,6 +568,10 @@ func DecideSuggestion(s *store.Store, opts store.TxOptions, id string, n int, ac
 		if err := d.DecideSuggestion(n, accept, tx.Actor(), tx.Now()); err != nil {
 			return turnErr(err)
 		}
+		// Without a lease, the decision is a person's: the user's consent
+		// (seed 001 records "user agreed"), whoever typed it.
+		d.Suggestions[n-1].ByUser = opts.Lease == ""
+		tx.Detail("by_user", d.Suggestions[n-1].ByUser)
 		tx.Detail("suggestion", n)
 		tx.Detail("state", d.Suggestions[n-1].State)
 		if err := putDebate(tx, doc, d); err != nil {
@@ -621,108 +581,6 @@ func DecideSuggestion(s *store.Store, opts store.TxOptions, id string, n int, ac
 		return nil
 	})
 	return out, err
-}
-
-// Transcript renders a debate's transcript, or a statement's check/fix
-// thread in the same shape (statements are debates too).
-func Transcript(s *store.Store, id string) ([]byte, error) {
-	k, err := model.KindOf(id)
-	if err != nil {
-		return nil, store.Errorf(store.CodeInvalidInput, "%v", err)
-	}
-	switch k {
-	case model.KindDebate:
-		d, _, err := ShowDebate(s, id)
-		if err != nil {
-			return nil, err
-		}
-		return RenderDebate(d), nil
-	case model.KindStatement:
-		doc, err := s.Read(id)
-		if err != nil {
-			return nil, err
-		}
-		st, err := doc.Statement()
-		if err != nil {
-			return nil, store.Errorf(store.CodeStoreDamaged, "%v", err)
-		}
-		kept, err := s.ProofRevisions(id)
-		if err != nil {
-			return nil, err
-		}
-		views := make([]ProofRevisionView, 0, len(kept))
-		for _, r := range kept {
-			v := ProofRevisionView{Revision: r.Revision, Text: r.Text, At: r.At}
-			if r.Strategy != nil {
-				v.Strategy = *r.Strategy
-			}
-			if r.Actor != nil {
-				v.Author = *r.Actor
-			}
-			views = append(views, v)
-		}
-		return RenderStatementThread(st, views), nil
-	}
-	return nil, store.Errorf(store.CodeInvalidInput, "%s is a %s: a transcript is of a debate or a statement", id, k)
-}
-
-// OpenPositions returns the position names (the roles) of the open agora
-// debates, sorted and without repeats: the roles `next --role` and `list
-// --role` accept besides the fixed ones.
-func OpenPositions(s *store.Store) ([]string, error) {
-	ids, err := s.List(model.KindDebate)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, id := range ids {
-		d, _, err := ShowDebate(s, id)
-		if err != nil {
-			return nil, err
-		}
-		if d.Status != model.DebateOpen {
-			continue
-		}
-		for _, p := range d.Positions {
-			out = append(out, p.Role)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
-}
-
-// DebatePool is the evidence pool of one open debate, as prime shows it.
-type DebatePool struct {
-	ID       string           `json:"id"`
-	Research int              `json:"research"`
-	Pool     []model.PoolItem `json:"evidence_pool"`
-}
-
-// EvidencePools returns the evidence pools of the open debates with a
-// research stage in which role takes part (a position, the researcher or
-// the mediator): every participant reads the pool (seed 004's EVIDENCE
-// POOL), so prime shows it.
-func EvidencePools(s *store.Store, role string) ([]DebatePool, error) {
-	ids, err := s.List(model.KindDebate)
-	if err != nil {
-		return nil, err
-	}
-	out := []DebatePool{}
-	for _, id := range ids {
-		d, _, err := ShowDebate(s, id)
-		if err != nil {
-			return nil, err
-		}
-		if d.Status != model.DebateOpen || d.Research == 0 {
-			continue
-		}
-		p, err := model.LookupProtocol(d.Protocol)
-		if err != nil || !slices.Contains(p.JoinOrder(d), role) && role != model.RoleResearcher && role != model.RoleMediator {
-			continue
-		}
-		out = append(out, DebatePool{ID: d.ID, Research: d.Research, Pool: append([]model.PoolItem{}, d.EvidencePool...)})
-	}
-	return out, nil
 }
 
 // checkAgentType checks join's agent type and fallback: a fallback names the

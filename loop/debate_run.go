@@ -22,15 +22,18 @@ import (
 const OutcomeDone = "done"
 
 // DebateAgentRoles are the debate roles config.json gives an agent, in
-// name order: every agents key that is not one of the five workflow roles.
+// name order: the role of every agents key that is not one of the five
+// workflow roles (judge, and the judge of panel.judge).
 func DebateAgentRoles(cfg store.Config) []model.Role {
 	var out []model.Role
-	for k := range cfg.Agents {
-		switch model.Role(k) {
-		case model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide:
+	for _, k := range cfg.Agents.Keys() {
+		if slices.Contains(model.WorkflowRoles, model.Role(k)) {
 			continue
 		}
-		out = append(out, model.Role(k))
+		role := model.Role(k[strings.LastIndexByte(k, '.')+1:])
+		if !slices.Contains(out, role) {
+			out = append(out, role)
+		}
 	}
 	slices.Sort(out)
 	return out

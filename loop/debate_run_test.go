@@ -8,20 +8,32 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/proofloop/proofloop/store"
 )
 
 // The scripted debate agents of examples/agents, under run: one debate of
 // each protocol, driven by the agents that the example's config.json names
 // for the debate roles (the real files, run from the repository root).
 
-// exampleAgents is the agents map of the example project's config.json.
+// exampleAgents is the agents of the example project's config.json, by
+// their key below agents (participant, agora.induction).
 func exampleAgents(t *testing.T) map[string]string {
 	t.Helper()
 	var cfg struct {
-		Agents map[string]string `json:"agents"`
+		Agents store.AgentTable `json:"agents"`
 	}
 	readJSON(t, filepath.Join(repoRoot, "examples", "odd_squares", "config.json"), &cfg)
-	return cfg.Agents
+	out := map[string]string{}
+	for _, key := range cfg.Agents.Keys() {
+		protocol, role, nested := strings.Cut(key, ".")
+		if !nested {
+			protocol, role = "", key
+		}
+		a, _ := cfg.Agents.For(protocol, role)
+		out[key] = a.Command()
+	}
+	return out
 }
 
 // debateDoc is what these tests read of `debate show --json`.
@@ -192,7 +204,7 @@ func TestRunRefusedDebateTurn(t *testing.T) {
 	agents := exampleAgents(t)
 	bad := `if [ -n "${PROOFLOOP_JOIN_ROLE:-}" ]; then exec proofloop debate join "$PROOFLOOP_ID" --participant-name "$PROOFLOOP_PARTICIPANT_NAME"; fi; ` +
 		`echo '{"signal": "counter", "message": "Pairing is shorter.", "confidence": 0.5}' | proofloop debate turn "$PROOFLOOP_ID" --participant-id "$PROOFLOOP_PARTICIPANT_ID" --input -`
-	root := newRoot(t, map[string]any{"agents": map[string]string{"induction": agents["induction"], "pairing": bad}})
+	root := newRoot(t, map[string]any{"agents": map[string]any{"agora": map[string]string{"induction": agents["agora.induction"], "pairing": bad}}})
 	id := startDebate(t, root, "--protocol", "agora", "--topic", "How to prove the identity",
 		"--position", "induction=Prove it by induction on n", "--position", "pairing=Prove it by pairing terms")
 

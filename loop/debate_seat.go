@@ -21,7 +21,7 @@ func takeSeat(tx *store.Tx, d *model.Debate) (string, error) {
 	if held := d.ParticipantByActor(actor); held != nil {
 		return "", seatErr("%s already holds seat %s (%s, role %s) of %s, and one actor holds one seat of a debate",
 			actor, held.ParticipantID, held.Name, held.Role, d.ID).
-			WithHint(fmt.Sprintf("write that seat's turns with `proofloop debate turn %s --participant-id %s`; another seat is another actor's", d.ID, held.ParticipantID))
+			WithHint(fmt.Sprintf("write that seat's turns with `proofloop debate turn %s --participant-id %s`; another seat is another actor's: a second session of the same user joins as its own actor, with --actor NAME on every call (or PROOFLOOP_ACTOR=NAME)", d.ID, held.ParticipantID))
 	}
 	return actor, nil
 }
@@ -112,13 +112,19 @@ func checkingSide(st *model.Statement, is model.Issue, actor string) bool {
 }
 
 // presentLease makes tx act under the item's live lease when the call
-// presented its token (a resume, an explicit close); it refuses a declared
-// actor other than the lease's, and ignores a token that is not the live
-// lease's (the callers' own rules decide about those).
+// presented its token (a join or a resume, a suggestion's decision); it
+// refuses a declared actor other than the lease's, a token of another's
+// live lease (lease_held), and a token that is no live lease at all (N16:
+// a dead token is refused, not ignored).
 func presentLease(tx *store.Tx, id, token string) (*store.Lease, error) {
 	l, err := tx.Lease(id)
-	if err != nil || token == "" || !l.Live(tx.Clock()) || l.Token != token {
+	switch {
+	case err != nil || token == "":
 		return l, err
+	case l.Live(tx.Clock()) && l.Token != token:
+		return l, store.HeldError(l, token)
+	case !l.Live(tx.Clock()):
+		return l, requireLease(tx, id, l, token)
 	}
 	return l, tx.UseLease(l)
 }
@@ -129,14 +135,22 @@ func JoinName(d *model.Debate, role string) string {
 	return role + "-" + strconv.Itoa(len(d.Participants)+1)
 }
 
+// seat is the seat run claims a debate's turn for (seatActor).
+type seat struct {
+	actor    string
+	place    int    // among its role's seats, 0 for the role's first
+	protocol string // the debate's, which picks the agents key
+}
+
 // seatActor is the actor run claims a debate's turn for: the actor of the
-// seat that writes next, or the name of the seat to be joined; and the
-// seat's place among its role's seats (0 for the role's first), which
-// picks the role's agent that sits in it (runner.seatAgent).
-func seatActor(tx *store.Tx, id string) (string, int, error) {
+// seat that writes next, or the name of the seat to be joined; the seat's
+// place among its role's seats (0 for the role's first), which picks the
+// role's agent that sits in it (runner.seatAgent); and the debate's
+// protocol.
+func seatActor(tx *store.Tx, id string) (seat, error) {
 	_, d, p, err := debateIn(tx, id)
 	if err != nil {
-		return "", 0, err
+		return seat{}, err
 	}
 	w := p.WhoseTurn(d)
 	if me := d.ParticipantByID(w.ParticipantID); me != nil {
@@ -150,9 +164,9 @@ func seatActor(tx *store.Tx, id string) (string, int, error) {
 			}
 		}
 		if me.Actor != "" {
-			return me.Actor, place, nil
+			return seat{me.Actor, place, d.Protocol}, nil
 		}
-		return model.ActorKey(me.Name), place, nil
+		return seat{model.ActorKey(me.Name), place, d.Protocol}, nil
 	}
 	if w.JoinRole != "" {
 		place := 0
@@ -161,9 +175,9 @@ func seatActor(tx *store.Tx, id string) (string, int, error) {
 				place++
 			}
 		}
-		return model.ActorKey(JoinName(d, w.JoinRole)), place, nil
+		return seat{model.ActorKey(JoinName(d, w.JoinRole)), place, d.Protocol}, nil
 	}
-	return "", 0, nil
+	return seat{protocol: d.Protocol}, nil
 }
 
 // seatErr is a seat refusal: a workflow rule, exit 4.

@@ -132,7 +132,7 @@ func TestDebateWaitTimeoutAndClosed(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("%v\nwant exit 0: it is p1's turn", r)
 	}
-	must(t, root, "debate", "turn", "deb_wait", "--actor", "main", "--participant-id", "p1", "--body", "Done.", "--conclusion", "consensus", "--conclusion-text", "ok")
+	must(t, root, "debate", "turn", "deb_wait", "--actor", "main", "--participant-id", "p1", "--body", "Done.", "--conclusion", "consensus", "--conclusion-text", "ok", "--agreed", "done", "--insight", "waiting works")
 	r = pl(t, root, nil, "--json", "debate", "wait", "deb_wait", "--participant-id", "p2", "--timeout", "1m")
 	var got struct {
 		Status  string `json:"status"`

@@ -161,6 +161,12 @@ func (d *ProofDoc) Markdown() string {
 			w("\n")
 		}
 	}
+	if d.Effort != nil {
+		w("## Appendix: effort\n\n")
+		for _, l := range d.Effort.Lines() {
+			w("- %s\n", mdLine(l))
+		}
+	}
 	return b.String()
 }
 

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,6 +20,8 @@ type ProofDoc struct {
 	Problem    *model.Problem
 	Draft      bool
 	Statements []ExportedStatement // in dependency order
+	// Effort is the account of what the problem took, once it is solved.
+	Effort *Effort
 }
 
 // ExportedStatement is one statement of the export.
@@ -130,6 +133,11 @@ func ExportProof(s *store.Store, id string, draft bool) (*ProofDoc, error) {
 	if start > 0 && start < len(doc.Statements) {
 		doc.Statements[start].Main = true
 	}
+	if p.Status == model.ProblemSolved {
+		if doc.Effort, err = ReadEffort(context.Background(), s, p); err != nil {
+			return nil, err
+		}
+	}
 	return doc, nil
 }
 
@@ -188,7 +196,13 @@ func answer(st *model.Statement, is model.Issue) string {
 	case is.WithdrawnAt != nil:
 		out = append(out, "withdrawn after a dispute")
 	case is.SupersededAt != nil:
-		out = append(out, "superseded by a new proof")
+		why := "superseded by a new proof"
+		for _, d := range st.DeadEnds {
+			if slices.Contains(d.Issues, is.IssueNumber) {
+				why = fmt.Sprintf("superseded: its proof became dead end %d", d.Number)
+			}
+		}
+		out = append(out, why)
 	case len(out) == 0:
 		out = append(out, "open")
 	}

@@ -165,6 +165,13 @@ func (d *ProofDoc) TeX() (string, []MathNote) {
 		}
 		w("\n")
 	}
+	if d.Effort != nil {
+		w("\\section{Effort}\n\\begin{itemize}\n")
+		for i, l := range d.Effort.Lines() {
+			w("\\item %s\n", tw.esc(fmt.Sprintf("effort line %d", i+1), l))
+		}
+		w("\\end{itemize}\n\n")
+	}
 	w("\\end{document}\n")
 	return b.String(), tw.notes
 }

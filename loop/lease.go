@@ -2,6 +2,7 @@ package loop
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/proofloop/proofloop/model"
@@ -16,16 +17,27 @@ type Claimed struct {
 	Acting Acting
 }
 
-// LeaseTTL is config.json's lease_ttl, or ttl when it is not zero.
+// LeaseTTL is config.json's lease_ttl, or ttl when it is not zero: a
+// claim's or refresh's --ttl, which may be at most store.LeaseTTLCeiling
+// times lease_ttl (issue 34, N5: a lease of ten years would hold an item
+// for good). A negative or longer one is refused, not cut.
 func LeaseTTL(s *store.Store, ttl time.Duration) (time.Duration, error) {
-	if ttl > 0 {
-		return ttl, nil
-	}
 	cfg, err := s.Config()
 	if err != nil {
 		return 0, err
 	}
-	return cfg.LeaseTTLDuration(), nil
+	max := cfg.MaxLeaseTTL()
+	switch {
+	case ttl == 0:
+		return cfg.LeaseTTLDuration(), nil
+	case ttl < 0:
+		return 0, store.Errorf(store.CodeUsage, "--ttl must be positive, got %s", ttl).
+			WithHint("leave --ttl out for lease_ttl (" + cfg.LeaseTTL + "), or give a duration such as 30m")
+	case ttl > max:
+		return 0, store.Errorf(store.CodeUsage, "--ttl %s is longer than a lease may last: at most %s, %d times lease_ttl %s", ttl, max, store.LeaseTTLCeiling, cfg.LeaseTTL).
+			WithHint(fmt.Sprintf("ask for %s or less and refresh the lease before it ends (`proofloop refresh ID --lease TOKEN`); lease_ttl is a person's setting", max))
+	}
+	return ttl, nil
 }
 
 // ClaimNext finds the first actionable item for one of roles (any role when
@@ -50,7 +62,8 @@ type ActorFor func(tx *store.Tx, it *Item) (a Acting, ok bool, err error)
 // its place in the role's list, name and model label.
 type Acting struct {
 	Actor string
-	Index int // in the role's agents
+	Key   string // its key below config.json's agents: judge, panel.judge
+	Index int    // in the key's agents
 	Agent string
 	Model string
 }
@@ -93,8 +106,9 @@ func claimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, h
 				return false, store.Errorf(store.CodeStoreDamaged, "the index says %s is %s's turn, its document says %q: run `proofloop doctor --reindex`", r.ID, r.Role, it.Role)
 			}
 			if r.Kind == model.KindDebate && actorFor == nil {
-				if err := loneClaim(tx, r.ID, claimActor(tx, opts, holder)); store.CodeOf(err) == store.CodeInvalidTransition {
-					return true, nil // a lone duellist's own duel is not offered
+				// A debate goes only to the participant whose turn it is.
+				if err := claimDebate(tx, r.ID, claimActor(tx, opts, holder), false); store.CodeOf(err) == store.CodeInvalidTransition {
+					return true, nil
 				} else if err != nil {
 					return false, err
 				}
@@ -105,6 +119,13 @@ func claimNext(s *store.Store, opts store.TxOptions, roles []model.Role, root, h
 				a, ok, err := actorFor(tx, it)
 				if err != nil || !ok {
 					return err == nil, err
+				}
+				if r.Kind == model.KindDebate {
+					if err := claimDebate(tx, r.ID, a.Actor, true); store.CodeOf(err) == store.CodeInvalidTransition {
+						return true, nil
+					} else if err != nil {
+						return false, err
+					}
 				}
 				tx.ActAsAgent(a.Actor, a.Agent, a.Model)
 				acting = a
@@ -167,13 +188,19 @@ func Claim(s *store.Store, opts store.TxOptions, id string, role model.Role, hol
 			return store.Errorf(store.CodeInvalidTransition, "it is not %s's turn on %s: it is %s's (%s)", role, id, who, it.Reason).
 				WithHint("`proofloop next --role " + string(role) + "` lists the items waiting for " + string(role))
 		}
-		if err := loneClaim(tx, id, claimActor(tx, opts, holder)); err != nil {
+		if err := claimDebate(tx, id, claimActor(tx, opts, holder), false); err != nil {
+			return err
+		}
+		if err := voidDebateLease(tx, id); err != nil {
 			return err
 		}
 		var l *store.Lease
 		if it.leased {
 			if l, err = tx.Lease(id); err != nil {
 				return err
+			}
+			if !l.Live(now) {
+				l = nil // a lease that may not stand on the debate, just ended
 			}
 		}
 		switch {
@@ -346,9 +373,14 @@ func GuardLease(s *store.Store, tx *store.Tx, id, token string, run func() error
 // is the item's last lease (nil if none) and token the one the call gave:
 // the hint says whether that token was released, expired or never this
 // item's, as a refresh's refusal does.
+//
+// A token given that is no live lease of id (released, expired, another
+// item's, mistyped) is refused without require_lease too (issue 34, N16):
+// ignoring it would record the call under the declared actor, as if no
+// lease had been presented.
 func requireLease(tx *store.Tx, id string, last *store.Lease, token string) error {
 	cfg, err := tx.Config()
-	if err != nil || !cfg.RequireLease {
+	if err != nil || !cfg.RequireLease && token == "" {
 		return err
 	}
 	// A mistyped id is not_found (with the nearest ids), not a lease to
@@ -375,6 +407,10 @@ func requireLease(tx *store.Tx, id string, last *store.Lease, token string) erro
 		hint = fmt.Sprintf("the lease token you gave was never a lease of %s, which was never claimed: claim it first: %s", id, claim)
 	default:
 		hint = fmt.Sprintf("the lease token you gave is not the last lease of %s (an older one, mistyped, or another item's): claim it first: %s", id, claim)
+	}
+	if !cfg.RequireLease {
+		return store.Errorf(store.CodeUsage, "the lease token you gave is no live lease of %s: a dead token is refused, not ignored", id).
+			WithHint(strings.Replace(hint, ": claim it", ": act without a lease (drop --lease and unset PROOFLOOP_LEASE), or claim it", 1))
 	}
 	return store.Errorf(store.CodeUsage, "%s needs a live lease: config.json sets require_lease, so every change is made under a lease that names its actor", id).
 		WithHint(hint)

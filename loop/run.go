@@ -111,7 +111,8 @@ type RunSummary struct {
 type runner struct {
 	s        *store.Store
 	opts     RunOptions
-	agents   map[model.Role]store.Agents // each role's agents with a command
+	table    store.AgentTable        // config.json's agents, for the lookup by protocol and role
+	agents   map[string]store.Agents // the agents with a command, by their key below agents (judge, panel.judge)
 	ttl      time.Duration
 	maxFails int
 	dir      string // runs/<run-id>
@@ -119,10 +120,10 @@ type runner struct {
 	abort    context.CancelFunc // kills the running agents when a worker fails
 
 	mu      sync.Mutex
-	changed *sync.Cond // signalled whenever a turn ends
-	roles   []model.Role
-	// debateRoles are the roles of config.json's agents that are debate
-	// roles (DebateAgentRoles).
+	changed *sync.Cond   // signalled whenever a turn ends
+	roles   []model.Role // the roles of the agents keys not given up (liveRoles)
+	live    map[string]bool
+	// debateRoles are the roles of those keys that are debate roles.
 	debateRoles []model.Role
 	running     int
 	turns       int
@@ -131,7 +132,7 @@ type runner struct {
 	done        string         // why the workers stopped, once decided
 	failures    map[string]int // failed turns in a row, by agentKey
 	givenUp     map[string]bool
-	rotation    map[model.Role]int // the agent of the role that takes its next turn
+	rotation    map[string]int     // the agent of each agents key that takes its next turn
 	passed      map[string]string  // items no agent may take (verify_distinct), and why
 	maxCost     float64            // config.json max_cost_usd: per root problem, all runs
 	rootCost    map[string]float64 // each root problem's cost so far, all runs
@@ -169,8 +170,8 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 			return nil, err
 		}
 	}
-	r := &runner{s: s, opts: opts, agents: map[model.Role]store.Agents{}, maxFails: cfg.MaxAgentFailures,
-		failures: map[string]int{}, givenUp: map[string]bool{}, rotation: map[model.Role]int{}, passed: map[string]string{}, planted: map[string]bool{}}
+	r := &runner{s: s, opts: opts, maxFails: cfg.MaxAgentFailures,
+		failures: map[string]int{}, givenUp: map[string]bool{}, rotation: map[string]int{}, passed: map[string]string{}, planted: map[string]bool{}}
 	r.changed = sync.NewCond(&r.mu)
 	r.maxCost, r.rootCost = cfg.MaxCostUSD, map[string]float64{}
 	if r.maxCost > 0 {
@@ -186,19 +187,7 @@ func Run(ctx context.Context, s *store.Store, opts RunOptions) (*RunSummary, err
 				WithHint("raise it: `proofloop config set max_cost_usd N`; `proofloop status --cost` shows where it went")
 		}
 	}
-	r.debateRoles = DebateAgentRoles(cfg)
-	for _, role := range append([]model.Role{model.RoleSolve, model.RoleProve, model.RoleCheck, model.RoleFix, model.RoleDecide}, r.debateRoles...) {
-		var agents store.Agents
-		for _, a := range cfg.Agents[string(role)] {
-			if a.Command = strings.TrimSpace(a.Command); a.Command != "" {
-				agents = append(agents, a)
-			}
-		}
-		if len(agents) > 0 {
-			r.agents[role] = agents
-			r.roles = append(r.roles, role)
-		}
-	}
+	r.setAgents(cfg.Agents)
 	if len(r.roles) == 0 {
 		return nil, store.Errorf(store.CodeInvalidInput, "config.json sets no agents").
 			WithHint("give each role a command: `proofloop config set agents.ROLE CMD` for solve, prove, check and fix (`proofloop gen-claude` prints them for Claude Code; `proofloop init --example DIR` is a project with scripted agents)")
@@ -337,7 +326,7 @@ func (r *runner) worker(ctx context.Context, w int) error {
 		if c != nil {
 			var t *turnRecord
 			r.mu.Lock()
-			if r.done == "" && slices.Contains(r.roles, c.Item.Role) {
+			if r.done == "" && r.live[c.Acting.Key] {
 				// Numbered and reported under the lock: the start lines
 				// come in the order of their numbers.
 				r.numbered++
@@ -509,8 +498,8 @@ func (r *runner) left(snap *Snapshot) []Stuck {
 		switch {
 		case it.Role != "" && given[it.Role]:
 			st.Reason += fmt.Sprintf(" (the %s agent was given up after %d failures in a row)", it.Role, r.maxFails)
-		case it.Role != "" && len(r.agents[it.Role]) == 0:
-			st.Reason += " (no agent for " + string(it.Role) + " in config.json)"
+		case it.Role != "" && r.noAgent(it) != "":
+			st.Reason += " (" + r.noAgent(it) + ")"
 		case it.Role != "" && r.capped(it.Root) != "":
 			st.capped = r.capped(it.Root)
 			st.Reason += " (" + st.capped + ")"

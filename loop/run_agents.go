@@ -16,9 +16,14 @@ import (
 // a check turn goes only to an agent whose agent or model can still count
 // toward the quorum: not the proof's author's, not one that confirmed the
 // proof revision already.
+//
+// The agents are found by their key below agents (store.AgentTable.For): on
+// a debate, the protocol's own (panel.judge) ahead of the plain role's
+// (judge), so that two protocols that share a role name each get their own
+// agent; an agora position's only under agora.
 
-// agentKey names one agent of a role, for the give-up count.
-func agentKey(role model.Role, i int) string { return fmt.Sprintf("%s#%d", role, i) }
+// agentKey names one agent of an agents key, for the give-up count.
+func agentKey(key string, i int) string { return fmt.Sprintf("%s#%d", key, i) }
 
 // actingName is the actor of agent a of role on worker w.
 func actingName(role model.Role, a store.Agent, w int) string {
@@ -26,6 +31,65 @@ func actingName(role model.Role, a store.Agent, w int) string {
 		return fmt.Sprintf("%s-%d", role, w)
 	}
 	return fmt.Sprintf("%s-%s-%d", role, a.Name, w)
+}
+
+// setAgents keeps the agents of config.json that have a command, by their
+// key below agents, and the roles they serve.
+func (r *runner) setAgents(table store.AgentTable) {
+	r.table, r.agents, r.live = table, map[string]store.Agents{}, map[string]bool{}
+	for _, key := range table.Keys() {
+		protocol, role, nested := strings.Cut(key, ".")
+		if !nested {
+			protocol, role = "", key
+		}
+		list, _ := table.For(protocol, role)
+		var agents store.Agents
+		for _, a := range list {
+			if a.Command = strings.TrimSpace(a.Command); a.Command != "" {
+				agents = append(agents, a)
+			}
+		}
+		if len(agents) > 0 {
+			r.agents[key], r.live[key] = agents, true
+		}
+	}
+	r.liveRoles()
+}
+
+// liveRoles sets the roles run claims for: those of the agents keys not
+// given up, workflow roles first; the caller holds mu or is alone.
+func (r *runner) liveRoles() {
+	r.roles, r.debateRoles = nil, nil
+	for _, role := range model.WorkflowRoles {
+		if r.live[string(role)] {
+			r.roles = append(r.roles, role)
+		}
+	}
+	for key := range r.live {
+		role := model.Role(key[strings.LastIndexByte(key, '.')+1:])
+		if slices.Contains(model.WorkflowRoles, role) && role == model.Role(key) {
+			continue
+		}
+		if !slices.Contains(r.debateRoles, role) {
+			r.debateRoles = append(r.debateRoles, role)
+		}
+	}
+	slices.Sort(r.debateRoles)
+	for _, role := range r.debateRoles {
+		if !slices.Contains(r.roles, role) {
+			r.roles = append(r.roles, role)
+		}
+	}
+}
+
+// keyFor is the agents key whose agents take role's turns in a debate of
+// protocol ("" for the workflow), or "" when run has none for it.
+func (r *runner) keyFor(protocol string, role model.Role) string {
+	_, key := r.table.For(protocol, string(role))
+	if len(r.agents[key]) == 0 {
+		return ""
+	}
+	return key
 }
 
 // actorFor picks the agent that worker w runs on an item, and names its
@@ -46,18 +110,23 @@ func (r *runner) actorFor(w int, canary string) ActorFor {
 			return Acting{}, false, nil // its root problem spent its max_cost_usd; a canary's, or not the canary's
 		}
 		if it.Kind == model.KindDebate {
-			actor, place, err := seatActor(tx, it.ID)
+			seat, err := seatActor(tx, it.ID)
 			if err != nil {
 				return Acting{}, false, err
 			}
-			i, ok := r.seatAgent(it.Role, place)
+			key := r.keyFor(seat.protocol, it.Role)
+			if key == "" {
+				return Acting{}, false, nil // no agent for this protocol's role
+			}
+			i, ok := r.seatAgent(key, seat.place)
 			if !ok {
 				return Acting{}, false, nil
 			}
-			a := r.agents[it.Role][i]
-			return Acting{Actor: actor, Index: i, Agent: a.Name, Model: a.Model}, true, nil
+			a := r.agents[key][i]
+			return Acting{Actor: seat.actor, Key: key, Index: i, Agent: a.Name, Model: a.Model}, true, nil
 		}
-		agents := r.agents[it.Role]
+		key := string(it.Role)
+		agents := r.agents[key]
 		var exclude func(Acting) string
 		if it.Role == model.RoleCheck && it.Kind == model.KindStatement {
 			var err error
@@ -67,15 +136,15 @@ func (r *runner) actorFor(w int, canary string) ActorFor {
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		start := r.rotation[it.Role]
+		start := r.rotation[key]
 		var why []string
 		for k := range agents {
 			i := (start + k) % len(agents)
-			if r.givenUp[agentKey(it.Role, i)] {
+			if r.givenUp[agentKey(key, i)] {
 				continue
 			}
 			a := agents[i]
-			acting := Acting{Actor: actingName(it.Role, a, w), Index: i, Agent: a.Name, Model: a.Model}
+			acting := Acting{Actor: actingName(it.Role, a, w), Key: key, Index: i, Agent: a.Name, Model: a.Model}
 			if exclude != nil {
 				if reason := exclude(acting); reason != "" {
 					if !slices.Contains(why, reason) { // two agents of one model: one reason
@@ -84,7 +153,7 @@ func (r *runner) actorFor(w int, canary string) ActorFor {
 					continue
 				}
 			}
-			r.rotation[it.Role] = i + 1
+			r.rotation[key] = i + 1
 			delete(r.passed, it.ID)
 			return acting, true, nil
 		}
@@ -95,17 +164,18 @@ func (r *runner) actorFor(w int, canary string) ActorFor {
 	}
 }
 
-// seatAgent is the agent of a debate role that sits in the role's seat
-// number place (0 for its first): the role's agents in turn, seat by seat,
-// so that a socratic duel between two participant agents seats one of
-// each, and a seat keeps its agent for all its turns. A seat whose agent
-// was given up goes to the role's next agent; false when all were.
-func (r *runner) seatAgent(role model.Role, place int) (int, bool) {
+// seatAgent is the agent of a debate role, under its agents key, that
+// sits in the role's seat number place (0 for its first): the key's agents
+// in turn, seat by seat, so that a socratic duel between two participant
+// agents seats one of each, and a seat keeps its agent for all its turns.
+// A seat whose agent was given up goes to the key's next agent; false when
+// all were.
+func (r *runner) seatAgent(key string, place int) (int, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	agents := r.agents[role]
+	agents := r.agents[key]
 	for k := range agents {
-		if i := (place + k) % len(agents); !r.givenUp[agentKey(role, i)] {
+		if i := (place + k) % len(agents); !r.givenUp[agentKey(key, i)] {
 			return i, true
 		}
 	}
@@ -114,7 +184,8 @@ func (r *runner) seatAgent(role model.Role, place int) (int, bool) {
 
 // cannotCount says, for a check turn on statement id under verify_distinct
 // agent or model, why an agent's check would not count: its party (agent
-// or model) wrote the proof revision, or confirmed it already. Under
+// or model) wrote any of the proof revision (Statement.Writers), or
+// confirmed it already. Under
 // verify_distinct actor every agent may take the turn (run's actors are
 // distinct by worker), as before.
 func (r *runner) cannotCount(tx *store.Tx, id string) (func(Acting) string, error) {
@@ -130,17 +201,16 @@ func (r *runner) cannotCount(tx *store.Tx, id string) (func(Acting) string, erro
 	if err != nil {
 		return nil, err
 	}
-	author := ""
-	if st.ProofAuthor != nil {
-		author = *st.ProofAuthor
+	var writers []string // the parties that wrote any of the revision
+	for _, w := range st.Writers() {
+		writers = append(writers, model.Party(cfg.VerifyDistinct, w.Actor, w.AgentLabel))
 	}
-	authorParty := model.Party(cfg.VerifyDistinct, author, model.AgentLabel{Agent: st.ProofAuthorAgent, Model: st.ProofAuthorModel})
 	confirmed := st.Confirmers(cfg.VerifyDistinct, st.ProofRevision)
 	return func(a Acting) string {
 		p := model.Party(cfg.VerifyDistinct, a.Actor, model.AgentLabel{Agent: a.Agent, Model: a.Model})
 		switch {
-		case p == authorParty:
-			return fmt.Sprintf("%s wrote proof revision %d", p, st.ProofRevision)
+		case slices.Contains(writers, p):
+			return fmt.Sprintf("%s wrote proof revision %d, or a patch in it", p, st.ProofRevision)
 		case slices.Contains(confirmed, p):
 			return fmt.Sprintf("%s confirmed it already", p)
 		}
@@ -148,11 +218,36 @@ func (r *runner) cannotCount(tx *store.Tx, id string) (func(Acting) string, erro
 	}, nil
 }
 
-// agentOf is the agent of a claimed item's role that takes the turn.
+// agentOf is the agent of config.json that takes the turn on a claimed
+// item.
 func (r *runner) agentOf(c *Claimed) store.Agent {
-	agents := r.agents[c.Item.Role]
+	agents := r.agents[c.Acting.Key]
 	if c.Acting.Index < len(agents) {
 		return agents[c.Acting.Index]
 	}
 	return store.Agent{}
+}
+
+// noAgent says why run has no agent for an item's turn, or "": for a
+// debate, the agents key its protocol and role want.
+func (r *runner) noAgent(it *Item) string {
+	if it.Kind != model.KindDebate {
+		if len(r.agents[string(it.Role)]) == 0 {
+			return "no agent for " + string(it.Role) + " in config.json"
+		}
+		return ""
+	}
+	d, err := r.s.Read(it.ID)
+	if err != nil {
+		return ""
+	}
+	protocol := d.Get("protocol").String()
+	if r.keyFor(protocol, it.Role) != "" {
+		return ""
+	}
+	keys := "agents." + protocol + "." + string(it.Role)
+	if p, err := model.LookupProtocol(protocol); err == nil && slices.Contains(p.OwnRoles(), string(it.Role)) {
+		keys += " or agents." + string(it.Role)
+	}
+	return fmt.Sprintf("no agent for %s of %s in config.json: set %s", it.Role, protocol, keys)
 }

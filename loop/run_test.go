@@ -530,17 +530,25 @@ func TestRunAgentCrashes(t *testing.T) {
 }
 
 // TestRunAgentIdle: a prover that changes nothing spends the statement's
-// budget one idle turn at a time; with max_rounds 2 the third idle turn
-// leaves it to decide (outcome exhausted), and with no decide agent the run
-// stops out of budget (exit 8), naming the statement and why.
+// budget one idle turn at a time; with max_rounds 2 the third idle turn of
+// a level climbs the ladder (revise, replan, rewrite: nothing was tried, so
+// nothing is a dead end), the third at the last level leaves it to decide
+// (outcome exhausted), and with no decide agent the run stops out of
+// budget (exit 8), naming the statement and why.
 func TestRunAgentIdle(t *testing.T) {
 	root := newRoot(t, map[string]any{"max_rounds": 2, "agents": map[string]string{"prove": testAgent("idle")}})
 	newOdd(t, root)
 	r := runLoop(t, root, "--turn-timeout", "1m", "--max-turns", "20")
 	wantOutcome(t, r, 8, "budget_spent")
 	sum := r.sum
-	if sum.Turns != 3 || sum.Idle != 3 || sum.Failed != 0 {
-		t.Errorf("run: %+v; want 3 idle turns", sum)
+	if sum.Turns != 9 || sum.Idle != 9 || sum.Failed != 0 {
+		t.Errorf("run: %+v; want 9 idle turns, 3 per level", sum)
+	}
+	if got := fieldOf(t, root, "stmt_odd_wrap", "level"); got != "rewrite" {
+		t.Errorf("stmt_odd_wrap level = %s; want rewrite, the last", got)
+	}
+	if got := fieldOf(t, root, "stmt_odd_wrap", "dead_ends"); got != "" {
+		t.Errorf("stmt_odd_wrap has %s dead ends; want none (no proof was tried)", got)
 	}
 	if len(sum.Stuck) != 1 || sum.Stuck[0].ID != "stmt_odd_wrap" || sum.Stuck[0].Role != "decide" || !strings.Contains(sum.Stuck[0].Reason, "budget") {
 		t.Errorf("stuck %+v; want only stmt_odd_wrap, for decide, with a reason about the spent budget", sum.Stuck)
@@ -550,8 +558,8 @@ func TestRunAgentIdle(t *testing.T) {
 	}
 	checkSettled(t, root, r)
 
-	if got := fieldOf(t, root, "stmt_odd_wrap", "idle_turns"); got != "3" {
-		t.Errorf("stmt_odd_wrap idle_turns = %s; want 3", got)
+	if got := fieldOf(t, root, "stmt_odd_wrap", "idle_turns"); got != "9" {
+		t.Errorf("stmt_odd_wrap idle_turns = %s; want 9", got)
 	}
 	if got := fieldOf(t, root, "stmt_odd_wrap", "status"); got != "pending" {
 		t.Errorf("stmt_odd_wrap status = %s; want pending (an idle turn changes no status)", got)
@@ -564,8 +572,8 @@ func TestRunAgentIdle(t *testing.T) {
 			idle = append(idle, ev.Seq)
 		}
 	}
-	if len(idle) != 3 {
-		t.Errorf("run-idle events %v; want 3", idle)
+	if len(idle) != 9 {
+		t.Errorf("run-idle events %v; want 9", idle)
 	}
 	it := status(t, root)["stmt_odd_wrap"]
 	if it.Role != "decide" || it.Outcome != "exhausted" {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -45,8 +44,10 @@ type turnRecord struct {
 	Reason string
 	Agent  string // the command line
 	// AgentName and Model are the agent's name and model label in
-	// config.json ("" when it has none); agentIndex its place in the role.
+	// config.json ("" when it has none); agentsKey its key below agents
+	// (judge, panel.judge) and agentIndex its place there.
 	AgentName, Model string
+	agentsKey        string
 	agentIndex       int
 	agent            store.Agent // the agent of config.json that takes the turn
 	Actor            string
@@ -70,7 +71,7 @@ type turnRecord struct {
 // newTurn is the record of turn n, which worker w starts on c.
 func (r *runner) newTurn(w, n int, c *Claimed) *turnRecord {
 	t := &turnRecord{N: n, Role: c.Item.Role, ID: c.Item.ID, Kind: c.Item.Kind, Reason: c.Item.Reason,
-		Agent: r.agentOf(c).Command, AgentName: c.Acting.Agent, Model: r.agentOf(c).Model, agentIndex: c.Acting.Index, agent: r.agentOf(c),
+		Agent: r.agentOf(c).Command, AgentName: c.Acting.Agent, Model: r.agentOf(c).Model, agentsKey: c.Acting.Key, agentIndex: c.Acting.Index, agent: r.agentOf(c),
 		Actor: c.Lease.Actor, Start: time.Now(),
 		Outcome: TurnNotStarted} // until the agent ran
 	t.Log = fmt.Sprintf("%s/%04d-%s-%s.log", r.dir, n, t.Role, t.ID)
@@ -151,21 +152,22 @@ func (r *runner) count(t *turnRecord) {
 	if t.Idle {
 		r.sum.Idle++
 	}
-	key := agentKey(t.Role, t.agentIndex)
+	key := agentKey(t.agentsKey, t.agentIndex)
 	switch t.Outcome {
 	case TurnOK:
 		r.failures[key] = 0
 	case TurnInterrupted:
 	default:
 		r.failures[key]++
-		if r.failures[key] >= r.maxFails && !r.givenUp[key] && slices.Contains(r.roles, t.Role) {
+		if r.failures[key] >= r.maxFails && !r.givenUp[key] && r.live[t.agentsKey] {
 			r.givenUp[key] = true
 			left := false
-			for i := range r.agents[t.Role] {
-				left = left || !r.givenUp[agentKey(t.Role, i)]
+			for i := range r.agents[t.agentsKey] {
+				left = left || !r.givenUp[agentKey(t.agentsKey, i)]
 			}
 			if !left {
-				r.roles = slices.DeleteFunc(r.roles, func(x model.Role) bool { return x == t.Role })
+				delete(r.live, t.agentsKey)
+				r.liveRoles()
 			}
 			g := GivenUp{Role: t.Role, Agent: t.Agent, Name: t.AgentName, Failures: r.failures[key], LastOutcome: t.Outcome,
 				LastExitCode: t.ExitCode, StderrTail: t.StderrTail}
@@ -340,7 +342,13 @@ func (r *runner) idle(id, actor string) error {
 		if err != nil {
 			return err
 		}
-		return d.Set("idle_turns", d.Get("idle_turns").Int()+1)
+		if err := d.Set("idle_turns", d.Get("idle_turns").Int()+1); err != nil {
+			return err
+		}
+		// An idle turn that spends a level's last round climbs the ladder
+		// as a rejection that does.
+		_, err = Escalate(tx, d)
+		return err
 	})
 	return err
 }

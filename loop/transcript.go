@@ -37,6 +37,9 @@ func renderHeader(b *strings.Builder, d *model.Debate, p *model.Protocol) {
 		}
 	}
 	fmt.Fprintf(b, "# %s: %s\n\n", title, oneLine(heading))
+	if p != nil && p.Bare {
+		return
+	}
 	status := "in-progress"
 	if d.Status != model.DebateOpen {
 		status = string(d.Status)

@@ -29,10 +29,12 @@ func hostileDebates(t *testing.T, text string) map[string]*model.Debate {
 
 	p, d := trDebate(t, "socratic", "Hostile socratic", nil, who("alice"), who("bob"))
 	turn := model.DebateTurn{Stance: model.StanceOpen, Position: text,
-		Counterpoints: []model.Counterpoint{{Addresses: "topic", Claim: text, Support: []model.Support{{Text: text}}}},
-		Agreements:    []string{text}, NovelArgument: &model.NovelArgument{Text: text, Support: []model.Support{{Text: text}}},
+		Counterpoints: []model.Counterpoint{{Addresses: "topic", Claim: text, Support: []model.Support{{Text: "Principle: " + text}}}},
+		Agreements:    []string{text}, NovelArgument: &model.NovelArgument{Text: text, Support: []model.Support{{Text: text, URL: "https://example.com/x"}}},
 		Unresolved: []model.UnresolvedItem{{Text: text, Blocking: true}}}
 	trTurn(t, p, d, "p1", turn, nil)
+	turn.Counterpoints = []model.Counterpoint{{Addresses: "turn-1", Claim: text, Support: []model.Support{{Text: text, Turn: "turn-1"}}}}
+	turn.NovelArgument = &model.NovelArgument{Text: text + " again", Support: []model.Support{{Text: "Principle: " + text}}}
 	trTurn(t, p, d, "p2", turn, nil)
 	out["socratic"] = d
 
@@ -54,7 +56,8 @@ func hostileDebates(t *testing.T, text string) map[string]*model.Debate {
 	trTurn(t, p, d, model.ParticipantUser, model.DebateTurn{Body: text}, nil)
 	trTurn(t, p, d, "p1", model.DebateTurn{Body: text}, nil)
 	trTurn(t, p, d, "p2", model.DebateTurn{Body: text, Suggestions: []model.SuggestionInput{{Text: text}}}, nil)
-	trTurn(t, p, d, "p1", model.DebateTurn{Body: text, Conclusion: &model.Conclusion{Outcome: model.DialecticPartial, Text: text, LeftOpen: []int{1}}}, nil)
+	trTurn(t, p, d, "p1", model.DebateTurn{Body: text, Conclusion: &model.Conclusion{Outcome: model.DialecticPartial, Text: text,
+		Agreed: []string{text}, OpenPoints: []string{text}, Positions: []model.Position{{Role: model.RoleMain, Text: text}, {Role: model.RolePartner, Text: text}}, LeftOpen: []int{1}}}, nil)
 	out["dialectic"] = d
 	return out
 }

@@ -96,13 +96,13 @@ func socraticDebate(t *testing.T) *model.Debate {
 		Position:      "The cache can be stale for up to 60 s.",
 		Counterpoints: []model.Counterpoint{{Addresses: "source", Claim: "Expiry implies staleness.", Support: []model.Support{{Text: "the source says so", Quote: trStr("Entries expire after 60 s.")}}}},
 		Agreements:    []string{"Entries do expire."},
-		NovelArgument: &model.NovelArgument{Text: "A write between two reads is not seen.", Support: []model.Support{{Text: "the source"}}},
+		NovelArgument: &model.NovelArgument{Text: "A write between two reads is not seen.", Support: []model.Support{{Text: "the spec", URL: "https://example.com/cache#expiry"}}},
 		Unresolved:    []model.UnresolvedItem{{Text: "Is 60 s stale?", Blocking: true}},
 	}, src)
 	trTurn(t, p, d, "p2", model.DebateTurn{
 		Stance:        model.StanceAccepting,
 		Position:      "Stale for at most 60 s; the issue stands as a wording fix.",
-		Counterpoints: []model.Counterpoint{{Addresses: "turn-1", Claim: "Bounded staleness is a design choice.", Support: []model.Support{{Text: "the TTL is documented"}}}},
+		Counterpoints: []model.Counterpoint{{Addresses: "turn-1", Claim: "Bounded staleness is a design choice.", Support: []model.Support{{Text: "Principle: a documented bound is a design choice"}}}},
 		Agreements:    []string{"The write is not seen until expiry."},
 		NovelArgument: &model.NovelArgument{Text: "Say bounded staleness.", Support: []model.Support{{Text: "the source", Quote: trStr("The cache is never stale.")}}},
 		Unresolved:    []model.UnresolvedItem{{Text: "the exact wording", Blocking: false}},
@@ -111,11 +111,11 @@ func socraticDebate(t *testing.T) *model.Debate {
 	trTurn(t, p, d, "p1", model.DebateTurn{
 		Stance:                model.StanceAccepting,
 		Position:              "Agreed: bounded staleness.",
-		Counterpoints:         []model.Counterpoint{{Addresses: "turn-2", Claim: "The wording must name the bound.", Support: []model.Support{{Text: "turn 2 names 60 s"}}}},
+		Counterpoints:         []model.Counterpoint{{Addresses: "turn-2", Claim: "The wording must name the bound.", Support: []model.Support{{Text: "turn 2 names 60 s", Turn: "turn-2"}}}},
 		Agreements:            []string{"Bounded staleness."},
-		NovelArgument:         &model.NovelArgument{Text: "Name 60 s in the claim.", Support: []model.Support{{Text: "turn 2"}}},
+		NovelArgument:         &model.NovelArgument{Text: "Name 60 s in the claim.", Support: []model.Support{{Text: "Principle: a claim names its bound"}}},
 		Unresolved:            []model.UnresolvedItem{{Text: "none material", Blocking: false}},
-		StanceRevisionSupport: []model.Support{{Text: "turn 2 showed the bound is documented"}},
+		StanceRevisionSupport: []model.Support{{Text: "turn 2 showed the bound is documented", Turn: "turn-2"}},
 		Verdict:               model.VerdictStands,
 	}, src)
 	return d
@@ -154,16 +154,20 @@ func dialecticDebate(t *testing.T, conclude bool) *model.Debate {
 	trTurn(t, p, d, model.ParticipantUser, model.DebateTurn{Body: "Keep CI time in mind."}, nil)
 	trTurn(t, p, d, "p1", model.DebateTurn{Body: "A monorepo:\n\n- one CI\n- atomic changes"}, nil)
 	trTurn(t, p, d, "p2", model.DebateTurn{Body: "CI gets slow.", Suggestions: []model.SuggestionInput{{Text: "Cache builds per package."}, {Text: "Split the docs."}}}, nil)
+	// The first is the user's consent (decide without a lease), the
+	// second a decision under a lease.
 	if err := d.DecideSuggestion(1, true, "ann", trAt); err != nil {
 		t.Fatal(err)
 	}
+	d.Suggestions[0].ByUser = true
 	if err := d.DecideSuggestion(2, false, "ann", trAt); err != nil {
 		t.Fatal(err)
 	}
 	trTurn(t, p, d, "p1", model.DebateTurn{Body: "With build caching, CI stays fast."}, nil)
 	trTurn(t, p, d, "p2", model.DebateTurn{Body: "Then I agree, bar the docs.", Suggestions: []model.SuggestionInput{{Text: "Measure CI weekly."}}}, nil)
 	if conclude {
-		trTurn(t, p, d, "p1", model.DebateTurn{Body: "Summary: monorepo with build caching.", Conclusion: &model.Conclusion{Outcome: model.DialecticPartial, Text: "Monorepo; the docs question stays open.", LeftOpen: []int{3}}}, nil)
+		trTurn(t, p, d, "p1", model.DebateTurn{Body: "Summary: monorepo with build caching.", Conclusion: &model.Conclusion{Outcome: model.DialecticPartial, Text: "Monorepo; the docs question stays open.",
+			Agreed: []string{"One repository, with build caching per package."}, OpenPoints: []string{"Whether the docs move out."}, LeftOpen: []int{3}}}, nil)
 	}
 	return d
 }
@@ -194,27 +198,41 @@ func TestTranscriptShapes(t *testing.T) {
 		name  string
 		d     *model.Debate
 		wants []string
+		lacks []string
 	}{
 		{"socratic", socraticDebate(t), []string{
 			"## Turn 1 — Checker (Claude Code / opus) — OPEN_TO_DEBATE\n", "## Turn 2 — Fixer (unknown harness / unknown model) — ACCEPTING_CONSENSUS\n",
 			"**Position**", "**Counterpoints**", "- Addresses: Source\n", "- Addresses: Turn 1\n", "**Agreements**", "**Novel Argument**",
 			"**Unresolved Items**", "(blocking)", "(non-blocking)", "**Stance Revision Support**", "- **Dispute:** issue 2 of stmt_cache_wrap",
 			"- **Status:** completed", "## Conclusion", "ACCEPTED_CONSENSUS", "sha256 `abab",
-		}},
+			// Seed 000's §TURN_MARKDOWN: a rule before every turn.
+			"---\n\n## Turn 1 — ", "---\n\n## Turn 2 — ", "---\n\n## Turn 3 — ",
+		}, nil},
 		{"review", reviewDebate(t), []string{
 			"# Code Debate: cache: add a TTL\n", "## Review\n", "## Response 1\n", "## Reviewer Follow-up 1\n", "## Response 2\n", "## CONSENSUS\n",
 			"**Agreed**", "**Partially agreed**", "**Disagreed**", "\n---\n", "**Agreed:** points 1, 2, 3",
-		}},
-		{"agora", agoraDebate(t), []string{"— propose\n", "- **Confidence:** 0.8\n", "- **Target:** proposal-lru\n", "**Evidence**", "(confidence 0.75)", "consensus"}},
+			// Seed 003's file: the title, then the sections; the outcome closes CONSENSUS.
+			"# Code Debate: cache: add a TTL\n\n## Review\n\n1. ", "- **Outcome:** consensus\n- **Reason:** every point is agreed and the reviewer wrote the consensus\n",
+		}, []string{"- **Id:**", "- **Status:**", "- **Participants:**", "_Reviewer (", "_Author ("}},
+		{"agora", agoraDebate(t), []string{"— propose\n", "- **Confidence:** 0.8\n", "- **Target:** proposal-lru\n", "**Evidence**", "(confidence 0.75)", "consensus"}, nil},
 		{"dialectic", dialecticDebate(t, false), []string{
-			"## Round 1\n", "## Round 2\n", "### User input (turn 1)", "1. Cache builds per package. — accepted by ann at 2026-11-23T09:00:00Z",
+			"## Round 1\n", "## Round 2\n", "### User input (turn 1)", "1. Cache builds per package. — user agreed (recorded by ann at 2026-11-23T09:00:00Z)",
 			"2. Split the docs. — rejected by ann", "3. Measure CI weekly. — pending", "- **Status:** in-progress",
-		}},
+		}, nil},
+		// Seed 001: the conclusion's summary under ## Conclusion, then the outcome.
+		{"dialectic concluded", dialecticDebate(t, true), []string{
+			"---\n\n## Conclusion\n\n> Monorepo; the docs question stays open.\n\n**Agreed points**\n\n- One repository, with build caching per package.\n\n**Open points**\n\n- Whether the docs move out.\n\n**Left open:** suggestion 3\n\n- **Outcome:** partial\n",
+		}, []string{"**Conclusion (partial)**"}},
 	} {
 		got := string(loop.RenderDebate(c.d))
 		for _, w := range c.wants {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s transcript lacks %q", c.name, w)
+			}
+		}
+		for _, l := range c.lacks {
+			if strings.Contains(got, l) {
+				t.Errorf("%s transcript has %q, which its seed's does not", c.name, l)
 			}
 		}
 		if c.d.Outcome == nil && (strings.Contains(got, "## Conclusion") || strings.Contains(got, "## Round 3")) {

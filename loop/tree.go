@@ -38,6 +38,10 @@ type Item struct {
 	// ConfirmedModels are the models that confirmed the current proof
 	// revision, when the agents had model labels (verify_distinct).
 	ConfirmedModels []string `json:"confirmed_models,omitempty"`
+	// Level is a statement's level of escalation once it climbed past
+	// revise, and DeadEnds how many abandoned approaches it keeps.
+	Level    string `json:"level,omitempty"`
+	DeadEnds int    `json:"dead_ends,omitempty"`
 
 	leased bool
 	// node and openCritical are what Proved derives from, kept from the
@@ -51,7 +55,7 @@ type Item struct {
 // while it is live.
 func itemOf(r *store.Row, now time.Time) *Item {
 	it := &Item{ID: r.ID, Kind: r.Kind, Status: r.Status, Role: r.Role, Reason: r.Reason, Outcome: r.Outcome,
-		Round: r.Round, OpenIssues: r.OpenIssues, Parent: r.Parent, Children: r.Children, Depth: r.Depth, Root: r.Root, ConfirmedModels: r.ConfirmedModels,
+		Round: r.Round, OpenIssues: r.OpenIssues, Parent: r.Parent, Children: r.Children, Depth: r.Depth, Root: r.Root, ConfirmedModels: r.ConfirmedModels, Level: r.Level, DeadEnds: r.DeadEnds,
 		node: nodeOf(r), openCritical: r.OpenCritical}
 	if it.OpenIssues == nil {
 		it.OpenIssues = []int{}

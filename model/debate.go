@@ -56,13 +56,16 @@ type Debate struct {
 	Positions []Position `json:"positions,omitempty"`
 	// MaxTurns is the protocol's limit (turns, or rounds for review and
 	// dialectic) unless start overrode it; dialectic's is a soft limit.
-	MaxTurns     int            `json:"max_turns"`
-	Participants []Participant  `json:"participants"`
-	Turns        []DebateTurn   `json:"turns"`
-	Suggestions  []Suggestion   `json:"suggestions,omitempty"`
-	About        *DisputeLink   `json:"about,omitempty"`
-	Outcome      *DebateOutcome `json:"outcome,omitempty"`
-	Artifact     string         `json:"artifact"`
+	MaxTurns     int           `json:"max_turns"`
+	Participants []Participant `json:"participants"`
+	Turns        []DebateTurn  `json:"turns"`
+	// TurnDigests chain the turns as they were written (TurnDigests): a
+	// turn edited since does not match, and the next write is refused.
+	TurnDigests []string       `json:"turn_digests,omitempty"`
+	Suggestions []Suggestion   `json:"suggestions,omitempty"`
+	About       *DisputeLink   `json:"about,omitempty"`
+	Outcome     *DebateOutcome `json:"outcome,omitempty"`
+	Artifact    string         `json:"artifact"`
 	// ProjectArtifact is a copy of the transcript in the project folder
 	// (the folder holding the contents root), relative to it: `debate start
 	// --artifact PATH` (seed 003's review file). Derived like Artifact.
@@ -136,6 +139,12 @@ type Suggestion struct {
 	State      string  `json:"state"` // pending, accepted or rejected
 	DecidedBy  *string `json:"decided_by,omitempty"`
 	DecidedAt  *string `json:"decided_at,omitempty"`
+	// ByUser: the decision is the user's consent (seed 001: the record says
+	// "user agreed"), given without a lease, by a person at a terminal or
+	// by main relaying the user's answer; DecidedBy then names who recorded
+	// it. Under a lease the decision is the lease holder's, and ByUser is
+	// false.
+	ByUser bool `json:"by_user,omitempty"`
 }
 
 // Suggestion states.
@@ -185,11 +194,15 @@ type DebateTurn struct {
 	Conclusion  *Conclusion       `json:"conclusion,omitempty"`
 }
 
-// Support is evidence for a socratic claim; Quote, when given, must occur
-// in the debate's source.
+// Support is evidence for a socratic claim, in one of seed 000's forms
+// (supportForm): a quote of the debate's source (Quote, which must occur
+// in it), an earlier turn (Turn, "turn-N"), a URL, or an argument from a
+// principle (Text starting "Principle:").
 type Support struct {
 	Text  string  `json:"text"`
 	Quote *string `json:"quote,omitempty"`
+	Turn  string  `json:"turn,omitempty"`
+	URL   string  `json:"url,omitempty"`
 }
 
 // Counterpoint answers an earlier turn ("turn-N"), the source ("source") or
@@ -264,6 +277,13 @@ type SuggestionInput struct {
 type Conclusion struct {
 	Outcome string `json:"outcome"`
 	Text    string `json:"text"`
+	// The dialectic summary seed 001 asks for (checkSummary): the agreed
+	// points and key insights of a consensus, each side's position and the
+	// open points of a disagreement, agreed and open points of a partial.
+	Agreed     []string   `json:"agreed,omitempty"`
+	Insights   []string   `json:"insights,omitempty"`
+	Positions  []Position `json:"positions,omitempty"`
+	OpenPoints []string   `json:"open_points,omitempty"`
 	// LeftOpen names the pending suggestions the conclusion leaves
 	// undecided; every other pending one must be decided first.
 	LeftOpen []int `json:"left_open,omitempty"`
@@ -414,11 +434,30 @@ func (d *Debate) DecideSuggestion(n int, accept bool, actor, at string) error {
 		return &RefusalError{Action: "decide", Why: fmt.Sprintf("suggestion %d was already %s", n, s.State),
 			Next: "nothing left to decide on it: `proofloop debate show ID` lists the suggestions still pending"}
 	}
+	// Consent is the reader's: the suggestion's author may neither accept
+	// nor reject its own (issue 34, N8).
+	if author := d.suggestionAuthor(s); author != nil && SameActor(author.Actor, actor) {
+		return &RefusalError{Action: "decide", Why: fmt.Sprintf("suggestion %d is %s's own (%s, turn %d): its author may not decide it", n, ActorKey(actor), author.ParticipantID, s.TurnNumber),
+			Next: "consent is another's to give: the person who runs the debate, or main, decides it (`proofloop decide ID --suggestion N --accept|--reject`, without your lease); end your turn"}
+	}
 	s.State = SuggestionRejected
 	if accept {
 		s.State = SuggestionAccepted
 	}
 	s.DecidedBy, s.DecidedAt = &actor, &at
+	return nil
+}
+
+// suggestionAuthor is the participant whose turn made suggestion s, when
+// that seat records its actor.
+func (d *Debate) suggestionAuthor(s *Suggestion) *Participant {
+	for _, t := range d.Turns {
+		if t.TurnNumber == s.TurnNumber {
+			if p := d.ParticipantByID(t.ParticipantID); p != nil && p.Actor != "" {
+				return p
+			}
+		}
+	}
 	return nil
 }
 

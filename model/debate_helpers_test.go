@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,9 +34,20 @@ func joinAll(t testing.TB, p *Protocol, d *Debate, names ...string) {
 }
 
 // play validates a turn, appends it and closes the debate when the terminal
-// rules say so, as the engine does in one transaction.
+// rules say so, as the engine does in one transaction. A socratic turn of
+// sTurn that addresses the topic answers the latest turn, or the source of
+// a first turn, instead, as a participant's turn must (checkFocus).
 func play(t testing.TB, p *Protocol, d *Debate, pid string, tt DebateTurn) Assessment {
 	t.Helper()
+	if p == &Socratic && len(tt.Counterpoints) == 1 && tt.Counterpoints[0].Addresses == "topic" {
+		tt.Counterpoints = slices.Clone(tt.Counterpoints)
+		switch {
+		case len(d.Turns) > 0:
+			tt.Counterpoints[0].Addresses = fmt.Sprintf("turn-%d", len(d.Turns))
+		case d.Source != nil:
+			tt.Counterpoints[0].Addresses = "source"
+		}
+	}
 	if err := p.ValidateTurn(d, pid, &tt, nil); err != nil {
 		t.Fatalf("turn %d by %s refused: %v", len(d.Turns)+1, pid, err)
 	}
@@ -93,16 +105,39 @@ func sTurn(stance string, blocking bool) DebateTurn {
 	return DebateTurn{
 		Stance:        stance,
 		Position:      "The claim holds " + strings.ToLower(stance),
-		Counterpoints: []Counterpoint{{Addresses: "topic", Claim: "the premise is vague", Support: []Support{{Text: "the topic names no bound"}}}},
+		Counterpoints: []Counterpoint{{Addresses: "topic", Claim: "the premise is vague", Support: []Support{{Text: "Principle: a claim names its bound"}}}},
 		Agreements:    []string{"the question matters"},
-		NovelArgument: &NovelArgument{Text: fmt.Sprintf("consider edge case %d", novel), Support: []Support{{Text: "the topic"}}},
+		NovelArgument: &NovelArgument{Text: fmt.Sprintf("consider edge case %d", novel), Support: []Support{{Text: "Principle: edge cases test a bound"}}},
 		Unresolved:    []UnresolvedItem{{Text: "the edge case", Blocking: blocking}},
 	}
 }
 
+// concl is a dialectic conclusion with outcome o, text and the summary its
+// outcome needs (checkSummary).
+func concl(o, text string) *Conclusion {
+	c := &Conclusion{Outcome: o, Text: text}
+	switch o {
+	case DialecticConsensus:
+		c.Agreed, c.Insights = []string{"the point both make"}, []string{"what the debate showed"}
+	case DialecticPartial:
+		c.Agreed, c.OpenPoints = []string{"the point both make"}, []string{"the point left"}
+	case DialecticDisagreement:
+		c.Positions = []Position{{Role: RoleMain, Text: "main's view"}, {Role: RolePartner, Text: "partner's view"}}
+		c.OpenPoints = []string{"the point left"}
+	}
+	return c
+}
+
+// answer makes a socratic turn's first counterpoint address ref.
+func answer(tt DebateTurn, ref string) DebateTurn {
+	tt.Counterpoints = slices.Clone(tt.Counterpoints)
+	tt.Counterpoints[0].Addresses = ref
+	return tt
+}
+
 // withRevision adds stance revision support to a socratic turn.
 func withRevision(tt DebateTurn) DebateTurn {
-	tt.StanceRevisionSupport = []Support{{Text: "turn 1 showed the bound"}}
+	tt.StanceRevisionSupport = []Support{{Text: "turn 1 showed the bound", Turn: "turn-1"}}
 	return tt
 }
 

@@ -20,7 +20,7 @@ func TestDebatesFitTheSchema(t *testing.T) {
 			tt := sTurn(StanceAccepting, false)
 			tt.Verdict = VerdictWithdrawn
 			tt.Counterpoints[0].Support[0].Quote = str("It fails at zero.")
-			tt.StanceRevisionSupport = []Support{{Text: "the bound"}}
+			tt.StanceRevisionSupport = []Support{{Text: "the bound", Turn: "turn-1"}, {Text: "the spec", URL: "https://example.com/spec"}}
 			tt.Counterpoints[0].Addresses = "turn-1"
 			if err := Socratic.ValidateTurn(d, "p2", &tt, []byte(sourceText)); err != nil {
 				t.Fatal(err)
@@ -56,7 +56,7 @@ func TestDebatesFitTheSchema(t *testing.T) {
 			if err := d.DecideSuggestion(1, true, "ann", at0); err != nil {
 				t.Fatal(err)
 			}
-			play(t, &Dialectic, d, "p1", DebateTurn{Body: "end", Conclusion: &Conclusion{Outcome: DialecticConsensus, Text: "done", LeftOpen: []int{2}}})
+			play(t, &Dialectic, d, "p1", DebateTurn{Body: "end", Conclusion: func() *Conclusion { c := concl(DialecticConsensus, "done"); c.LeftOpen = []int{2}; return c }()})
 			return d
 		},
 	}

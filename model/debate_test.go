@@ -247,7 +247,7 @@ func TestCheckClose(t *testing.T) {
 		{"consensus that does not hold", &Socratic, bothOpen(), SocraticAcceptedConsensus, "", false, "both participants' latest turns must be ACCEPTING_CONSENSUS"},
 		{"dissent that does not hold", &Socratic, bothOpen(), SocraticDissent, "", false, "DISSENTING"},
 		{"dialectic outcome needs a conclusion turn", &Dialectic, newDebate(&Dialectic), DialecticPartial, "", false, "conclusion turn"},
-		{"review partial before the limit", &Review, newDebate(&Review), ReviewPartial, "", false, "after the round limit"},
+		{"review partial before the limit", &Review, newDebate(&Review), ReviewPartial, "", false, "at the round limit the last writer"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.p.CheckClose(c.d, c.outcome, c.reason, c.forTimeout)

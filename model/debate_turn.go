@@ -1,8 +1,11 @@
 package model
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // DebateTurnOf derives whose turn it is on a debate as a Turn, the shape
@@ -38,17 +41,25 @@ func DebateTurnOf(d *Debate) Turn {
 }
 
 // DebateRoles are the debate roles every debate of a protocol may use (an
-// agora position's role is the debate's own), for checking a --role flag.
+// agora position's role is the debate's own), for checking a --role flag:
+// each protocol's join order's roles, in protocol order, then their
+// ExtraRoles.
 func DebateRoles() []string {
 	var out []string
-	for _, p := range Protocols {
-		for _, r := range p.Roles {
+	add := func(roles []string) {
+		for _, r := range roles {
 			if !slices.Contains(out, r) {
 				out = append(out, r)
 			}
 		}
 	}
-	return append(out, RoleMediator, RoleResearcher)
+	for _, p := range Protocols {
+		add(p.Roles)
+	}
+	for _, p := range Protocols {
+		add(p.ExtraRoles)
+	}
+	return out
 }
 
 // IssueOf returns issue n of a statement, or nil.
@@ -59,4 +70,45 @@ func IssueOf(st *Statement, n int) *Issue {
 		}
 	}
 	return nil
+}
+
+// ParseTurn decodes a turn as a writer gives it (debate turn --input). An
+// unknown field is refused; turn_number, participant_id, role and at are
+// ignored, since AppendTurn sets them.
+func ParseTurn(data []byte) (*DebateTurn, error) {
+	data = StripFence(data)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var t DebateTurn
+	if err := dec.Decode(&t); err != nil {
+		if strings.Contains(err.Error(), `unknown field "support"`) {
+			return nil, &TurnError{Field: "support", Rule: "is not a key of the turn: a support item " + supportShape + " goes inside counterpoints[].support, novel_argument.support or stance_revision_support"}
+		}
+		return nil, &TurnError{Field: "input", Rule: "not a turn: " + err.Error()}
+	}
+	if dec.More() {
+		return nil, &TurnError{Field: "input", Rule: "not a turn: more than one JSON value"}
+	}
+	t.TurnNumber, t.ParticipantID, t.Role, t.At = 0, "", "", ""
+	return &t, nil
+}
+
+// StripFence returns the JSON inside a Markdown code fence (```json ...
+// ``` or ``` ... ```) that wraps the whole input, as agora's upstream parser
+// accepts it; any other input comes back unchanged, so prose is still
+// refused by the decoder.
+func StripFence(data []byte) []byte {
+	s := bytes.TrimSpace(data)
+	if !bytes.HasPrefix(s, []byte("```")) || !bytes.HasSuffix(s, []byte("```")) || len(s) < 6 {
+		return data
+	}
+	body := s[3 : len(s)-3]
+	nl := bytes.IndexByte(body, '\n')
+	if nl < 0 {
+		return data
+	}
+	if lang := strings.TrimSpace(string(body[:nl])); lang != "" && lang != "json" {
+		return data
+	}
+	return body[nl+1:]
 }

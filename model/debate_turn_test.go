@@ -27,16 +27,16 @@ func TestDebateTurnOf(t *testing.T) {
 func TestStatementTurnWaitsForDispute(t *testing.T) {
 	st := &Statement{ID: "stmt_a_wrap", Status: StatementHasGap}
 	st.Validate.Issues = []Issue{{IssueNumber: 1}}
-	if got := StatementTurn(st, nil, 5); got.Role != RoleFix {
+	if got := StatementTurn(st, nil, Policy{MaxRounds: 5}); got.Role != RoleFix {
 		t.Fatalf("no dispute: got %+v; want fix", got)
 	}
 	st.Validate.Issues[0].Dispute = &IssueDispute{Debate: "deb_x", OpenedAt: "2026-01-01T00:00:00Z"}
-	if got := StatementTurn(st, nil, 5); got.Role != "" || got.Outcome != OutcomeWaiting {
+	if got := StatementTurn(st, nil, Policy{MaxRounds: 5}); got.Role != "" || got.Outcome != OutcomeWaiting {
 		t.Errorf("open dispute: got %+v; want nobody, waiting", got)
 	}
 	closed := "2026-01-02T00:00:00Z"
 	st.Validate.Issues[0].Dispute.ClosedAt = &closed
-	if got := StatementTurn(st, nil, 5); got.Role != RoleFix {
+	if got := StatementTurn(st, nil, Policy{MaxRounds: 5}); got.Role != RoleFix {
 		t.Errorf("closed dispute: got %+v; want fix", got)
 	}
 	st.Validate.Issues[0].WithdrawnAt = &closed

@@ -36,7 +36,7 @@ var (
 			}
 			return nil
 		}}
-	budgetLeft = Guard{Name: "budget_left", Text: "the round budget (max_rounds plus decide --extend; a problem's counts its solver's idle turns) is not spent",
+	budgetLeft = Guard{Name: "budget_left", Text: "the round budget of the statement's level of escalation (its rounds plus decide --extend; a problem's counts its solver's idle turns against max_rounds) is not spent",
 		Check: func(f *Facts) error {
 			if !f.spent() {
 				return nil
@@ -45,7 +45,7 @@ var (
 		}}
 	// budgetSpent is budget_left's opposite: when decide's turn on a spent
 	// budget is given.
-	budgetSpent = Guard{Name: "budget_spent", Text: "the round budget is spent",
+	budgetSpent = Guard{Name: "budget_spent", Text: "the round budget is spent (a statement's at its last level of escalation)",
 		Check: func(f *Facts) error {
 			if f.spent() {
 				return nil
@@ -92,7 +92,7 @@ func inPlay(s Status) bool { return !Resolved(s) && s != StatementNeedsModificat
 func (f *Facts) spent() bool {
 	switch {
 	case f.Statement != nil:
-		return Exhausted(f.Statement, f.MaxRounds)
+		return Exhausted(f.Statement, f.Policy())
 	case f.Problem != nil:
 		return ProblemExhausted(f.Problem, f.MaxRounds)
 	}
@@ -104,7 +104,8 @@ func (f *Facts) spent() bool {
 func (f *Facts) RoundBudget() (spent, budget int) {
 	switch {
 	case f.Statement != nil:
-		return Spent(f.Statement), Budget(f.Statement, f.MaxRounds)
+		s := f.Policy().StepOf(f.Statement)
+		return s.Spent, s.Budget
 	case f.Problem != nil:
 		return f.Problem.IdleTurns, f.MaxRounds + f.Problem.ExtraRounds
 	}
@@ -127,6 +128,11 @@ func budgetText(f *Facts) string {
 	spent, budget := f.RoundBudget()
 	if f.Problem != nil {
 		return fmt.Sprintf("its solver changed nothing in %d turns (budget %d)", spent, budget)
+	}
+	if f.Statement != nil {
+		if s := f.Policy().StepOf(f.Statement); s.Climbed() {
+			return fmt.Sprintf("the round budget of level %s is spent (%d of %d)", s.Level, spent, budget)
+		}
 	}
 	return fmt.Sprintf("the round budget is spent (%d of %d)", spent, budget)
 }

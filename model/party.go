@@ -28,17 +28,33 @@ func Party(distinct, actor string, l AgentLabel) string {
 	return "actor " + ActorKey(actor)
 }
 
-// selfCheckParty is the verify_distinct part of the self-check rule: a
-// checker whose party (agent or model) wrote the proof revision may not
-// check it.
-func selfCheckParty(f *Facts) error {
+// Writers are everyone who wrote the statement's current proof revision:
+// ProofWriters, or for a statement written before they were recorded, its
+// last author.
+func (st *Statement) Writers() []ProofWriter {
+	if len(st.ProofWriters) > 0 || st.ProofAuthor == nil {
+		return st.ProofWriters
+	}
+	return []ProofWriter{{Actor: *st.ProofAuthor, AgentLabel: AgentLabel{Agent: st.ProofAuthorAgent, Model: st.ProofAuthorModel}}}
+}
+
+// selfCheck is the self-check rule on one writer of the proof revision:
+// the checker may not be that writer, nor, under verify_distinct agent or
+// model, of that writer's agent or model.
+func selfCheck(f *Facts, w ProofWriter) error {
+	what := fmt.Sprintf("proof revision %d", f.ProofRevision)
+	if !SameActor(w.Actor, f.ProofAuthor) {
+		what = fmt.Sprintf("part of proof revision %d (before %s's patch)", f.ProofRevision, ActorKey(f.ProofAuthor))
+	}
+	if SameActor(f.Actor, w.Actor) {
+		return fmt.Errorf("%s wrote %s and may not check it (forbid_self_check)", ActorKey(f.Actor), what)
+	}
 	if f.VerifyDistinct == "" || f.VerifyDistinct == DistinctActor {
 		return nil
 	}
-	author := Party(f.VerifyDistinct, f.ProofAuthor, f.ProofAuthorLabel)
-	if Party(f.VerifyDistinct, f.Actor, f.CheckerLabel) == author {
-		return fmt.Errorf("%s wrote proof revision %d, and %s may not check it (forbid_self_check, verify_distinct %s)",
-			author, f.ProofRevision, ActorKey(f.Actor), f.VerifyDistinct)
+	if p := Party(f.VerifyDistinct, w.Actor, w.AgentLabel); Party(f.VerifyDistinct, f.Actor, f.CheckerLabel) == p {
+		return fmt.Errorf("%s wrote %s, and %s may not check it (forbid_self_check, verify_distinct %s)",
+			p, what, ActorKey(f.Actor), f.VerifyDistinct)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,9 +17,12 @@ type Protocol struct {
 	Seed    string // the seed document it comes from
 	Summary string
 	// Roles are the roles in join order; agora's come from the debate's
-	// positions, so it lists none here.
-	Roles []string
-	Limit Limit
+	// positions, so it lists none here. ExtraRoles are the roles of its own
+	// outside the join order that its debates may seat (agora's mediator
+	// and researcher).
+	Roles      []string
+	ExtraRoles []string
+	Limit      Limit
 	// Outcomes lists every stored outcome. Invalidated is the one that
 	// leaves the debate invalidated; Timeout is the peer-never-joined one
 	// ("" when the protocol has none).
@@ -35,7 +37,11 @@ type Protocol struct {
 	// and a Topic line follows. Layout writes the turns of the transcript.
 	Title        string
 	SubjectTitle bool
-	Layout       func(b *strings.Builder, d *Debate)
+	// Bare: the transcript is the title and the layout's sections, with no
+	// metadata header (seed 003's shared file has none; the document keeps
+	// the participants, the status and the dates).
+	Bare   bool
+	Layout func(b *strings.Builder, d *Debate)
 	// Help is the protocol's line of `debate start --help`; StartFlags its
 	// own flags of `debate start`, as the docs and prime show them.
 	Help       string
@@ -58,6 +64,9 @@ type Protocol struct {
 	TurnCommands map[string][]Command
 	MoreCommands map[string][]Command
 	Doc          Doc
+	// RoleDocs are files for one role each, besides Doc (dialectic's
+	// partner agent: seed 001's dialectic-partner role).
+	RoleDocs []Doc
 
 	// roles returns the join order for a debate (nil: use Roles).
 	roles func(d *Debate) []string
@@ -174,6 +183,24 @@ func LookupProtocol(name string) (*Protocol, error) {
 	}
 	return nil, &TurnError{Field: "protocol", Rule: fmt.Sprintf("%q is not a protocol; use one of %v", name, ProtocolNames()), Hint: "nothing was written; `proofloop transitions --protocols` describes each protocol"}
 }
+
+// OwnRoles are the roles p itself defines, in every debate of it: its
+// join order's and ExtraRoles. A plain agents.<role> of config.json serves
+// them; a role a debate names (an agora position) is served only by
+// agents.<protocol>.<role>.
+func (p *Protocol) OwnRoles() []string {
+	var out []string
+	for _, r := range append(slices.Clone(p.Roles), p.ExtraRoles...) {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// NamedRoles reports whether each debate of p names roles of its own at
+// start (agora's --position ROLE=TEXT), besides OwnRoles.
+func (p *Protocol) NamedRoles() bool { return p.roles != nil }
 
 // JoinOrder returns the roles of d's participants in join order.
 func (p *Protocol) JoinOrder(d *Debate) []string {
@@ -326,7 +353,7 @@ func (p *Protocol) ValidateTurn(d *Debate, participantID string, t *DebateTurn, 
 
 // TurnShape says what a turn of role holds in p, nested items where they
 // live: "a socratic turn is a JSON object (--input FILE|-) with stance,
-// position, counterpoints [{addresses, claim, support [{text, quote?}]}],
+// position, counterpoints [{addresses, claim, support [{text, quote?, turn?, url?}]}],
 // ...". It is the hint of every refused turn.
 func (p *Protocol) TurnShape(role string) string {
 	var req, opt, typed []string
@@ -444,47 +471,6 @@ func protocolsWith(field string) []string {
 		}
 	}
 	return out
-}
-
-// ParseTurn decodes a turn as a writer gives it (debate turn --input). An
-// unknown field is refused; turn_number, participant_id, role and at are
-// ignored, since AppendTurn sets them.
-func ParseTurn(data []byte) (*DebateTurn, error) {
-	data = StripFence(data)
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var t DebateTurn
-	if err := dec.Decode(&t); err != nil {
-		if strings.Contains(err.Error(), `unknown field "support"`) {
-			return nil, &TurnError{Field: "support", Rule: "is not a key of the turn: a support item {text, quote?} goes inside counterpoints[].support, novel_argument.support or stance_revision_support"}
-		}
-		return nil, &TurnError{Field: "input", Rule: "not a turn: " + err.Error()}
-	}
-	if dec.More() {
-		return nil, &TurnError{Field: "input", Rule: "not a turn: more than one JSON value"}
-	}
-	t.TurnNumber, t.ParticipantID, t.Role, t.At = 0, "", "", ""
-	return &t, nil
-}
-
-// StripFence returns the JSON inside a Markdown code fence (```json ...
-// ``` or ``` ... ```) that wraps the whole input, as agora's upstream parser
-// accepts it; any other input comes back unchanged, so prose is still
-// refused by the decoder.
-func StripFence(data []byte) []byte {
-	s := bytes.TrimSpace(data)
-	if !bytes.HasPrefix(s, []byte("```")) || !bytes.HasSuffix(s, []byte("```")) || len(s) < 6 {
-		return data
-	}
-	body := s[3 : len(s)-3]
-	nl := bytes.IndexByte(body, '\n')
-	if nl < 0 {
-		return data
-	}
-	if lang := strings.TrimSpace(string(body[:nl])); lang != "" && lang != "json" {
-		return data
-	}
-	return body[nl+1:]
 }
 
 // Terminal evaluates the protocol's terminal rules after a turn. The engine

@@ -41,6 +41,7 @@ var Agora = Protocol{
 	Limit:       Limit{N: 20, Unit: "turns"},
 	Outcomes:    []string{AgoraConsensus, AgoraTimeout, AgoraInvalidated},
 	Invalidated: AgoraInvalidated,
+	ExtraRoles:  []string{RoleMediator, RoleResearcher},
 	Fields: []Field{
 		{Name: "signal", Type: "string", Except: research, Required: true, Enum: Signals, Rule: "propose and counter reset the equilibrium; approve needs a target naming a proposal"},
 		{Name: "message", Type: "string", Except: research, Required: true, Rule: "non-empty; 2-4 sentences, at most the debate's message_tokens (about 100 tokens)"},

@@ -16,6 +16,9 @@ const (
 	RolePartner           = "partner"
 )
 
+// Sides are the roles whose positions a disagreement conclusion gives.
+var Sides = []string{RoleMain, RolePartner}
+
 // Conclusions lists the outcomes a main participant's conclusion may give.
 var Conclusions = []string{DialecticConsensus, DialecticPartial, DialecticDisagreement}
 
@@ -34,7 +37,7 @@ var Dialectic = Protocol{
 	Fields: []Field{
 		{Name: "body", Type: "string (Markdown)", Required: true, Rule: "non-empty"},
 		{Name: "suggestions", Type: "[{text}]", Roles: []string{RolePartner}, Rule: "partner only; each stays pending until `proofloop decide <debate> --suggestion N --accept|--reject`"},
-		{Name: "conclusion", Type: "{outcome, text}", Roles: []string{RoleMain}, Enum: Conclusions, Rule: "main only; closes the debate with its outcome"},
+		{Name: "conclusion", Type: "{outcome, text, agreed[], insights[], positions[{role, text}], open_points[], left_open[]}", Roles: []string{RoleMain}, Enum: Conclusions, Rule: "main only; closes the debate with its outcome and a structured summary: " + SummaryRule},
 	},
 	validate: validateDialectic,
 	next:     nextDialectic,
@@ -47,21 +50,25 @@ var Dialectic = Protocol{
 		DialecticDisagreement: "the main participant closes a dialectic debate with a conclusion turn",
 	},
 	UserTurns: true,
+	closing: func(d *Debate) bool {
+		return len(d.Turns) > 0 && d.Turns[len(d.Turns)-1].Conclusion != nil
+	},
 	TurnCommands: map[string][]Command{
 		RolePartner: {{dialecticTurn + " --suggestion TEXT", "write your turn; each --suggestion waits for a person's consent"}},
 		RoleMain: {
 			{dialecticTurn, "write your turn (Markdown; @FILE reads a file)"},
-			{dialecticTurn + " --conclusion " + strings.Join(Conclusions, "|") + " --conclusion-text TEXT", "close the debate with its outcome and conclusion"},
+			{dialecticTurn + " --conclusion " + strings.Join(Conclusions, "|") + " --conclusion-text TEXT --agreed TEXT --insight TEXT --position ROLE=TEXT --open-point TEXT", "close the debate with its outcome, conclusion and the summary the outcome asks for: " + SummaryRule},
 		},
 	},
 	MoreCommands: map[string][]Command{
 		RoleMain: {
 			{"proofloop decide ID --suggestion N --accept|--reject", "a person's consent to suggestion N (ask the user; never decide for them)"},
-			{partnerJoin, "how the partner joins: choose T by the topic (a specialist agent type that fits it, else general-purpose); if T fails to start, start general-purpose with --fallback-from T --fallback-reason WHY"},
+			{partnerJoin, "how the partner joins: choose T by the topic (a specialist agent type that fits it, else " + PartnerAgent + "); if T fails to start, start general-purpose with --fallback-from T --fallback-reason WHY"},
 		},
 		RolePartner: {{partnerJoin, "join as the agent type main chose (recorded in the transcript); after a fallback, add --fallback-from T --fallback-reason WHY"}},
 	},
-	Doc: dialecticDoc,
+	Doc:      dialecticDoc,
+	RoleDocs: []Doc{partnerDoc},
 }
 
 // partnerJoin is how the partner joins: seed 001 has main pick the
@@ -79,10 +86,69 @@ func validateDialectic(d *Debate, _, _ string, t *DebateTurn, _ []byte) error {
 		}
 	}
 	if c := t.Conclusion; c != nil {
-		if err := firstErr(enum("conclusion.outcome", c.Outcome, Conclusions), need("conclusion.text", c.Text)); err != nil {
+		if err := firstErr(enum("conclusion.outcome", c.Outcome, Conclusions), need("conclusion.text", c.Text), checkSummary(c)); err != nil {
 			return err
 		}
 		return checkLeftOpen(d, c)
+	}
+	return nil
+}
+
+// SummaryRule says what each dialectic conclusion carries (seed 001: a
+// consensus presents the agreed points and key insights; a disagreement
+// each side's position and the points left open).
+const SummaryRule = "consensus: agreed points and key insights (agreed[], insights[]); disagreement: each side's position (positions [{role: main, text}, {role: partner, text}]) and the open points (open_points[]); partial: agreed points and open points"
+
+// checkSummary wants the summary of c's outcome, each item non-empty: a
+// structured summary, not only a paragraph.
+func checkSummary(c *Conclusion) error {
+	items := func(field string, xs []string) error {
+		if len(xs) == 0 {
+			what := map[string]string{"agreed": "agreed points", "insights": "key insights", "open_points": "open points"}[field]
+			return &TurnError{Field: "conclusion." + field, Rule: fmt.Sprintf("a %s conclusion lists its %s; %s", c.Outcome, what, SummaryRule)}
+		}
+		for i, x := range xs {
+			if err := need(fmt.Sprintf("conclusion.%s[%d]", field, i), x); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(c.Positions) > 0 && c.Outcome != DialecticDisagreement {
+		if err := checkSides(c.Positions); err != nil {
+			return err
+		}
+	}
+	switch c.Outcome {
+	case DialecticConsensus:
+		return firstErr(items("agreed", c.Agreed), items("insights", c.Insights),
+			forbid("conclusion.open_points", len(c.OpenPoints) > 0, "a consensus leaves no point open; conclude partial instead"))
+	case DialecticDisagreement:
+		return firstErr(checkSides(c.Positions), items("open_points", c.OpenPoints))
+	case DialecticPartial:
+		return firstErr(items("agreed", c.Agreed), items("open_points", c.OpenPoints))
+	}
+	return nil
+}
+
+// checkSides wants one position for main and one for partner, each with text.
+func checkSides(ps []Position) error {
+	seen := map[string]bool{}
+	for i, p := range ps {
+		f := fmt.Sprintf("conclusion.positions[%d]", i)
+		switch {
+		case !slices.Contains(Sides, p.Role):
+			return &TurnError{Field: f + ".role", Rule: fmt.Sprintf("%q is not a side; use one of %v", p.Role, Sides)}
+		case seen[p.Role]:
+			return &TurnError{Field: f + ".role", Rule: fmt.Sprintf("%s's position is given twice", p.Role)}
+		}
+		seen[p.Role] = true
+		if err := need(f+".text", p.Text); err != nil {
+			return err
+		}
+	}
+	if len(seen) < len(Sides) {
+		return &TurnError{Field: "conclusion.positions", Rule: "a disagreement conclusion gives each side's position, main's and partner's; " + SummaryRule}
 	}
 	return nil
 }

@@ -7,6 +7,11 @@ import (
 )
 
 func TestDialecticValidateTurn(t *testing.T) {
+	sum := func(o string, f func(*Conclusion)) *Conclusion {
+		c := concl(o, "text")
+		f(c)
+		return c
+	}
 	atPartner := func(t *testing.T) *Debate {
 		d := newDebate(&Dialectic)
 		joinAll(t, &Dialectic, d, "claude", "codex")
@@ -34,9 +39,23 @@ func TestDialecticValidateTurn(t *testing.T) {
 		{"user suggests", atMain, ParticipantUser, DebateTurn{Body: "b", Suggestions: []SuggestionInput{{"x"}}}, "suggestions", "only the partner role writes it"},
 		{"user concludes", atMain, ParticipantUser, DebateTurn{Body: "b", Conclusion: &Conclusion{Outcome: DialecticConsensus, Text: "x"}}, "conclusion", "only the main role writes it"},
 		{"user interjects", atMain, ParticipantUser, DebateTurn{Body: "please consider cost"}, "", ""},
-		{"main concludes", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{Outcome: DialecticPartial, Text: "we agree on half"}}, "", ""},
+		{"main concludes", atMain, "p1", DebateTurn{Body: "b", Conclusion: concl(DialecticPartial, "we agree on half")}, "", ""},
 		{"conclusion out of range", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{Outcome: "win", Text: "x"}}, "conclusion.outcome", `"win" is not accepted`},
 		{"conclusion without text", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{Outcome: DialecticConsensus, Text: ""}}, "conclusion.text", "required"},
+		// Seed 001's summaries: a consensus presents the agreed points and
+		// key insights, a disagreement each side's position and the open
+		// points; a paragraph alone is refused.
+		{"consensus, text only", atMain, "p1", DebateTurn{Body: "b", Conclusion: &Conclusion{Outcome: DialecticConsensus, Text: "we agree"}}, "conclusion.agreed", "a consensus conclusion lists its agreed points"},
+		{"consensus without insights", atMain, "p1", DebateTurn{Body: "b", Conclusion: sum(DialecticConsensus, func(c *Conclusion) { c.Insights = nil })}, "conclusion.insights", "lists its key insights"},
+		{"consensus with a blank insight", atMain, "p1", DebateTurn{Body: "b", Conclusion: sum(DialecticConsensus, func(c *Conclusion) { c.Insights = []string{" "} })}, "conclusion.insights[0]", "must not be empty"},
+		{"consensus with open points", atMain, "p1", DebateTurn{Body: "b", Conclusion: sum(DialecticConsensus, func(c *Conclusion) { c.OpenPoints = []string{"x"} })}, "conclusion.open_points", "conclude partial instead"},
+		{"consensus, whole", atMain, "p1", DebateTurn{Body: "b", Conclusion: concl(DialecticConsensus, "we agree")}, "", ""},
+		{"disagreement without positions", atMain, "p1", DebateTurn{Body: "b", Conclusion: sum(DialecticDisagreement, func(c *Conclusion) { c.Positions = nil })}, "conclusion.positions", "each side's position, main's and partner's"},
+		{"disagreement, one side", atMain, "p1", DebateTurn{Body: "b", Conclusion: sum(DialecticDisagreement, func(c *Conclusion) { c.Positions = c.Positions[:1] })}, "conclusion.positions", "main's and partner's"},
+		{"disagreement, a side twice", atMain, "p1", DebateTurn{Body: "b", Conclusion: sum(DialecticDisagreement, func(c *Conclusion) { c.Positions[1].Role = RoleMain })}, "conclusion.positions[1].role", "given twice"},
+		{"disagreement, an unknown side", atMain, "p1", DebateTurn{Body: "b", Conclusion: sum(DialecticDisagreement, func(c *Conclusion) { c.Positions[1].Role = "user" })}, "conclusion.positions[1].role", `"user" is not a side`},
+		{"disagreement without open points", atMain, "p1", DebateTurn{Body: "b", Conclusion: sum(DialecticDisagreement, func(c *Conclusion) { c.OpenPoints = nil })}, "conclusion.open_points", "lists its open points"},
+		{"partial without agreed points", atMain, "p1", DebateTurn{Body: "b", Conclusion: sum(DialecticPartial, func(c *Conclusion) { c.Agreed = nil })}, "conclusion.agreed", "lists its agreed points"},
 		{"a signal in a dialectic", atMain, "p1", DebateTurn{Body: "b", Signal: SignalApprove}, "signal", "is not a field of the dialectic protocol"},
 	}
 	for _, c := range cases {
@@ -92,7 +111,7 @@ func TestDialecticSoftLimitAndClose(t *testing.T) {
 	// Nothing stops the debate: an 11th round is accepted.
 	play(t, &Dialectic, d, "p1", DebateTurn{Body: "view 11"})
 	play(t, &Dialectic, d, "p2", DebateTurn{Body: "challenge 11"})
-	a = play(t, &Dialectic, d, "p1", DebateTurn{Body: "summary", Conclusion: &Conclusion{Outcome: DialecticDisagreement, Text: "we differ"}})
+	a = play(t, &Dialectic, d, "p1", DebateTurn{Body: "summary", Conclusion: concl(DialecticDisagreement, "we differ")})
 	if !a.Closed || a.Outcome != DialecticDisagreement || d.Status != DebateCompleted {
 		t.Errorf("conclusion: %+v, status %s; want disagreement, completed", a, d.Status)
 	}
@@ -176,7 +195,7 @@ func TestDialecticConclusionWaitsForPendingSuggestions(t *testing.T) {
 	joinAll(t, &Dialectic, d, "a", "b")
 	play(t, &Dialectic, d, "p1", DebateTurn{Body: "v"})
 	play(t, &Dialectic, d, "p2", DebateTurn{Body: "c", Suggestions: []SuggestionInput{{"s"}, {"t"}}})
-	end := DebateTurn{Body: "end", Conclusion: &Conclusion{Outcome: DialecticConsensus, Text: "done"}}
+	end := DebateTurn{Body: "end", Conclusion: concl(DialecticConsensus, "done")}
 	wantTurnError(t, Dialectic.ValidateTurn(d, "p1", &end, nil), "conclusion", "suggestion 1 is pending")
 	if err := d.DecideSuggestion(1, false, "ann", at0); err != nil {
 		t.Fatal(err)

@@ -96,8 +96,22 @@ type Doc struct {
 	Name        string // front matter name: the skill's folder or the agent's file name
 	Agent       bool   // an agent file (front matter with tools), else a skill
 	Description string // front matter description
-	Guide       string
-	Example     Example
+	// Role, when set, is the one role the file is for (a Protocol's
+	// RoleDocs); the protocol's own Doc serves every role.
+	Role    string
+	Guide   string
+	Example Example
+}
+
+// DocOf returns the file a participant of role reads: the role's own file
+// (RoleDocs) if it has one, else the protocol's.
+func (p *Protocol) DocOf(role string) Doc {
+	for _, d := range p.RoleDocs {
+		if d.Role == role {
+			return d
+		}
+	}
+	return p.Doc
 }
 
 // Example is a worked example: command lines run in order in an empty

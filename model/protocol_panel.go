@@ -71,7 +71,9 @@ func validatePanel(d *Debate, _, role string, t *DebateTurn, _ []byte) error {
 		return err
 	}
 	if c := t.Conclusion; c != nil {
-		return firstErr(enum("conclusion.outcome", c.Outcome, PanelVerdicts), need("conclusion.text", c.Text))
+		summary := len(c.Agreed) > 0 || len(c.Insights) > 0 || len(c.Positions) > 0 || len(c.OpenPoints) > 0 || len(c.LeftOpen) > 0
+		return firstErr(enum("conclusion.outcome", c.Outcome, PanelVerdicts), need("conclusion.text", c.Text),
+			forbid("conclusion", summary, "a verdict is its outcome and text: agreed, insights, positions, open_points and left_open are a dialectic conclusion's"))
 	}
 	if role == RoleJudge && panelRound(d) >= d.MaxTurns {
 		return &TurnError{Field: "conclusion", Rule: fmt.Sprintf("round %d is the last (limit %d): the judge must give the verdict now", panelRound(d), d.MaxTurns)}

@@ -31,7 +31,7 @@ const (
 var Review = Protocol{
 	Name:        "review",
 	Seed:        "003 (code-debate)",
-	Summary:     "A reviewer raises numbered points; the responder answers each point; the reviewer follows up on unresolved points; the reviewer's consensus turn ends it, as consensus when every point is agreed, as partial after the round limit.",
+	Summary:     "A reviewer raises numbered points; the responder answers each point; the reviewer follows up on unresolved points; a consensus turn ends it: the reviewer's once every point is agreed (consensus), or the last writer's, either side, at the round limit (partial).",
 	Roles:       []string{RoleReviewer, RoleResponder},
 	Limit:       Limit{N: 5, Unit: "rounds"},
 	Outcomes:    []string{ReviewConsensusOutcome, ReviewPartial, ReviewInvalidated},
@@ -48,12 +48,13 @@ var Review = Protocol{
 	terminal:     terminalReview,
 	Title:        "Code Debate",
 	SubjectTitle: true,
+	Bare:         true,
 	Layout:       renderReview,
 	Help:         "review (reviewer then responder, 5 rounds; --subject names what is reviewed)",
 	StartFlags:   "--subject TEXT",
 	CloseRules: map[string]string{
-		ReviewConsensusOutcome: "the reviewer's consensus turn closes the review; every point must be agreed",
-		ReviewPartial:          "the reviewer's consensus turn after the round limit closes the review as partial",
+		ReviewConsensusOutcome: "a consensus turn closes the review once every point is agreed (the reviewer's, or the responder's with the reply that agrees the last point)",
+		ReviewPartial:          "at the round limit the last writer, either side, appends the consensus turn listing what remains: the responder with its last reply, else the reviewer next",
 	},
 	Doc:     reviewDoc,
 	closing: func(d *Debate) bool { return len(d.Turns) > 0 && d.Turns[len(d.Turns)-1].Consensus != nil },
@@ -248,15 +249,18 @@ func checkConsensus(c *ReviewConsensus, s reviewState) error {
 }
 
 func nextReview(d *Debate, st TurnState) TurnState {
+	s := reviewOf(d)
+	if st.Role == RoleResponder && s.points > 0 && s.rounds+1 >= d.MaxTurns {
+		st.Advice = fmt.Sprintf("this reply is round %d, the last (seed 003: the last writer appends the consensus): carry the consensus with your replies, listing what remains in disagreements, or leave it to the reviewer after you", s.rounds+1)
+	}
 	if st.Role != RoleReviewer {
 		return st
 	}
-	s := reviewOf(d)
 	switch {
 	case s.points == 0:
 	case s.rounds >= d.MaxTurns:
 		st.Require = "consensus"
-		st.Advice = fmt.Sprintf("the round limit (%d) is reached: the reviewer must write the consensus turn, listing the remaining disagreements", d.MaxTurns)
+		st.Advice = fmt.Sprintf("the round limit (%d) is reached and the responder's last reply carried no consensus: the reviewer, the last writer now, must write the consensus turn, listing the remaining disagreements", d.MaxTurns)
 	case len(s.unagreed()) == 0:
 		st.Require = "consensus"
 		st.Advice = "every point is agreed: the reviewer writes the consensus turn"
@@ -273,8 +277,8 @@ func terminalReview(d *Debate) Assessment {
 	case c == nil:
 		return Assessment{}
 	case len(c.Disagreements) == 0:
-		return Assessment{Closed: true, Outcome: ReviewConsensusOutcome, Reason: "every point is agreed and the reviewer wrote the consensus"}
+		return Assessment{Closed: true, Outcome: ReviewConsensusOutcome, Reason: fmt.Sprintf("every point is agreed and the %s wrote the consensus", d.Turns[len(d.Turns)-1].Role)}
 	default:
-		return Assessment{Closed: true, Outcome: ReviewPartial, Reason: fmt.Sprintf("the round limit (%d) was reached with %d points not agreed", d.MaxTurns, len(c.Disagreements))}
+		return Assessment{Closed: true, Outcome: ReviewPartial, Reason: fmt.Sprintf("the round limit (%d) was reached with %s not agreed; the %s, the last writer, wrote the consensus", d.MaxTurns, Count(len(c.Disagreements), "point"), d.Turns[len(d.Turns)-1].Role)}
 	}
 }

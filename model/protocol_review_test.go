@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func reply(p int, v string) ReviewReply {
 	return ReviewReply{Point: p, Verdict: v, Reasoning: "because " + v}
@@ -118,8 +121,8 @@ func TestReviewFreeFormAndResponderConsensus(t *testing.T) {
 	play(t, &Review, d, "p1", DebateTurn{Points: []ReviewPoint{{1, "naming"}, {2, "a race"}}})
 	a = play(t, &Review, d, "p2", DebateTurn{Replies: []ReviewReply{reply(1, ReplyAgreed), reply(2, ReplyDisagreed)},
 		Consensus: &ReviewConsensus{Agreed: []int{1}, Disagreements: []Disagreement{{2, "the race stays"}}}})
-	if !a.Closed || a.Outcome != ReviewPartial {
-		t.Errorf("Terminal = %+v; want partial from the responder at the limit", a)
+	if !a.Closed || a.Outcome != ReviewPartial || !strings.Contains(a.Reason, "the responder, the last writer, wrote the consensus") {
+		t.Errorf("Terminal = %+v; want partial from the responder, the last writer at the limit", a)
 	}
 }
 
@@ -135,6 +138,11 @@ func TestReviewPartialAfterRoundLimit(t *testing.T) {
 		if round == 1 {
 			replies = []ReviewReply{reply(1, ReplyAgreed), reply(2, ReplyDisagreed)}
 		}
+		// The responder's last round is told that the last writer, it or
+		// the reviewer after it, appends the consensus (seed 003).
+		if adv := Review.WhoseTurn(d).Advice; (round == 5) != strings.Contains(adv, "the last writer appends the consensus") {
+			t.Errorf("round %d: the responder's advice %q; want the last-writer rule only in round 5", round, adv)
+		}
 		if a := play(t, &Review, d, "p2", DebateTurn{Replies: replies}); a.Closed {
 			t.Fatalf("closed after round %d", round)
 		}
@@ -148,7 +156,7 @@ func TestReviewPartialAfterRoundLimit(t *testing.T) {
 	missing := DebateTurn{Consensus: &ReviewConsensus{Agreed: []int{1}}}
 	wantTurnError(t, Review.ValidateTurn(d, "p1", &missing, nil), "consensus.disagreements", "the unresolved points are [2]")
 	a := play(t, &Review, d, "p1", DebateTurn{Consensus: &ReviewConsensus{Agreed: []int{1}, Disagreements: []Disagreement{{2, "the race stays"}}}})
-	if !a.Closed || a.Outcome != ReviewPartial {
-		t.Errorf("Terminal = %+v; want partial", a)
+	if !a.Closed || a.Outcome != ReviewPartial || !strings.Contains(a.Reason, "the reviewer, the last writer, wrote the consensus") {
+		t.Errorf("Terminal = %+v; want partial, written by the reviewer", a)
 	}
 }

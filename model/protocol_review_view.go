@@ -8,7 +8,10 @@ import (
 // The review protocol as readers see it: its transcript layout, its generated
 // file and worked example.
 
-// renderReview writes code-debate's sections, with --- between them.
+// renderReview writes code-debate's sections, with --- between them, in the
+// seed's shared file format: a heading per section and nothing the seed's
+// file does not have (no author line: a section's heading says which side
+// wrote it).
 func renderReview(b *strings.Builder, d *Debate) {
 	responses, followUps := 0, 0
 	for i := range d.Turns {
@@ -18,7 +21,7 @@ func renderReview(b *strings.Builder, d *Debate) {
 		}
 		switch {
 		case t.Role == RoleReviewer && (len(t.Points) > 0 || t.Body != ""):
-			fmt.Fprintf(b, "## Review\n\n_%s_\n\n", Writer(d, t))
+			b.WriteString("## Review\n\n")
 			if t.Body != "" {
 				fmt.Fprintf(b, "%s\n", Block(t.Body))
 				if len(t.Points) > 0 {
@@ -30,7 +33,7 @@ func renderReview(b *strings.Builder, d *Debate) {
 			}
 		case len(t.Replies) > 0:
 			responses++
-			fmt.Fprintf(b, "## Response %d\n\n_%s_\n\n", responses, Writer(d, t))
+			fmt.Fprintf(b, "## Response %d\n\n", responses)
 			for _, r := range t.Replies {
 				if r.Reasoning == "" {
 					fmt.Fprintf(b, "- Point %d: **%s**\n", r.Point, verdictWord(r.Verdict))
@@ -40,7 +43,7 @@ func renderReview(b *strings.Builder, d *Debate) {
 			}
 		case len(t.FollowUps) > 0:
 			followUps++
-			fmt.Fprintf(b, "## Reviewer Follow-up %d\n\n_%s_\n\n", followUps, Writer(d, t))
+			fmt.Fprintf(b, "## Reviewer Follow-up %d\n\n", followUps)
 			for _, f := range t.FollowUps {
 				fmt.Fprintf(b, "- Point %d: %s\n", f.Point, OneLine(f.Text))
 			}
@@ -49,7 +52,7 @@ func renderReview(b *strings.Builder, d *Debate) {
 			if len(t.Replies) > 0 {
 				b.WriteString("\n---\n\n")
 			}
-			fmt.Fprintf(b, "## CONSENSUS\n\n_%s_\n\n", Writer(d, t))
+			b.WriteString("## CONSENSUS\n\n")
 			fmt.Fprintf(b, "**Agreed:** %s\n\n**Action items:**\n\n", Numbered("point", c.Agreed))
 			if len(c.ActionItems) == 0 {
 				b.WriteString("- none\n")
@@ -102,9 +105,11 @@ var reviewExample = Example{
 var reviewDoc = Doc{
 	Path: ".claude/skills/code-debate/SKILL.md", Name: "code-debate",
 	Description: "Review a commit, diff or PR with another agent (proofloop `review`).",
-	Guide: "The first session to join is the `" + RoleReviewer + "`, the second the `" + RoleResponder + "`; whoever starts the debate passes its id on (`proofloop debate list --status open` shows it). Analyse the subject first (`git show`, `git diff`, `gh pr view`; `.prompts/pr-review.md` if it exists).\n\n" +
-		"- Reviewer: raise numbered points (file paths, lines, code), then follow up only on points not agreed; when every point is agreed, write the `consensus` turn. At the round limit your next turn must be the consensus (`whose_turn.require`), listing what remains in `disagreements`.\n" +
-		"- Responder: reply to every point of the turn you answer, once, with a verdict and reasons; concede when the other side is right.\n\n" +
+	Guide: "Both sessions run the same join, each with a name of its own: `proofloop debate join --protocol review --subject 'SUBJECT' --participant-name NAME --actor NAME --json`. The first to arrive is the `" + RoleReviewer + "`, the second the `" + RoleResponder + "` (never ask the user which); the join prints the debate's `id`, so nothing is passed between the sessions. Two sessions of one user are two actors: pass `--actor NAME` on every call (or set `PROOFLOOP_ACTOR=NAME` in that session).\n\n" +
+		"Analyse the subject first (`git show`, `git diff`, `gh pr view`). If `.prompts/pr-review.md` exists, read it and apply its standards.\n\n" +
+		"- Reviewer: raise numbered points (file paths, lines, code), then follow up only on points not agreed; when every point is agreed, write the `consensus` turn.\n" +
+		"- Responder: reply to every point of the turn you answer, once, with a verdict and reasons; concede when the other side is right.\n" +
+		"- At the round limit the last writer, either side, appends the consensus, listing what remains in `disagreements`: the responder with its last reply, else the reviewer next (`whose_turn.require`).\n\n" +
 		"Focus on substance (correctness, design, edge cases), not style. The goal is convergence, not winning.",
 	Example: reviewExample,
 }

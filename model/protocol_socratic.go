@@ -49,14 +49,14 @@ var Socratic = Protocol{
 	Timeout:     SocraticTimeout,
 	Fields: []Field{
 		{Name: "stance", Type: "string", Required: true, Enum: Stances, Rule: "a change from your previous stance needs stance_revision_support"},
-		{Name: "position", Type: "string", Required: true, Rule: "your position, non-empty"},
-		{Name: "counterpoints", Type: "[{addresses, claim, support: [{text, quote?}]}]", Required: true, Rule: `non-empty, each with support; addresses is "turn-N" of an earlier turn, "source" (when the debate has one) or "topic"`},
+		{Name: "position", Type: "string", Required: true, Rule: "your position on the topic, non-empty"},
+		{Name: "counterpoints", Type: "[{addresses, claim, support: [" + supportShape + "]}]", Required: true, Rule: `non-empty, each with support; addresses is "turn-N" of an earlier turn, "source" (when the debate has one) or "topic"; ` + FocusRule},
 		{Name: "agreements", Type: "[string]", Required: true, Rule: "non-empty"},
-		{Name: "novel_argument", Type: "{text, support: [{text, quote?}]}", Required: true, Rule: "text and support non-empty; never a repeat of your own earlier one"},
+		{Name: "novel_argument", Type: "{text, support: [" + supportShape + "]}", Required: true, Rule: "text and support non-empty; never a repeat of your own earlier one"},
 		{Name: "unresolved", Type: "[{text, blocking}]", Required: true, Rule: "non-empty; a blocking item prevents consensus"},
-		{Name: "stance_revision_support", Type: "[{text, quote?}]", Rule: "support items; required when the stance changes"},
+		{Name: "stance_revision_support", Type: "[" + supportShape + "]", Rule: "support items; required when the stance changes"},
 		{Name: "verdict", Type: "string", Enum: Verdicts, Rule: "only in a dispute debate, where ACCEPTING_CONSENSUS requires it"},
-		{Name: "support", In: "counterpoints[].support, novel_argument.support, stance_revision_support", Type: "{text, quote?}", Rule: "a support item, never a key of the turn; a quote must occur in the source (white-space runs count as one space)"},
+		{Name: "support", In: "counterpoints[].support, novel_argument.support, stance_revision_support", Type: supportShape, Rule: "a support item, never a key of the turn; " + SupportRule},
 	},
 	validate:   validateSocratic,
 	terminal:   terminalSocratic,
@@ -87,44 +87,9 @@ func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, sour
 	if err := firstErr(
 		enum("stance", t.Stance, Stances),
 		need("position", t.Position),
+		checkCounterpoints(d, t, source),
 	); err != nil {
 		return err
-	}
-	if len(t.Counterpoints) == 0 {
-		return &TurnError{Field: "counterpoints", Rule: "at least one counterpoint is required"}
-	}
-	checkSupport := func(field string, ss []Support) error {
-		for i, s := range ss {
-			f := fmt.Sprintf("%s[%d]", field, i)
-			if err := need(f+".text", s.Text); err != nil {
-				return err
-			}
-			if s.Quote != nil {
-				switch {
-				case d.Source == nil:
-					return &TurnError{Field: f + ".quote", Rule: "the debate has no source to quote"}
-				case !QuoteInSource(*s.Quote, source):
-					return &TurnError{Field: f + ".quote", Rule: fmt.Sprintf("%q does not occur in the source", *s.Quote)}
-				}
-			}
-		}
-		return nil
-	}
-	for i, c := range t.Counterpoints {
-		f := fmt.Sprintf("counterpoints[%d]", i)
-		switch _, ok := d.turnRef(c.Addresses); {
-		case ok:
-		case c.Addresses == "source" && d.Source != nil:
-		case c.Addresses == "topic":
-		default:
-			return &TurnError{Field: f + ".addresses", Rule: fmt.Sprintf(`%q names nothing; use "turn-N" of one of the %d earlier turns, "source" (when the debate has one) or "topic"`, c.Addresses, len(d.Turns))}
-		}
-		if err := firstErr(need(f+".claim", c.Claim), checkSupport(f+".support", c.Support)); err != nil {
-			return err
-		}
-		if len(c.Support) == 0 {
-			return &TurnError{Field: f + ".support", Rule: "every counterpoint carries support: at least one item {text, quote?}"}
-		}
 	}
 	if len(t.Agreements) == 0 {
 		return &TurnError{Field: "agreements", Rule: "at least one agreement is required"}
@@ -134,20 +99,8 @@ func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, sour
 			return err
 		}
 	}
-	if t.NovelArgument == nil {
-		return &TurnError{Field: "novel_argument", Rule: "is required"}
-	}
-	if err := firstErr(need("novel_argument.text", t.NovelArgument.Text),
-		checkSupport("novel_argument.support", t.NovelArgument.Support)); err != nil {
+	if err := checkNovelArgument(d, participantID, t, source); err != nil {
 		return err
-	}
-	if len(t.NovelArgument.Support) == 0 {
-		return &TurnError{Field: "novel_argument.support", Rule: "the novel argument carries support: at least one item {text, quote?}"}
-	}
-	for _, old := range d.Turns {
-		if old.ParticipantID == participantID && old.NovelArgument != nil && sameText(old.NovelArgument.Text, t.NovelArgument.Text) {
-			return &TurnError{Field: "novel_argument.text", Rule: fmt.Sprintf("repeats your novel argument of turn-%d; a novel argument is new in every turn", old.TurnNumber)}
-		}
 	}
 	if len(t.Unresolved) == 0 {
 		return &TurnError{Field: "unresolved", Rule: "at least one unresolved item is required (mark it non-blocking when it does not stop consensus)"}
@@ -157,11 +110,14 @@ func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, sour
 			return err
 		}
 	}
-	if err := checkSupport("stance_revision_support", t.StanceRevisionSupport); err != nil {
+	if err := checkSupport(d, "stance_revision_support", t.StanceRevisionSupport, source); err != nil {
 		return err
 	}
 	if prev := d.LastTurnOf(participantID); prev != nil && prev.Stance != t.Stance && len(t.StanceRevisionSupport) == 0 {
 		return &TurnError{Field: "stance_revision_support", Rule: fmt.Sprintf("the stance changes from %s to %s, which needs stance revision support", prev.Stance, t.Stance)}
+	}
+	if err := checkFocus(d, t); err != nil {
+		return err
 	}
 	// ACCEPTING_CONSENSUS must still carry a critique and evidence (seed
 	// 000): the required counterpoints are the critique, and every one of
@@ -173,6 +129,52 @@ func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, sour
 		return &TurnError{Field: "verdict", Rule: "ACCEPTING_CONSENSUS in a dispute needs a verdict: withdrawn or stands"}
 	case t.Verdict != "":
 		return enum("verdict", t.Verdict, Verdicts)
+	}
+	return nil
+}
+
+// checkCounterpoints wants at least one counterpoint, each addressing
+// something that exists, with a claim and support.
+func checkCounterpoints(d *Debate, t *DebateTurn, source []byte) error {
+	if len(t.Counterpoints) == 0 {
+		return &TurnError{Field: "counterpoints", Rule: "at least one counterpoint is required"}
+	}
+	for i, c := range t.Counterpoints {
+		f := fmt.Sprintf("counterpoints[%d]", i)
+		switch _, ok := d.turnRef(c.Addresses); {
+		case ok:
+		case c.Addresses == "source" && d.Source != nil:
+		case c.Addresses == "topic":
+		default:
+			return &TurnError{Field: f + ".addresses", Rule: fmt.Sprintf(`%q names nothing; use "turn-N" of one of the %d earlier turns, "source" (when the debate has one) or "topic"`, c.Addresses, len(d.Turns))}
+		}
+		if err := firstErr(need(f+".claim", c.Claim), checkSupport(d, f+".support", c.Support, source)); err != nil {
+			return err
+		}
+		if len(c.Support) == 0 {
+			return &TurnError{Field: f + ".support", Rule: "every counterpoint carries support: at least one item " + supportShape}
+		}
+	}
+	return nil
+}
+
+// checkNovelArgument wants a novel argument with support that is not a
+// repeat of the writer's own earlier one.
+func checkNovelArgument(d *Debate, participantID string, t *DebateTurn, source []byte) error {
+	if t.NovelArgument == nil {
+		return &TurnError{Field: "novel_argument", Rule: "is required"}
+	}
+	if err := firstErr(need("novel_argument.text", t.NovelArgument.Text),
+		checkSupport(d, "novel_argument.support", t.NovelArgument.Support, source)); err != nil {
+		return err
+	}
+	if len(t.NovelArgument.Support) == 0 {
+		return &TurnError{Field: "novel_argument.support", Rule: "the novel argument carries support: at least one item " + supportShape}
+	}
+	for _, old := range d.Turns {
+		if old.ParticipantID == participantID && old.NovelArgument != nil && sameText(old.NovelArgument.Text, t.NovelArgument.Text) {
+			return &TurnError{Field: "novel_argument.text", Rule: fmt.Sprintf("repeats your novel argument of turn-%d; a novel argument is new in every turn", old.TurnNumber)}
+		}
 	}
 	return nil
 }

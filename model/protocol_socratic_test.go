@@ -16,10 +16,22 @@ func socraticAt2(t *testing.T, mut ...func(*Debate)) *Debate {
 func TestSocraticValidateTurn(t *testing.T) {
 	dispute := func(d *Debate) { d.About = &DisputeLink{Statement: "stmt_a_wrap", IssueNumber: 1} }
 	noSource := func(d *Debate) { d.Source = nil }
+	// at is a complete turn 2 that answers turn 1.
+	at := func(stance string, blocking bool) DebateTurn {
+		tt := sTurn(stance, blocking)
+		tt.Counterpoints[0].Addresses = "turn-1"
+		return tt
+	}
 	mod := func(f func(*DebateTurn)) DebateTurn {
-		tt := sTurn(StanceDissenting, true)
+		tt := at(StanceDissenting, true)
 		f(&tt)
 		return tt
+	}
+	support := func(s Support) DebateTurn {
+		return mod(func(t *DebateTurn) { t.Counterpoints[0].Support = []Support{s} })
+	}
+	onTopic := func(f func(*DebateTurn)) DebateTurn {
+		return mod(func(t *DebateTurn) { t.Counterpoints[0].Addresses = "topic"; f(t) })
 	}
 	cases := []struct {
 		name  string
@@ -28,7 +40,7 @@ func TestSocraticValidateTurn(t *testing.T) {
 		field string // "" when the turn is valid
 		frag  string
 	}{
-		{"complete turn", nil, sTurn(StanceDissenting, true), "", ""},
+		{"complete turn", nil, at(StanceDissenting, true), "", ""},
 		{"stance out of range", nil, mod(func(t *DebateTurn) { t.Stance = "MAYBE" }), "stance", `"MAYBE" is not accepted`},
 		{"empty position", nil, mod(func(t *DebateTurn) { t.Position = " " }), "position", "must not be empty"},
 		{"no counterpoints", nil, mod(func(t *DebateTurn) { t.Counterpoints = nil }), "counterpoints", "at least one"},
@@ -50,15 +62,35 @@ func TestSocraticValidateTurn(t *testing.T) {
 			t.NovelArgument.Support = []Support{{Text: "x", Quote: str("for all m")}}
 		}), "novel_argument.support[0].quote", "does not occur"},
 		{"quote with no source", []func(*Debate){noSource}, mod(func(t *DebateTurn) { t.Counterpoints[0].Support[0].Quote = str("The bound") }), "counterpoints[0].support[0].quote", "no source"},
-		{"accepting with evidence", nil, sTurn(StanceAccepting, false), "", ""},
+		{"accepting with evidence", nil, at(StanceAccepting, false), "", ""},
 		{"accepting without evidence", nil, mod(func(t *DebateTurn) { t.Stance = StanceAccepting; t.Counterpoints[0].Support = nil }), "counterpoints[0].support", "carries support"},
 		{"counterpoint without support", nil, mod(func(t *DebateTurn) { t.Counterpoints[0].Support = nil }), "counterpoints[0].support", "every counterpoint carries support"},
 		{"novel argument without support", nil, mod(func(t *DebateTurn) { t.NovelArgument.Support = nil }), "novel_argument.support", "carries support"},
 		{"an agora field in socratic", nil, mod(func(t *DebateTurn) { t.Evidence = []Evidence{{"s", "c", 1}} }), "evidence", "is not a field of the socratic protocol"},
 		{"verdict outside a dispute", nil, mod(func(t *DebateTurn) { t.Verdict = VerdictStands }), "verdict", "only a dispute"},
-		{"dispute accepting without verdict", []func(*Debate){dispute}, sTurn(StanceAccepting, false), "verdict", "needs a verdict"},
+		{"dispute accepting without verdict", []func(*Debate){dispute}, at(StanceAccepting, false), "verdict", "needs a verdict"},
 		{"dispute verdict out of range", []func(*Debate){dispute}, mod(func(t *DebateTurn) { t.Verdict = "maybe" }), "verdict", `"maybe" is not accepted`},
 		{"dispute accepting with verdict", []func(*Debate){dispute}, mod(func(t *DebateTurn) { t.Stance = StanceAccepting; t.Verdict = VerdictWithdrawn }), "", ""},
+		// Seed 000: "Support MUST be a URL, source file reference, debate
+		// artifact turn reference, or `Principle: ...`".
+		{"support in none of the forms", nil, support(Support{Text: "the topic names no bound"}), "counterpoints[0].support[0]", "support cites nothing"},
+		{"support: a principle", nil, support(Support{Text: "principle: a claim names its bound"}), "", ""},
+		{"support: Principle: with nothing after it", nil, support(Support{Text: "Principle:  "}), "counterpoints[0].support[0]", "support cites nothing"},
+		{"support: a quote of the source", nil, support(Support{Text: "the source", Quote: str("The bound holds")}), "", ""},
+		{"support: an earlier turn", nil, support(Support{Text: "turn 1 said so", Turn: "turn-1"}), "", ""},
+		{"support: a turn that does not exist", nil, support(Support{Text: "turn 2", Turn: "turn-2"}), "counterpoints[0].support[0].turn", `"turn-2" names no earlier turn`},
+		{"support: a URL", nil, support(Support{Text: "the RFC", URL: "https://www.rfc-editor.org/rfc/rfc9111"}), "", ""},
+		{"support: not an http(s) URL", nil, support(Support{Text: "a file", URL: "file:///etc/passwd"}), "counterpoints[0].support[0].url", "is not an http(s) URL"},
+		{"support: a URL without a host", nil, support(Support{Text: "x", URL: "https:///x"}), "counterpoints[0].support[0].url", "is not an http(s) URL"},
+		{"support: a URL with a space", nil, support(Support{Text: "x", URL: "https://a.example/b c"}), "counterpoints[0].support[0].url", "is not an http(s) URL"},
+		{"novel argument support in none of the forms", nil, mod(func(t *DebateTurn) { t.NovelArgument.Support = []Support{{Text: "obvious"}} }), "novel_argument.support[0]", "support cites nothing"},
+		{"stance revision support in none of the forms", nil, mod(func(t *DebateTurn) { t.StanceRevisionSupport = []Support{{Text: "I changed my mind"}} }), "stance_revision_support[0]", "support cites nothing"},
+		// Seed 000's topic focus: a turn engages the source or an earlier turn.
+		{"on the topic alone, citing nothing", nil, onTopic(func(*DebateTurn) {}), "counterpoints", "cites neither the source nor an earlier turn"},
+		{"on the topic, quoting the source", nil, onTopic(func(t *DebateTurn) { t.NovelArgument.Support[0].Quote = str("The bound holds") }), "", ""},
+		{"on the topic, citing turn 1", nil, onTopic(func(t *DebateTurn) { t.Counterpoints[0].Support[0].Turn = "turn-1" }), "", ""},
+		{"on the topic, a URL only", nil, onTopic(func(t *DebateTurn) { t.Counterpoints[0].Support[0].URL = "https://example.com" }), "counterpoints", "cites neither"},
+		{"addresses the source, a principle only", nil, mod(func(t *DebateTurn) { t.Counterpoints[0].Addresses = "source" }), "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -79,14 +111,14 @@ func TestSocraticStanceChangeNeedsSupport(t *testing.T) {
 	d := socraticAt2(t)
 	// p2's first turn may take any stance: there is no earlier one to change.
 	play(t, &Socratic, d, "p2", sTurn(StanceRevising, false))
-	tt := sTurn(StanceConverging, false)
+	tt := answer(sTurn(StanceConverging, false), "turn-2")
 	err := Socratic.ValidateTurn(d, "p1", &tt, nil)
 	wantTurnError(t, err, "stance_revision_support", "changes from OPEN_TO_DEBATE to CONVERGING")
 	tt = withRevision(tt)
 	if err := Socratic.ValidateTurn(d, "p1", &tt, nil); err != nil {
 		t.Errorf("ValidateTurn with revision support = %v; want nil", err)
 	}
-	same := sTurn(StanceOpen, true)
+	same := answer(sTurn(StanceOpen, true), "turn-2")
 	if err := Socratic.ValidateTurn(d, "p1", &same, nil); err != nil {
 		t.Errorf("ValidateTurn keeping the stance = %v; want nil", err)
 	}
@@ -160,10 +192,11 @@ func TestSocraticNovelArgumentNotRepeated(t *testing.T) {
 	first.NovelArgument.Text, second.NovelArgument.Text = "Caches hide writes.", "Leases bound staleness."
 	play(t, &Socratic, d, "p1", first)
 	play(t, &Socratic, d, "p2", second)
-	again := sTurn(StanceOpen, true)
+	again := answer(sTurn(StanceOpen, true), "turn-2")
 	again.NovelArgument.Text = "  caches   HIDE\nwrites. "
 	wantTurnError(t, Socratic.ValidateTurn(d, "p1", &again, nil), "novel_argument.text", "repeats your novel argument of turn-1")
 	// The peer's argument is not the writer's own: bob may take it up.
+	second = answer(second, "turn-2")
 	if err := Socratic.ValidateTurn(d, "p1", &second, nil); err != nil {
 		t.Errorf("p1 taking up p2's novel argument: %v; want nil", err)
 	}
@@ -228,5 +261,28 @@ func TestSocraticNoTurnBeforeThePeerJoins(t *testing.T) {
 	wantRefusal(t, Socratic.ValidateTurn(d, "p1", &tt, nil), "the debate waits for a participant to join")
 	if s := Socratic.WhoseTurn(d); s.ParticipantID != "" || s.JoinRole != "participant" {
 		t.Errorf("WhoseTurn with one participant = %+v; want a join first", s)
+	}
+}
+
+// TestSocraticTopicFocus: only a debate's first turn without a source may
+// rest on the topic alone; with a source, or after a turn, a turn that
+// cites neither is refused (seed 000: off-topic drafts are revised before
+// they are appended).
+func TestSocraticTopicFocus(t *testing.T) {
+	d := newDebate(&Socratic)
+	joinAll(t, &Socratic, d, "alice", "bob")
+	first := sTurn(StanceOpen, true)
+	if err := Socratic.ValidateTurn(d, "p1", &first, nil); err != nil {
+		t.Fatalf("a first turn on the topic, no source: %v; want nil", err)
+	}
+	sourced := newDebate(&Socratic, func(d *Debate) { d.Source = &DebateSource{Path: "claim.md", SHA256: "00"} })
+	joinAll(t, &Socratic, sourced, "alice", "bob")
+	wantTurnError(t, Socratic.ValidateTurn(sourced, "p1", &first, []byte(sourceText)), "counterpoints", "cites neither the source nor an earlier turn")
+	play(t, &Socratic, d, "p1", first)
+	second := sTurn(StanceOpen, true)
+	wantTurnError(t, Socratic.ValidateTurn(d, "p2", &second, nil), "counterpoints", "cites neither the source nor an earlier turn")
+	second = answer(second, "turn-1")
+	if err := Socratic.ValidateTurn(d, "p2", &second, nil); err != nil {
+		t.Errorf("a second turn answering turn 1: %v; want nil", err)
 	}
 }

@@ -8,7 +8,12 @@ import (
 // The socratic protocol as readers see it: its transcript layout, its generated
 // file and worked example.
 
+// renderSocratic writes a turn in seed 000's §TURN_MARKDOWN, which puts a
+// rule before every turn: the header's own closes it before the first.
 func renderSocratic(b *strings.Builder, d *Debate, t *DebateTurn) {
+	if t != &d.Turns[0] {
+		b.WriteString("---\n\n")
+	}
 	fmt.Fprintf(b, "## Turn %d — %s — %s\n\n", t.TurnNumber, Writer(d, t), t.Stance)
 	fmt.Fprintf(b, "**Position**\n\n%s\n\n", Block(t.Position))
 	b.WriteString("**Counterpoints**\n\n")
@@ -72,11 +77,11 @@ var socraticExample = Example{
 		{Note: "alice starts the debate and joins; bob joins in his own session", Args: "debate start --protocol socratic --topic 'Is P = NP?'"},
 		{Args: "debate join deb_is_p_np --participant-name alice --actor alice"},
 		{Args: "debate join deb_is_p_np --participant-name bob --actor bob"},
-		{Note: "turn 1 (alice, p1)", Args: exampleTurn("deb_is_p_np", "p1", "alice"), Input: `{"stance": "OPEN_TO_DEBATE", "position": "P differs from NP.", "counterpoints": [{"addresses": "topic", "claim": "The question presumes a model of computation.", "support": [{"text": "Turing machines are the usual model."}]}], "agreements": ["The question is open."], "novel_argument": {"text": "Relativization barriers block simple proofs.", "support": [{"text": "The counterpoint above."}]}, "unresolved": [{"text": "Which barrier matters most?", "blocking": true}]}`},
+		{Note: "turn 1 (alice, p1)", Args: exampleTurn("deb_is_p_np", "p1", "alice"), Input: `{"stance": "OPEN_TO_DEBATE", "position": "P differs from NP.", "counterpoints": [{"addresses": "topic", "claim": "The question presumes a model of computation.", "support": [{"text": "Principle: a complexity class is defined over a machine model."}]}], "agreements": ["The question is open."], "novel_argument": {"text": "Relativization barriers block simple proofs.", "support": [{"text": "Baker, Gill and Solovay (1975)", "url": "https://doi.org/10.1137/0204037"}]}, "unresolved": [{"text": "Which barrier matters most?", "blocking": true}]}`},
 		{Note: "bob waits for his turn (it is his now, so it returns at once), then writes turn 2", Args: exampleWait("deb_is_p_np", "p2")},
-		{Args: exampleTurn("deb_is_p_np", "p2", "bob"), Input: `{"stance": "ACCEPTING_CONSENSUS", "position": "P differs from NP is likely and unproved.", "counterpoints": [{"addresses": "turn-1", "claim": "Barriers say what fails, not what is true.", "support": [{"text": "Baker-Gill-Solovay gives oracles both ways."}]}], "agreements": ["Relativization is a real barrier."], "novel_argument": {"text": "Natural proofs are a second barrier.", "support": [{"text": "The counterpoint above."}]}, "unresolved": [{"text": "Whether GCT avoids both.", "blocking": false}]}`},
+		{Args: exampleTurn("deb_is_p_np", "p2", "bob"), Input: `{"stance": "ACCEPTING_CONSENSUS", "position": "P differs from NP is likely and unproved.", "counterpoints": [{"addresses": "turn-1", "claim": "Barriers say what fails, not what is true.", "support": [{"text": "Baker-Gill-Solovay gives oracles both ways.", "turn": "turn-1"}]}], "agreements": ["Relativization is a real barrier."], "novel_argument": {"text": "Natural proofs are a second barrier.", "support": [{"text": "Razborov and Rudich (1997)", "url": "https://doi.org/10.1006/jcss.1997.1494"}]}, "unresolved": [{"text": "Whether GCT avoids both.", "blocking": false}]}`},
 		{Note: "alice changes her stance, so she gives stance_revision_support; both latest turns now accept consensus with no blocking item", Args: exampleWait("deb_is_p_np", "p1")},
-		{Args: exampleTurn("deb_is_p_np", "p1", "alice"), Input: `{"stance": "ACCEPTING_CONSENSUS", "position": "P differs from NP is likely and unproved.", "counterpoints": [{"addresses": "turn-2", "claim": "Natural proofs apply to circuit lower bounds.", "support": [{"text": "Razborov-Rudich 1997."}]}], "agreements": ["It is unproved."], "novel_argument": {"text": "Algebrization is a third barrier.", "support": [{"text": "The counterpoint above."}]}, "unresolved": [{"text": "Whether GCT avoids all three.", "blocking": false}], "stance_revision_support": [{"text": "Turn 2 showed that barriers do not decide the question."}]}`},
+		{Args: exampleTurn("deb_is_p_np", "p1", "alice"), Input: `{"stance": "ACCEPTING_CONSENSUS", "position": "P differs from NP is likely and unproved.", "counterpoints": [{"addresses": "turn-2", "claim": "Natural proofs apply to circuit lower bounds.", "support": [{"text": "Natural proofs, as turn 2 says", "turn": "turn-2"}]}], "agreements": ["It is unproved."], "novel_argument": {"text": "Algebrization is a third barrier.", "support": [{"text": "Principle: a barrier says which proofs fail, not what is true."}]}, "unresolved": [{"text": "Whether GCT avoids all three.", "blocking": false}], "stance_revision_support": [{"text": "Turn 2 showed that barriers do not decide the question.", "turn": "turn-2"}]}`},
 		{Args: "debate list"},
 	},
 }
@@ -90,6 +95,6 @@ var socraticDoc = Doc{
 		"2. Join once (`debate join ID --participant-name NAME --harness claude-code`) and note your `participant_id`; the same name gives it back later.\n" +
 		"3. Until `debate wait ID --participant-id P --json` says `whose_turn.closed`: read the turns (`debate show ID --transcript`) and the source, then send your turn as one JSON object on standard input with a quoted heredoc (`<<'EOF'`).\n" +
 		"4. When it is closed, say in a line or two how it ended and stop.\n\n" +
-		"A counterpoint's `addresses` is `turn-N`, `source` or `topic`; a support item's `quote` must occur in the source word for word. Keep an `unresolved` item, `\"blocking\": false` when it does not stop consensus. Write `" + StanceAccepting + "` only when nothing you list blocks the other side's position, `" + StanceDissenting + "` with a blocking item when you do not accept it. If the peer never joins, take the timeout path `prime` gives.",
+		"Every turn stays on the topic: its position answers the topic, and it engages the source or an earlier turn (a counterpoint that addresses it, or support that quotes or cites it); revise an off-topic draft before you send it. A counterpoint's `addresses` is `turn-N`, `source` or `topic`. Each support item is one of: a `quote` of the source, word for word; an earlier `turn` (`turn-N`); a `url`; or a `text` that starts `Principle:`. Keep an `unresolved` item, `\"blocking\": false` when it does not stop consensus. Write `" + StanceAccepting + "` only when nothing you list blocks the other side's position, never because the peer is confident or first; `" + StanceDissenting + "` with a blocking item when you do not accept it. If the peer never joins, take the timeout path `prime` gives.",
 	Example: socraticExample,
 }

@@ -12,6 +12,6 @@ func init() {
 	}
 	Table = append(Table, Rule{Skill: "reopen", Roles: []Role{RoleCheck}, Kind: KindStatement,
 		From:   []From{{Statuses: []Status{StatementTrue}}},
-		Leaves: string(StatementHasGap) + ", in a new round",
+		Leaves: string(StatementHasGap) + ", in a new round" + climbNote,
 		Guards: reject.Guards})
 }

@@ -158,7 +158,7 @@ func TestRouteFromTable(t *testing.T) {
 // other edit.
 func TestNewTurnRuleIsRouted(t *testing.T) {
 	st := &Statement{ID: "stmt_a_wrap", Status: StatementTrue}
-	if got := StatementTurn(st, nil, 5); got.Role != "" || got.Outcome != OutcomeTrue {
+	if got := StatementTurn(st, nil, Policy{MaxRounds: 5}); got.Role != "" || got.Outcome != OutcomeTrue {
 		t.Fatalf("StatementTurn(true) = %+v; want nobody's, outcome true", got)
 	}
 	saved := Table
@@ -166,7 +166,7 @@ func TestNewTurnRuleIsRouted(t *testing.T) {
 	Table = slices.Clone(Table)
 	AddRule(Rule{Skill: "test-audit", Roles: []Role{RoleCheck}, Kind: KindStatement,
 		From: []From{{Statuses: []Status{StatementTrue}, Turn: RoleCheck, Why: func(*Facts) string { return "audit it" }}}})
-	if got := StatementTurn(st, nil, 5); got.Role != RoleCheck || got.Reason != "audit it" {
+	if got := StatementTurn(st, nil, Policy{MaxRounds: 5}); got.Role != RoleCheck || got.Reason != "audit it" {
 		t.Errorf("StatementTurn(true) with test-audit = %+v; want check's turn, reason %q", got, "audit it")
 	}
 	defer func() {

@@ -75,8 +75,16 @@ const (
 	SourceFix   Source = "fix"
 )
 
+// SourceCheck is a proposal's source when a statement's review found it
+// ill posed (check-review-statement).
+const SourceCheck Source = "check"
+
 // Sources lists the accepted values of the source parameter.
 var Sources = []string{string(SourceProve), string(SourceFix)}
+
+// ProposalSources lists who may propose a modification: the prover, the
+// fixer, and the checker who reviews a new statement.
+var ProposalSources = []string{string(SourceProve), string(SourceFix), string(SourceCheck)}
 
 // Enumerations of the seed's parameters.
 var (

@@ -29,12 +29,20 @@ func Harness(p Participant) string {
 	return Or(OneLine(p.Harness), "unknown harness") + " / " + Or(OneLine(p.ModelID), "unknown model")
 }
 
-// SupportText renders a support item, its quote after the text.
+// SupportText renders a support item: its text, then what it cites (the
+// turn, the URL, the quote), each after a dash.
 func SupportText(s Support) string {
-	if s.Quote != nil {
-		return fmt.Sprintf("%s — \"%s\"", OneLine(s.Text), OneLine(*s.Quote))
+	out := OneLine(s.Text)
+	if n, ok := strings.CutPrefix(s.Turn, "turn-"); ok {
+		out += " — Turn " + n
 	}
-	return OneLine(s.Text)
+	if s.URL != "" {
+		out += " — " + OneLine(s.URL)
+	}
+	if s.Quote != nil {
+		out += fmt.Sprintf(" — \"%s\"", OneLine(*s.Quote))
+	}
+	return out
 }
 
 // Numbered lists numbers in order after a singular or plural noun:

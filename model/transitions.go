@@ -19,6 +19,10 @@ const (
 	RoleDecide Role = "decide"
 )
 
+// WorkflowRoles are the roles of the proof workflow, in the loop's order;
+// the debate roles are the protocols' (DebateRoles).
+var WorkflowRoles = []Role{RoleSolve, RoleProve, RoleCheck, RoleFix, RoleDecide}
+
 // From is a set of statuses a rule acts on, for one source of the call
 // ("" when the skill takes no source), and whether the rule gives a role a
 // turn there. Whose turn it is comes from these entries alone (Route): a
@@ -80,6 +84,8 @@ type Facts struct {
 	KeyListed   bool              // prob-finish-up: key statement in progresses
 	Sentence    int               // check-reject-proof
 	Quote       string            // check-reject-proof: sentence_text
+	ErrorType   string            // check-reject-proof: error_type
+	Explanation string            // check-reject-proof: explanation
 	First, Last int               // fix-patch-proof: sentence range
 	// The check skills' self-check rule (config.json forbid_self_check).
 	ForbidSelfCheck bool
@@ -107,6 +113,13 @@ type Facts struct {
 	MaxRounds int
 	// Extend is decide --extend N's N; 0 for --accept or --reject.
 	Extend int
+	// Escalation and ReviewStatements are config.json's, beside MaxRounds
+	// (Policy); the prover's call's --lesson, strategy, and PlanSums of the
+	// decomposition it gives and of the one it abandons (AbandonedPlan).
+	Escalation             []Rung
+	ReviewStatements       bool
+	Lesson, NewStrategy    string
+	NewPlan, AbandonedPlan string
 
 	spans   []Span // the sentences of spansOf, once split (ProofSpans)
 	spansOf string
@@ -194,26 +207,6 @@ var (
 		}}
 )
 
-// notSelfCheck is config.json's forbid_self_check: the last author of a
-// proof may neither confirm nor reject it. Actors are compared in their
-// normal form (ActorKey), the stored author's too, since a store written
-// before actors were normalised may hold "Alice". A checker nobody can name
-// cannot be told apart from the author, so an unknown actor is refused
-// rather than waved through: that was the loophole of `--actor ""`.
-var notSelfCheck = Guard{Name: "not_self_check", Text: "forbid_self_check: the checker is not the proof's last author", Input: true,
-	Check: func(f *Facts) error {
-		if !f.ForbidSelfCheck {
-			return nil
-		}
-		if ActorKey(f.Actor) == "" {
-			return fmt.Errorf("the checker is unknown, so it cannot be told from the author of proof revision %d (forbid_self_check)", f.ProofRevision)
-		}
-		if SameActor(f.Actor, f.ProofAuthor) {
-			return fmt.Errorf("%s wrote proof revision %d and may not check it (forbid_self_check)", ActorKey(f.Actor), f.ProofRevision)
-		}
-		return selfCheckParty(f)
-	}}
-
 // The solver's turns on a pending problem: finish it once a wrap-up
 // statement is true; wrap it up (or set up a subgoal) while no wrap-up
 // statement is open.
@@ -255,7 +248,12 @@ var (
 
 // The reasons of the turns the table gives.
 var (
-	whyProve = func(*Facts) string { return "needs a proof, a decomposition, a refutation or a modification" }
+	whyProve = func(f *Facts) string {
+		if why, ok := levelWhy(f); ok {
+			return why
+		}
+		return "needs a proof, a decomposition, a refutation or a modification"
+	}
 	whyCheck = func(f *Facts) string {
 		return fmt.Sprintf("proof revision %d awaits verification", f.ProofRevision) + uncountedNote(f.Statement)
 	}
@@ -290,7 +288,7 @@ var (
 // awaiting_substatements they are only allowed: the statement waits for its
 // sub-statements, and the prover or fixer it then goes to may use them.
 var proveOrFix = []From{
-	{Source: SourceProve, Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve},
+	{Source: SourceProve, Statuses: []Status{StatementPending}, Turn: RoleProve, When: []Guard{reviewSettled}, Why: whyProve},
 	{Source: SourceFix, Statuses: []Status{StatementHasGap}, Turn: RoleFix, Why: whyFix},
 	{Source: SourceProve, Statuses: []Status{StatementAwaitingSubstatement}},
 	{Source: SourceFix, Statuses: []Status{StatementAwaitingSubstatement}},
@@ -322,8 +320,12 @@ var Table = []Rule{
 		From: []From{solveTurn}, Leaves: "new subproblem pending"},
 	{Skill: "prob-wrapup-statement", Roles: []Role{RoleSolve}, Kind: KindProblem,
 		From: []From{solveTurn}, Leaves: "new statement pending"},
+	// A prover's new approach (a proof or a decomposition) waits for the
+	// statement's review (review_statements), writes the lesson of what it
+	// abandons, and repeats no dead end; at level replan a proof changes
+	// the plan.
 	{Skill: "state-complete-proof", Roles: []Role{RoleProve}, Kind: KindStatement,
-		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve}, proveAgain},
+		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, When: []Guard{reviewSettled}, Why: whyProve}, proveAgain},
 		Leaves: string(StatementAwaitingVerification),
 		Guards: []Guard{{Name: "proof_not_empty", Text: "proof not empty", Input: true,
 			Check: func(f *Facts) error {
@@ -331,9 +333,9 @@ var Table = []Rule{
 					return fmt.Errorf("the proof text is empty")
 				}
 				return nil
-			}}, noOpenSubs}},
+			}}, noOpenSubs, reviewSettled, notDeadEnd, planChanged, lessonGiven}},
 	{Skill: "state-setup-substatement", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
-		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, Why: whyProve}, proveAgain},
+		From:   []From{{Statuses: []Status{StatementPending}, Turn: RoleProve, When: []Guard{reviewSettled}, Why: whyProve}, proveAgain},
 		Leaves: string(StatementAwaitingSubstatement),
 		Guards: []Guard{{Name: "at_least_one", Text: "at least one sub-statement", Input: true,
 			Check: func(f *Facts) error {
@@ -341,7 +343,8 @@ var Table = []Rule{
 					return fmt.Errorf("give at least one sub-statement")
 				}
 				return nil
-			}}, {Name: noOpenSubs.Name, Text: "re-planning only when no sub-statement is still open", Check: noOpenSubs.Check}}},
+			}}, {Name: noOpenSubs.Name, Text: "re-planning only when no sub-statement is still open", Check: noOpenSubs.Check},
+			reviewSettled, notDeadEnd, lessonGiven}},
 	{Skill: "state-mark-false", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
 		From: proveOrFix, Leaves: string(StatementFalse), Guards: []Guard{fixNeedsIssue}},
 	{Skill: "state-propose-modification", Roles: []Role{RoleProve, RoleFix}, Kind: KindStatement,
@@ -353,7 +356,7 @@ var Table = []Rule{
 	{Skill: "check-reject-proof", Roles: []Role{RoleCheck}, Kind: KindStatement,
 		From: []From{{Statuses: []Status{StatementAwaitingVerification}, Turn: RoleCheck, Why: whyCheck},
 			{Statuses: []Status{StatementHasGap}}},
-		Leaves: string(StatementHasGap),
+		Leaves: string(StatementHasGap) + climbNote,
 		Guards: []Guard{{Name: "sentence_in_range", Text: "sentence number in range", Input: true,
 			Check: func(f *Facts) error {
 				n := len(f.ProofSpans())
@@ -362,7 +365,7 @@ var Table = []Rule{
 				}
 				return nil
 			}}, {Name: "sentence_text_found", Text: "sentence_text found in that sentence", Input: true,
-			Check: func(f *Facts) error { return matchSpans(f.Proof, f.ProofSpans(), f.Sentence, f.Quote) }}, notSelfCheck}},
+			Check: func(f *Facts) error { return matchSpans(f.Proof, f.ProofSpans(), f.Sentence, f.Quote) }}, notSelfCheck, notARepeat}},
 	{Skill: "fix-patch-proof", Roles: []Role{RoleFix}, Kind: KindStatement,
 		From: []From{{Statuses: []Status{StatementHasGap}, Turn: RoleFix, Why: whyFix},
 			{Statuses: []Status{StatementAwaitingSubstatement}, Turn: RoleFix, When: []Guard{hasOpenIssue}, Why: whyFilled}},
@@ -402,6 +405,9 @@ var Table = []Rule{
 				}
 				return nil
 			}}}},
+	// The ladder: the engine's rules that move a statement up a level of
+	// escalation, in the transaction that spends its level's last round.
+	escalateRow(Levels[1]), escalateRow(Levels[2]),
 	// decide is a person's (or an orchestrator's) command, with a row per
 	// kind of item it acts on: --accept or --reject on a proposed
 	// modification, --extend on an item that has spent its round budget

@@ -25,6 +25,10 @@ var want = map[string]map[Source][]Status{
 	// list since a problem's pending is spelled as a statement's.
 	"decide": {"": {StatementNeedsModification, StatementPending, StatementAwaitingVerification, StatementHasGap, StatementAwaitingSubstatement}},
 	"reopen": {"": {StatementTrue}},
+	// The ladder's rules: wherever a rejection, a reopen or an idle turn
+	// can spend a level's last round.
+	"escalate-replan":  {"": {StatementPending, StatementAwaitingVerification, StatementHasGap, StatementAwaitingSubstatement}},
+	"escalate-rewrite": {"": {StatementPending, StatementAwaitingVerification, StatementHasGap, StatementAwaitingSubstatement}},
 	"settle-dispute": {"": {StatementPending, StatementAwaitingVerification, StatementHasGap,
 		StatementAwaitingSubstatement, StatementNeedsModification}},
 }
@@ -66,6 +70,12 @@ func TestTableEverySkillEveryStatus(t *testing.T) {
 					if r.Kind == KindProblem {
 						f.Statement, f.Problem = nil, &Problem{ID: "prob_a", Status: st, IdleTurns: 2}
 					}
+				}
+				if lv, ok := strings.CutPrefix(r.Skill, "escalate-"); ok {
+					// The level below lv has spent its one round.
+					below := map[string]string{LevelReplan: "", LevelRewrite: LevelReplan}[lv]
+					f.MaxRounds, f.Escalation = 1, DefaultEscalation
+					f.Statement = &Statement{ID: "stmt_a_wrap", Status: st, Round: 3, Level: below, LevelFrom: 1}
 				}
 				err := Allow(r.Skill, f)
 				if slices.Contains(allowed, st) {
@@ -147,6 +157,34 @@ func TestGuards(t *testing.T) {
 			f.SubStatuses = map[string]Status{"stmt_a_fix1": StatementPending}
 		}, "no_open_substatement", "stmt_a_fix1"},
 		{"fix-create-substatement", func(f *Facts) { f.Status, f.OpenIssues = StatementHasGap, nil }, "named_issue_open", "open issues: none"},
+		// A new approach: reviewed first when review_statements is on, a
+		// lesson for what it abandons, no repeat of a dead end, and at
+		// replan a new plan.
+		{"state-complete-proof", func(f *Facts) {
+			f.ReviewStatements, f.Statement = true, &Statement{ID: "stmt_a_wrap", Status: StatementPending}
+		}, "statement_reviewed", "stmt_a_wrap waits for its review"},
+		{"state-setup-substatement", func(f *Facts) {
+			f.ReviewStatements, f.Statement = true, &Statement{ID: "stmt_a_wrap", Status: StatementPending}
+		}, "statement_reviewed", "waits for its review"},
+		{"state-complete-proof", func(f *Facts) { f.Statement, f.NewProof = deadEnded(nil), "A new proof." }, "lesson_given", "dead end 1 (level revise, proof revisions 1-2 (direct)) has no lesson yet: give --lesson"},
+		{"state-setup-substatement", func(f *Facts) {
+			f.Status, f.Statement = StatementAwaitingSubstatement, &Statement{ID: "stmt_a_wrap", Status: StatementAwaitingSubstatement}
+			f.Subs = []Child{{ID: "stmt_a_wrap_sub1", Status: StatementTrue}, {ID: "stmt_a_wrap_sub2", Status: StatementFalse}}
+		}, "lesson_given", "sub-statement stmt_a_wrap_sub2 is false, so this call abandons its decomposition"},
+		{"state-complete-proof", func(f *Facts) { f.Lesson = "Pairs fail for odd n." }, "lesson_given", "leave --lesson out"},
+		{"state-complete-proof", func(f *Facts) {
+			f.Statement, f.Lesson = deadEnded(strPtr("Pairs fail.")), ""
+			f.NewProof = "Let  $x>0$.\n Then $x^2>0$.   Hence the claim."
+		}, "not_a_dead_end", "the proof repeats dead end 1 (level revise, proof revisions 1-2 (direct)); its lesson: Pairs fail."},
+		{"state-setup-substatement", func(f *Facts) {
+			f.Statement = deadEnded(strPtr("x"))
+			f.Statement.DeadEnds[0].PlanSHA256, f.NewPlan, f.NewProof = "abc", "abc", ""
+		}, "not_a_dead_end", "the decomposition repeats dead end 1"},
+		{"state-complete-proof", func(f *Facts) {
+			f.Statement = deadEnded(strPtr("x"))
+			f.Statement.Level, f.NewStrategy = LevelReplan, "direct"
+			f.NewProof = "Another proof."
+		}, "plan_changed", "strategy direct is a dead end's"},
 	}
 	for _, tt := range tests {
 		f := passing(StatementPending, SourceProve)
@@ -223,3 +261,56 @@ func TestSelfCheckGuard(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfCheckEveryWriter (issue 34, N9): after a patch, whoever wrote any
+// of the revision, the first prover as well as the patch's author, may not
+// check it; under verify_distinct model, nor may a checker of any writer's
+// model. A statement without proof_writers counts its last author.
+func TestSelfCheckEveryWriter(t *testing.T) {
+	st := &Statement{ProofWriters: []ProofWriter{
+		{Actor: "alice", AgentLabel: AgentLabel{Agent: "a1", Model: "opus"}},
+		{Actor: "carol", AgentLabel: AgentLabel{Agent: "c1", Model: "gpt"}},
+	}}
+	for _, tc := range []struct {
+		actor, distinct string
+		label           AgentLabel
+		want            string // "" when allowed
+	}{
+		{"carol", "", AgentLabel{}, "carol wrote proof revision 2"},
+		{"alice", "", AgentLabel{}, "alice wrote part of proof revision 2 (before carol's patch)"},
+		{"bob", "", AgentLabel{}, ""},
+		{"bob", DistinctModel, AgentLabel{Agent: "b1", Model: "opus"}, "model opus wrote part of proof revision 2 (before carol's patch), and bob may not check it"},
+		{"bob", DistinctAgent, AgentLabel{Agent: "c1", Model: "x"}, "agent c1 wrote proof revision 2, and bob may not check it"},
+		{"bob", DistinctModel, AgentLabel{Agent: "b1", Model: "gemini"}, ""},
+	} {
+		f := passing(StatementAwaitingVerification, "")
+		f.OpenIssues = nil
+		f.ForbidSelfCheck, f.Actor, f.ProofAuthor, f.ProofRevision = true, tc.actor, "carol", 2
+		f.VerifyDistinct, f.CheckerLabel, f.ProofAuthorLabel, f.Statement = tc.distinct, tc.label, AgentLabel{Agent: "c1", Model: "gpt"}, st
+		err := Allow("check-confirm-proof", f)
+		var ge *GuardError
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s (%s %+v): Allow = %v; want allowed", tc.actor, tc.distinct, tc.label, err)
+		case tc.want != "" && (!errors.As(err, &ge) || ge.Guard != "not_self_check" || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s (%s %+v): Allow = %v; want not_self_check saying %q", tc.actor, tc.distinct, tc.label, err, tc.want)
+		}
+	}
+	if w := st.ProofWriters[0].Actor; w != "alice" {
+		t.Errorf("the guard reordered the statement's writers: first is %s", w)
+	}
+	old := &Statement{ProofAuthor: ptr("dave")}
+	if w := old.Writers(); len(w) != 1 || w[0].Actor != "dave" {
+		t.Errorf("Writers() of a statement without proof_writers = %+v; want its last author", w)
+	}
+}
+
+// deadEnded is a pending statement with one proof dead end, with lesson.
+func deadEnded(lesson *string) *Statement {
+	direct := "direct"
+	return &Statement{ID: "stmt_a_wrap", Status: StatementPending, ProofRevision: 2, DeadEnds: []DeadEnd{{Number: 1, Level: LevelRevise,
+		Cause: DeadEndLevelSpent, Strategy: &direct, ProofRevisions: []int{1, 2},
+		ProofSHA256: []string{TextSum("Let $x>0$. Then $x^2>0$. Hence the claim.")}, Issues: []int{1, 2}, Lesson: lesson}}}
+}
+
+func strPtr(s string) *string { return &s }

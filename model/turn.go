@@ -32,14 +32,17 @@ type Child struct {
 // plus the turns in which its agent changed nothing.
 func Spent(st *Statement) int { return st.Round + st.IdleTurns }
 
-// Budget is the statement's round budget: max_rounds plus what decide
-// --extend granted.
-func Budget(st *Statement, maxRounds int) int { return maxRounds + st.ExtraRounds }
-
-// Exhausted reports whether the statement has spent its round budget.
-func Exhausted(st *Statement, maxRounds int) bool {
-	return !Resolved(st.Status) && st.Status != StatementNeedsModification &&
-		Spent(st) > Budget(st, maxRounds)
+// Exhausted reports whether the statement has spent the round budget of
+// its level (its rounds in config.json escalation, plus what decide
+// --extend granted there). Below the last level the transaction that
+// spends it climbs instead (Climb), so a statement stays exhausted only at
+// the last level, or after config.json changed its ladder.
+func Exhausted(st *Statement, p Policy) bool {
+	if Resolved(st.Status) || st.Status == StatementNeedsModification {
+		return false
+	}
+	s := p.StepOf(st)
+	return s.Spent > s.Budget
 }
 
 // ProblemExhausted reports whether a pending problem's solver has spent
@@ -54,9 +57,9 @@ func ProblemExhausted(p *Problem, maxRounds int) bool {
 // spent round budget gives decide its turn (outcome exhausted). A statement
 // the table gives nobody a turn on is final (true, false), held, or waits on
 // its sub-statements.
-func StatementTurn(st *Statement, subs []Child, maxRounds int) Turn {
+func StatementTurn(st *Statement, subs []Child, p Policy) Turn {
 	f := StatementFacts(st, subs)
-	f.MaxRounds = maxRounds
+	f.SetPolicy(p)
 	if g := Route(KindStatement, f); len(g) > 0 {
 		return Turn{Role: g[0].Role, Reason: g[0].Reason, Outcome: g[0].Outcome}
 	}
@@ -85,12 +88,12 @@ func StatementTurn(st *Statement, subs []Child, maxRounds int) Turn {
 // statements in its progresses. The role comes from the transition table
 // (Route): the solver's, or decide's once the solver has spent its budget
 // of idle turns (outcome exhausted).
-func ProblemTurn(p *Problem, wraps []Child, maxRounds int) Turn {
+func ProblemTurn(p *Problem, wraps []Child, pol Policy) Turn {
 	if p.Status == ProblemSolved {
 		return Turn{Reason: "solved", Outcome: OutcomeSolved}
 	}
 	f := ProblemFacts(p, wraps)
-	f.MaxRounds = maxRounds
+	f.SetPolicy(pol)
 	if g := Route(KindProblem, f); len(g) > 0 {
 		return Turn{Role: g[0].Role, Reason: g[0].Reason, Outcome: g[0].Outcome}
 	}

@@ -48,7 +48,7 @@ func TestStatementTurn(t *testing.T) {
 			[]model.Child{{ID: "f1", Status: model.StatementPending, FillsIssue: ip(1)}}, "", model.OutcomeWaiting, "f1"},
 	}
 	for _, tt := range tests {
-		got := model.StatementTurn(&tt.st, tt.subs, 5)
+		got := model.StatementTurn(&tt.st, tt.subs, model.Policy{MaxRounds: 5})
 		if got.Role != tt.role || got.Outcome != tt.outcome || !strings.Contains(got.Reason, tt.reason) {
 			t.Errorf("%s: model.StatementTurn = %+v; want role %q, outcome %q, reason containing %q", tt.name, got, tt.role, tt.outcome, tt.reason)
 		}
@@ -58,28 +58,28 @@ func TestStatementTurn(t *testing.T) {
 func TestBudget(t *testing.T) {
 	st := model.Statement{ID: "stmt_a_wrap", Status: model.StatementHasGap, Round: 3}
 	st.Validate.Issues = []model.Issue{{IssueNumber: 1}}
-	if got := model.StatementTurn(&st, nil, 3); got.Role != model.RoleFix {
+	if got := model.StatementTurn(&st, nil, model.Policy{MaxRounds: 3}); got.Role != model.RoleFix {
 		t.Errorf("round 3 of 3: turn %+v; want fix", got)
 	}
 	st.Round = 4
-	got := model.StatementTurn(&st, nil, 3)
+	got := model.StatementTurn(&st, nil, model.Policy{MaxRounds: 3})
 	if got.Role != model.RoleDecide || got.Outcome != model.OutcomeExhausted || !strings.Contains(got.Reason, "4 of 3") {
 		t.Errorf("round 4 of 3: turn %+v; want decide, exhausted", got)
 	}
 	st.ExtraRounds = 1
-	if got := model.StatementTurn(&st, nil, 3); got.Role != model.RoleFix {
+	if got := model.StatementTurn(&st, nil, model.Policy{MaxRounds: 3}); got.Role != model.RoleFix {
 		t.Errorf("round 4 of 3+1: turn %+v; want fix", got)
 	}
 	st.IdleTurns = 1 // an idle turn counts like a round
-	if got := model.StatementTurn(&st, nil, 3); got.Outcome != model.OutcomeExhausted {
+	if got := model.StatementTurn(&st, nil, model.Policy{MaxRounds: 3}); got.Outcome != model.OutcomeExhausted {
 		t.Errorf("round 4 + 1 idle of 3+1: turn %+v; want exhausted", got)
 	}
 	st.Status = model.StatementFalse // refuted is not exhausted
-	if got := model.StatementTurn(&st, nil, 3); got.Outcome != model.OutcomeFalse || got.Role != "" {
+	if got := model.StatementTurn(&st, nil, model.Policy{MaxRounds: 3}); got.Outcome != model.OutcomeFalse || got.Role != "" {
 		t.Errorf("false past budget: turn %+v; want outcome false, no role", got)
 	}
 	st.Status = model.StatementNeedsModification
-	if got := model.StatementTurn(&st, nil, 3); got.Role != model.RoleDecide || got.Outcome == model.OutcomeExhausted {
+	if got := model.StatementTurn(&st, nil, model.Policy{MaxRounds: 3}); got.Role != model.RoleDecide || got.Outcome == model.OutcomeExhausted {
 		t.Errorf("needs_modification past budget: turn %+v; want decide (modification), not exhausted", got)
 	}
 }
@@ -104,7 +104,7 @@ func TestProblemTurn(t *testing.T) {
 		{"idle too often", p(model.ProblemPending, 6), nil, model.RoleDecide, model.OutcomeExhausted, "6 turns (budget 5)"},
 	}
 	for _, tt := range tests {
-		got := model.ProblemTurn(tt.p, tt.wraps, 5)
+		got := model.ProblemTurn(tt.p, tt.wraps, model.Policy{MaxRounds: 5})
 		if got.Role != tt.role || got.Outcome != tt.outcome || !strings.Contains(got.Reason, tt.reason) {
 			t.Errorf("%s: model.ProblemTurn = %+v; want role %q, outcome %q, reason containing %q", tt.name, got, tt.role, tt.outcome, tt.reason)
 		}

@@ -42,6 +42,10 @@ type Statement struct {
 	// last wrote the proof, and its model (verify_distinct).
 	ProofAuthorAgent string `json:"proof_author_agent,omitempty"`
 	ProofAuthorModel string `json:"proof_author_model,omitempty"`
+	// ProofWriters are everyone who wrote the current proof revision's
+	// text: the author of its last complete proof and of every patch since
+	// (Writers; the self-check rule refuses each of them).
+	ProofWriters []ProofWriter `json:"proof_writers,omitempty"`
 	// RevisionsKeptFrom is the first proof revision kept in
 	// proofs/<id>.jsonl; 0 (absent) while none is, as for a statement
 	// written before revisions were kept.
@@ -59,6 +63,16 @@ type Statement struct {
 	VerifiedAt           *string              `json:"verified_at,omitempty"`
 	VerificationSummary  *string              `json:"verification_summary,omitempty"`
 	Validate             Validate             `json:"validate"`
+	// Level is the level of escalation the statement is at (Levels),
+	// absent until it first climbs (revise); LevelFrom is what it had
+	// spent of its budget (Spent) when it entered that level.
+	Level     string `json:"level,omitempty"`
+	LevelFrom int    `json:"level_from,omitempty"`
+	// DeadEnds are its abandoned approaches, oldest first.
+	DeadEnds []DeadEnd `json:"dead_ends,omitempty"`
+	// Reviews are the checkers' reviews of its claim before any proof
+	// (review_statements), oldest first.
+	Reviews []StatementReview `json:"reviews,omitempty"`
 }
 
 // Validate is the check/fix history of a statement.
@@ -226,6 +240,13 @@ func (s *Statement) OpenIssues() []int {
 
 // AgentLabel names the agent of a run (config.json) that wrote a record,
 // and its model label; both are empty for a record written by hand.
+// ProofWriter is one writer of a proof revision's text: its actor, and
+// its agent and model when a run's agent wrote it.
+type ProofWriter struct {
+	Actor string `json:"actor"`
+	AgentLabel
+}
+
 type AgentLabel struct {
 	Agent string `json:"agent,omitempty"`
 	Model string `json:"model,omitempty"`

@@ -40,6 +40,8 @@ type StatementData struct {
 	// "current" (neither: only the current proof is known).
 	Source       string
 	FirstProofAt string
+	// Killed says what killed each of its dead ends, in their order.
+	Killed []string
 }
 
 // Load reads everything a report of s shows; problem ("" for all) limits it
@@ -146,6 +148,13 @@ func statementData(s *store.Store, st *model.Statement) (*StatementData, error) 
 	kept, err := s.ProofRevisions(st.ID)
 	if err != nil {
 		return nil, err
+	}
+	for i := range st.DeadEnds {
+		k, err := loop.KilledBy(s, st, &st.DeadEnds[i], 0, 0)
+		if err != nil {
+			return nil, err
+		}
+		sd.Killed = append(sd.Killed, k)
 	}
 	for _, r := range kept {
 		sd.Revisions = append(sd.Revisions, loop.ProofRevisionView{Revision: r.Revision, Text: r.Text,

@@ -18,6 +18,7 @@ import (
 // treeNode is one problem or statement of the tree.
 type treeNode struct {
 	ID, Kind, Status, Holder string
+	Level                    string // a statement's level of escalation past revise
 	Round                    int
 	OpenIssues               []int
 	Title                    template.HTML
@@ -41,6 +42,18 @@ type stmtView struct {
 	NotProved           string
 	Thread              []entry
 	Counterexample      template.HTML
+	// Level is its level of escalation once it climbed past revise, and
+	// DeadEnds its abandoned approaches.
+	Level    string
+	DeadEnds []deadEndView
+}
+
+// deadEndView is one dead end of a statement: agents' texts as inline
+// Markdown (inert), the rest plain.
+type deadEndView struct {
+	Number          int
+	Level, Approach string
+	Killed, Lesson  template.HTML
 }
 
 // revView is one proof revision with numbered sentences.
@@ -85,7 +98,7 @@ func tree(d *Data, id string, href func(string) string) *treeNode {
 	if it == nil {
 		return nil
 	}
-	n := &treeNode{ID: id, Kind: string(it.Kind), Status: string(it.Status), Holder: it.Holder, Round: it.Round,
+	n := &treeNode{ID: id, Kind: string(it.Kind), Status: string(it.Status), Holder: it.Holder, Level: it.Level, Round: it.Round,
 		OpenIssues: it.OpenIssues, Href: href(id)}
 	if it.Proved != nil {
 		n.FullyProved, n.NotProved = it.FullyProved, it.Why()
@@ -121,6 +134,14 @@ func statementView(sd *StatementData, it *loop.Item) *stmtView {
 	}
 	if st.Counterexample != nil {
 		v.Counterexample = Markdown(*st.Counterexample)
+	}
+	v.Level = st.Level
+	for i, d := range st.DeadEnds {
+		dv := deadEndView{Number: d.Number, Level: d.Level, Approach: d.Approach(), Killed: Inline(sd.Killed[i])}
+		if d.Lesson != nil {
+			dv.Lesson = Inline(*d.Lesson)
+		}
+		v.DeadEnds = append(v.DeadEnds, dv)
 	}
 	sents := map[string]*sentView{}
 	for i, r := range sd.Revisions {

@@ -10,7 +10,14 @@
 # shows the same story every time and never reads or changes a tracked
 # file. To show more, add a `step` and its commands at the end.
 #
-# After the proof, the demo starts one debate of each protocol the binary
+# Then a second problem, prob_gauss, shows the escalation ladder: with one
+# round at level revise, the checker rejects the prover's pairing proof
+# twice (the fixer revises it in between), the statement climbs to replan,
+# the prover reads the dead end in prime, is refused the same proof and
+# decomposes with a lesson, and the proof succeeds; the export of the solved
+# problem ends with its effort summary.
+#
+# After the proofs, the demo starts one debate of each protocol the binary
 # has (`proofloop transitions --protocols`: socratic and review on
 # examples/debates/inductive_step.md, whose quotes the socratic engine
 # checks, agora, dialectic, panel, and any protocol added later) and a
@@ -48,6 +55,20 @@ pl show stmt_odd_squares_wrap_sub2 --sentences
 
 step "the finished proof of prob_odd_squares as one document (export --format md; --format tex -o proof.tex for LaTeX)"
 pl export --format md --problem prob_odd_squares
+
+step "a statement that keeps failing climbs the ladder (prob_gauss; config escalation: one round at revise)"
+pl config set escalation '[{"level": "revise", "rounds": 1}, {"level": "replan", "rounds": 2}, {"level": "rewrite", "rounds": 2}]' --actor demo
+pl new-problem --name gauss --objective 'For every integer n >= 1, 1 + 2 + ... + n = n(n+1)/2.' --actor demo
+pl run -j 2 --max-turns 30 --turn-timeout 1m --problem prob_gauss
+pl status prob_gauss
+pl events --id stmt_gauss_wrap
+
+step "the prover's turns on stmt_gauss_wrap: the dead end read first in prime, the same proof refused, the re-plan"
+cat "$root"/runs/*/*-prove-stmt_gauss_wrap.log
+
+step "its dead end, and what the solved problem took (export's effort summary)"
+pl show stmt_gauss_wrap --field dead_ends
+pl export --format md --problem prob_gauss | sed -n '/^## Appendix: effort$/,$p'
 
 src=examples/debates/inductive_step.md
 step "one debate of each protocol (proofloop transitions --protocols; source: $src)"

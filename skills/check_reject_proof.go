@@ -3,6 +3,7 @@ package skills
 import (
 	"fmt"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
@@ -32,8 +33,11 @@ var checkRejectProof = &Skill{
 			Do:   "Take the number from `proofloop show ID --sentences` of the current proof revision."},
 		quoteRefusal,
 		{Code: store.CodeGuardFailed, Guard: "not_self_check",
-			When: "you wrote the current proof revision (forbid_self_check)",
+			When: "you wrote any of the current proof revision, its proof or a patch (forbid_self_check)",
 			Do:   "Leave it to another checker: release the item and end your turn."},
+		{Code: store.CodeGuardFailed, Guard: "not_a_repeat",
+			When: "an open issue already records the same rejection word for word",
+			Do:   "Do not record it again: the message names the open issue, which the fixer must answer; record another error, or end your turn."},
 	},
 	Run: runCheckRejectProof,
 }
@@ -56,9 +60,27 @@ func runCheckRejectProof(tx *store.Tx, in *Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{ID: r.id, Status: model.StatementHasGap, Revision: r.doc.Revision() + 1,
+	res := &Result{ID: r.id, Status: r.doc.Status(), Revision: r.doc.Revision() + 1,
 		Extra: map[string]any{"issue_number": r.number, "round": r.round, "severity": r.severity},
-		Text:  fmt.Sprintf("Recorded issue %d at sentence %d of %s (round %d); it has a gap.", r.number, r.sentence, r.id, r.round)}, nil
+		Text:  fmt.Sprintf("Recorded issue %d at sentence %d of %s (round %d); it has a gap.", r.number, r.sentence, r.id, r.round)}
+	r.climbed(res)
+	return res, nil
+}
+
+// climbed adds to a result what a climb of escalation did in the call: the
+// level the statement is at now, and its new dead end.
+func (r *recorded) climbed(res *Result) {
+	if r.level == nil {
+		return
+	}
+	res.Extra["level"] = r.level.Name
+	dead := ""
+	if r.level.Abandons {
+		n := len(r.st.DeadEnds) + 1
+		res.Extra["dead_end"] = n
+		dead = fmt.Sprintf(", and its proof is dead end %d", n)
+	}
+	res.Text += fmt.Sprintf(" It spent the last round of its level: it climbs to level %s (%s's turn: %s)%s.", r.level.Name, r.level.Turn, r.level.Task, dead)
 }
 
 // recorded is an issue that recordIssue wrote.
@@ -69,6 +91,7 @@ type recorded struct {
 	number, round int
 	sentence      int
 	severity      string
+	level         *model.Level // the level it climbed to, if the issue spent its level's last round
 }
 
 // recordIssue is what check-reject-proof and reopen share: check the cited
@@ -81,6 +104,7 @@ func recordIssue(tx *store.Tx, in *Input, skill string, round func(*model.Statem
 		return nil, err
 	}
 	f.Sentence, f.Quote = in.Int("sentence_number"), in.Text("sentence_text")
+	f.ErrorType, f.Explanation = in.Text("error_type"), in.Text("explanation")
 	if _, err := checkFacts(tx, f, st); err != nil {
 		return nil, err
 	}
@@ -94,6 +118,11 @@ func recordIssue(tx *store.Tx, in *Input, skill string, round func(*model.Statem
 		"round": r.round, "proof_revision": st.ProofRevision}
 	labelled(tx, issue)
 	if err := set(d, "validate.issues.-1", issue, "round", r.round, "status", model.StatementHasGap); err != nil {
+		return nil, err
+	}
+	// The issue that spends its level's last round climbs the ladder in
+	// the same transaction (the table's escalate rules).
+	if r.level, err = loop.Escalate(tx, d); err != nil {
 		return nil, err
 	}
 	return r, nil

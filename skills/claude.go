@@ -56,7 +56,7 @@ func CheckFrontMatter(name, description string) error {
 }
 
 // ClaudeFiles returns every generated file: the skills, in registry order,
-// the agents, in role order, the debate files (DebateDocs), and AGENTS.md.
+// the agents, in role order, the debate files (AllDebateDocs), and AGENTS.md.
 func ClaudeFiles() ([]File, error) {
 	entries, err := Catalog()
 	if err != nil {
@@ -77,7 +77,7 @@ func ClaudeFiles() ([]File, error) {
 		}
 		files = append(files, File{".claude/agents/agent-" + string(r) + ".md", data})
 	}
-	for _, doc := range DebateDocs {
+	for _, doc := range AllDebateDocs() {
 		data, err := debateFile(doc, doc.Protocol)
 		if err != nil {
 			return nil, fmt.Errorf("generate %s: %w", doc.Path, err)

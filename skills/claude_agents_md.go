@@ -112,6 +112,7 @@ var agentsDo = map[store.Code]string{
 	store.CodeInternal:    "Report the message and stop.",
 	store.CodeUsage:       "Correct the call (`proofloop <command> --help`) and make it again.",
 	store.CodeGuardFailed: "The skill's SKILL.md says what to do for each guard.",
+	store.CodePersonOnly:  "Do not retry, and do not look for a way around it: say what you would change and why, and end your turn; a person changes it.",
 	// The outcomes of `proofloop run`, for whoever runs it.
 	loop.CodeStuck:       "Read the summary: it lists each item left and why. Configure the missing agent in config.json (`proofloop config set agents.ROLE CMD`), or fix the agent command that was given up (its last stderr lines are in the summary), and run again.",
 	loop.CodeMaxTurns:    "Run again to continue: the store keeps every turn taken; raise --max-turns for a longer run.",
@@ -131,9 +132,17 @@ func agentsMDFile(entries []Entry) ([]byte, error) {
 		ProblemStatuses []model.Status
 		Debates         []DebateDoc
 		DebateRoles     string
+		DebateAgents    string
 		DecideWorksOn   string
 	}{Marker: AgentsMDMarker, ProblemStatuses: model.ProblemStatuses, Debates: DebateDocs, DecideWorksOn: worksOn(model.RoleDecide),
 		DebateRoles: "`" + strings.Join(model.DebateRoles(), "`, `") + "`"}
+	var agents []string
+	for _, doc := range AllDebateDocs() {
+		if doc.Agent {
+			agents = append(agents, doc.Name+".md")
+		}
+	}
+	d.DebateAgents = strings.Join(agents, ", ")
 	for _, r := range Roles() {
 		row := agentsRole{Role: r, Agent: "agent-" + string(r), WorksOn: worksOn(r)}
 		if row.WorksOn == "" {

@@ -42,6 +42,26 @@ func debateDocs() []DebateDoc {
 	return out
 }
 
+// DebateRoleDocs are the files of one debate role each (a protocol's
+// RoleDocs), in protocol order.
+var DebateRoleDocs = debateRoleDocs()
+
+func debateRoleDocs() []DebateDoc {
+	var out []DebateDoc
+	for _, p := range model.Protocols {
+		for _, d := range p.RoleDocs {
+			out = append(out, DebateDoc{d, p})
+		}
+	}
+	return out
+}
+
+// AllDebateDocs are every generated debate file: the protocols' and the
+// roles'.
+func AllDebateDocs() []DebateDoc {
+	return append(slices.Clone(DebateDocs), DebateRoleDocs...)
+}
+
 // DebateDocOf returns the generated file of protocol name.
 func DebateDocOf(name string) *DebateDoc {
 	for i := range DebateDocs {
@@ -99,10 +119,30 @@ type debateData struct {
 	Description string
 	Guide       string
 	Tools       string
-	Outcomes    []model.OutcomeDoc
+	Outcomes    []outcomeRow
 	Limit       string
 	Script      string // the example's command lines
 	ListLine    string
+}
+
+// outcomeRow is a row of a debate file's outcome table: outcomes in a row
+// share one rule (dialectic's three conclusions), said once.
+type outcomeRow struct {
+	Outcomes []string
+	Rule     string
+}
+
+// outcomeRows groups consecutive outcomes whose rule is the same.
+func outcomeRows(docs []model.OutcomeDoc) []outcomeRow {
+	var out []outcomeRow
+	for _, d := range docs {
+		if n := len(out); n > 0 && d.Rule != "" && out[n-1].Rule == d.Rule {
+			out[n-1].Outcomes = append(out[n-1].Outcomes, d.Outcome)
+			continue
+		}
+		out = append(out, outcomeRow{[]string{d.Outcome}, d.Rule})
+	}
+	return out
 }
 
 var debateFuncs = template.FuncMap{
@@ -127,7 +167,7 @@ var debateFuncs = template.FuncMap{
 // copy).
 func debateTemplate(name string, doc DebateDoc, p *model.Protocol) ([]byte, error) {
 	d := debateData{DebateDoc: doc, P: p, Description: doc.Description, Guide: strings.TrimSpace(doc.Guide),
-		Outcomes: p.OutcomeDocs(), Limit: p.LimitText(), Script: exampleScript(doc.Example), ListLine: ListLine(doc.Example, p)}
+		Outcomes: outcomeRows(p.OutcomeDocs()), Limit: p.LimitText(), Script: exampleScript(doc.Example), ListLine: ListLine(doc.Example, p)}
 	if doc.Agent {
 		d.Tools = AgentTools(nil)
 	}

@@ -13,7 +13,7 @@ import (
 // file (the turn fields are `prime`'s, checked by TestClaudeDebateFields), so the committed files go stale (and the sync test
 // fails) whenever a protocol changes.
 func TestDebateFileFollowsProtocol(t *testing.T) {
-	for _, d := range DebateDocs {
+	for _, d := range AllDebateDocs() {
 		p := *d.Protocol
 		p.Fields = append(slices.Clone(p.Fields), model.Field{Name: "zz_new_field", Type: "string", Required: true, Enum: []string{"zz_value"}, Rule: "zz rule text"})
 		p.Limit.N = 97

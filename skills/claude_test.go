@@ -43,12 +43,12 @@ func TestClaudeFilesPaths(t *testing.T) {
 	if _, ok := files[AgentsMDPath]; !ok {
 		t.Errorf("no %s", AgentsMDPath)
 	}
-	for _, d := range DebateDocs {
+	for _, d := range AllDebateDocs() {
 		if _, ok := files[d.Path]; !ok {
 			t.Errorf("no %s for protocol %s", d.Path, d.Protocol.Name)
 		}
 	}
-	if want := len(Registry) + 4 + len(model.Protocols) + 1; len(files) != want {
+	if want := len(Registry) + 4 + len(model.Protocols) + len(DebateRoleDocs) + 1; len(files) != want {
 		t.Errorf("ClaudeFiles made %d files; want %d", len(files), want)
 	}
 }

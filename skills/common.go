@@ -1,11 +1,10 @@
 package skills
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 
-	"github.com/tidwall/sjson"
+	"github.com/tidwall/gjson"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
@@ -47,18 +46,25 @@ func problemDoc(tx *store.Tx, id string) (*store.Doc, *model.Problem, error) {
 	return d, p, nil
 }
 
-// subStatuses reads the status of each sub-statement: the only other
-// documents a statement skill reads.
-func subStatuses(tx *store.Tx, st *model.Statement) (map[string]model.Status, error) {
+// subStatuses reads the status of each sub-statement, and which issue a
+// gap-filling one fills: the only other documents a statement skill reads.
+func subStatuses(tx *store.Tx, st *model.Statement) (map[string]model.Status, []model.Child, error) {
 	out := map[string]model.Status{}
+	var kids []model.Child
 	for _, id := range st.SubStatements {
 		d, err := tx.Get(id)
 		if err != nil {
-			return nil, fmt.Errorf("sub-statement of %s: %w", st.ID, err)
+			return nil, nil, fmt.Errorf("sub-statement of %s: %w", st.ID, err)
 		}
 		out[id] = d.Status()
+		c := model.Child{ID: id, Status: d.Status()}
+		if fi := d.Get("fills_issue"); fi.Exists() && fi.Type != gjson.Null {
+			n := int(fi.Int())
+			c.FillsIssue = &n
+		}
+		kids = append(kids, c)
 	}
-	return out, nil
+	return out, kids, nil
 }
 
 // statementState reads a statement and gathers what the guards of a
@@ -81,12 +87,15 @@ func statementFacts(tx *store.Tx, st *model.Statement) (*model.Facts, error) {
 	if st.Proof != nil {
 		f.Proof = *st.Proof
 	}
+	cfg, err := tx.Config()
+	if err != nil {
+		return nil, err
+	}
+	f.SetPolicy(cfg.Policy())
 	if st.Status == model.StatementAwaitingSubstatement {
-		subs, err := subStatuses(tx, st)
-		if err != nil {
+		if f.SubStatuses, f.Subs, err = subStatuses(tx, st); err != nil {
 			return nil, err
 		}
-		f.SubStatuses = subs
 	}
 	return f, nil
 }
@@ -197,8 +206,26 @@ func labelled(tx *store.Tx, rec map[string]any) map[string]any {
 }
 
 // setProofAuthor records who wrote the proof text now: actor, agent and
-// model (an author without an agent clears the previous author's).
-func setProofAuthor(tx *store.Tx, d *store.Doc) error {
+// model (an author without an agent clears the previous author's), and
+// the revision's writers (proof_writers): this author alone for a complete
+// proof; for a patch, the writers before it and this author, so that the
+// self-check rule refuses everyone who wrote any of the text. A statement
+// written before writers were recorded starts from its last author.
+func setProofAuthor(tx *store.Tx, d *store.Doc, st *model.Statement, patch bool) error {
+	w := model.ProofWriter{AgentLabel: label(tx)}
+	if a := actor(tx); a != nil {
+		w.Actor = *a
+	}
+	var writers []model.ProofWriter
+	if patch {
+		writers = slices.Clone(st.Writers())
+	}
+	if !slices.Contains(writers, w) {
+		writers = append(writers, w)
+	}
+	if err := d.Set("proof_writers", writers); err != nil {
+		return err
+	}
 	if err := d.Set("proof_author", actor(tx)); err != nil {
 		return err
 	}
@@ -243,40 +270,6 @@ func optText(name, help string) Param {
 func texts(name, help string) Param { return Param{Name: name, Type: TypeTexts, Help: help} }
 func enum(name, help string, values []string, required bool) Param {
 	return Param{Name: name, Type: TypeEnum, Enum: values, Required: required, Help: help}
-}
-
-// supersede marks every open issue superseded: the text it was about is
-// gone (a new proof, an accepted modification).
-func supersede(tx *store.Tx, d *store.Doc, st *model.Statement) error {
-	open := st.OpenIssues()
-	if len(open) == 0 {
-		return nil
-	}
-	// One rewrite of the list, not one Set per issue: each Set copies the
-	// whole document, and a proof with 300 open issues made that 300
-	// copies of 230 KB. The store re-indents what it writes, so the list
-	// is written compact here.
-	at, err := store.Marshal(tx.Now())
-	if err != nil {
-		return err
-	}
-	issues := d.Get("validate.issues").Array()
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i, is := range issues {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		raw := is.Raw
-		if i < len(st.Validate.Issues) && slices.Contains(open, st.Validate.Issues[i].IssueNumber) {
-			if raw, err = sjson.SetRaw(raw, "superseded_at", string(at)); err != nil {
-				return fmt.Errorf("supersede issue %d of %s: %w", st.Validate.Issues[i].IssueNumber, d.ID, err)
-			}
-		}
-		b.WriteString(raw)
-	}
-	b.WriteByte(']')
-	return d.SetRaw("validate.issues", b.Bytes())
 }
 
 // checkFacts adds what the check skills' self-check guard needs.

@@ -78,7 +78,8 @@ func extend(tx *store.Tx, s *store.Store, id string, n int) (*Result, error) {
 		}
 		f, extra = model.StatementFacts(st, nil), st.ExtraRounds
 	}
-	f.MaxRounds, f.Extend = cfg.MaxRounds, n
+	f.SetPolicy(cfg.Policy())
+	f.Extend = n
 	if err := model.Allow("decide", f); err != nil {
 		return nil, err
 	}
@@ -125,7 +126,7 @@ func decideModification(tx *store.Tx, d *store.Doc, st *model.Statement, p Decid
 			return nil, err
 		}
 		// The issues about the old claim are settled by the new one.
-		if err := supersede(tx, d, st); err != nil {
+		if err := loop.Supersede(tx, d, st); err != nil {
 			return nil, err
 		}
 	} else if m.ResponseNumber != nil {

@@ -74,7 +74,7 @@ func runFixPatchProof(tx *store.Tx, in *Input) (*Result, error) {
 	if err := set(d, "proof", proof, "proof_revision", rev); err != nil {
 		return nil, err
 	}
-	if err := setProofAuthor(tx, d); err != nil {
+	if err := setProofAuthor(tx, d, st, true); err != nil {
 		return nil, err
 	}
 	if err := d.Set("status", status); err != nil {

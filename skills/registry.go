@@ -116,6 +116,7 @@ var Registry = []*Skill{
 	// Not a seed skill: the check role's late finding against a true statement.
 	reopen,
 	checkWithdrawIssue,
+	checkReviewStatement,
 }
 
 // The rows that skills bring themselves join the transition table.

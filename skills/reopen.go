@@ -35,8 +35,11 @@ var reopen = &Skill{
 			Do:   "Take the number from `proofloop show ID --sentences`: a true statement's proof is the revision its checkers accepted."},
 		quoteRefusal,
 		{Code: store.CodeGuardFailed, Guard: "not_self_check",
-			When: "you wrote the accepted proof revision (forbid_self_check)",
+			When: "you wrote any of the accepted proof revision, its proof or a patch (forbid_self_check)",
 			Do:   "Leave it to another checker: release the item and end your turn."},
+		{Code: store.CodeGuardFailed, Guard: "not_a_repeat",
+			When: "an open issue already records the same rejection word for word (a true statement has none: it shares check-reject-proof's checks)",
+			Do:   "Do not record it again: the message names the open issue, which the fixer must answer; record another error, or end your turn."},
 	},
 	Run: runReopen,
 }
@@ -48,8 +51,10 @@ func runReopen(tx *store.Tx, in *Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{ID: r.id, Status: model.StatementHasGap, Revision: r.doc.Revision() + 1,
+	res := &Result{ID: r.id, Status: r.doc.Status(), Revision: r.doc.Revision() + 1,
 		Extra: map[string]any{"issue_number": r.number, "round": r.round, "severity": r.severity, "proof_revision": r.st.ProofRevision},
 		Text: fmt.Sprintf("Reopened %s: recorded issue %d (%s) at sentence %d of its accepted proof revision %d (round %d); it has a gap, and whatever relies on it is no longer fully proved.",
-			r.id, r.number, r.severity, r.sentence, r.st.ProofRevision, r.round)}, nil
+			r.id, r.number, r.severity, r.sentence, r.st.ProofRevision, r.round)}
+	r.climbed(res)
+	return res, nil
 }

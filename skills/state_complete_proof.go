@@ -3,6 +3,7 @@ package skills
 import (
 	"fmt"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
 )
@@ -15,6 +16,7 @@ var stateCompleteProof = &Skill{
 		ref("statement_path", "the statement: its id, or the path of its JSON file"),
 		text("proof_text", "the complete proof, structured in steps (@FILE reads a file)"),
 		enum("strategy", "the proof strategy used", model.Strategies, true),
+		lessonParam,
 	},
 	Example:       `--statement-path stmt_example_wrap --strategy induction --proof-text "Step 1: For n = 1 both sides are 1. Step 2: If the sum up to 2n-1 is n^2, adding 2n+1 gives (n+1)^2. Hence the claim holds for all n."`,
 	When:          "Use it when you have a complete proof of a pending statement, or when all of its sub-statements are resolved and the proof can cite the true ones by id.",
@@ -29,6 +31,10 @@ var stateCompleteProof = &Skill{
 		{Code: store.CodeGuardFailed, Guard: "no_open_substatement",
 			When: "a sub-statement is still open (neither true nor false)",
 			Do:   "Every sub-statement must be true or false first (the message names the open ones): end your turn."},
+		reviewRefusal, lessonRefusal, deadEndRefusal,
+		{Code: store.CodeGuardFailed, Guard: "plan_changed",
+			When: "at level replan, a strategy a dead end used",
+			Do:   "Decompose it (state-setup-substatement) or use another strategy."},
 	},
 	Run: runStateCompleteProof,
 }
@@ -39,19 +45,25 @@ func runStateCompleteProof(tx *store.Tx, in *Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.NewProof = in.Text("proof_text")
+	f.NewProof, f.NewStrategy = in.Text("proof_text"), in.Text("strategy")
+	if f.Lesson, err = lessonOf(in); err != nil {
+		return nil, err
+	}
 	if err := model.Allow("state-complete-proof", f); err != nil {
 		return nil, err
 	}
+	if err := abandon(tx, d, st, f, nil); err != nil {
+		return nil, err
+	}
 	// A new proof replaces the text the open issues were about.
-	if err := supersede(tx, d, st); err != nil {
+	if err := loop.Supersede(tx, d, st); err != nil {
 		return nil, err
 	}
 	rev := st.ProofRevision + 1
 	if err := set(d, "proof", f.NewProof, "proof_strategy", in.Text("strategy"), "proof_revision", rev); err != nil {
 		return nil, err
 	}
-	if err := setProofAuthor(tx, d); err != nil {
+	if err := setProofAuthor(tx, d, st, false); err != nil {
 		return nil, err
 	}
 	if err := d.Set("status", model.StatementAwaitingVerification); err != nil {

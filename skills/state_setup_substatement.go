@@ -16,6 +16,7 @@ var stateSetupSubstatement = &Skill{
 		ref("parent_statement_path", "the statement to decompose: its id, or the path of its JSON file"),
 		{Name: "sub_statements", Type: TypeSubs, Required: true, Help: `a JSON array of {"claim": TEXT, "premises": [TEXT, ...]}`},
 		text("rationale", "why this decomposition helps"),
+		lessonParam,
 	},
 	Example:       `--parent-statement-path stmt_example_wrap --sub-statements '[{"claim": "(n+1)^2 = n^2 + (2n+1).", "premises": ["n is an integer"]}, {"claim": "2n - 1 > 0.", "premises": ["n is an integer", "n >= 0"]}]' --rationale "Induction needs the step identity, and every term of the sum must be positive."`,
 	When:          "Use it when a statement's proof needs lemmas that deserve proofs of their own: list them all in one call, each with its premises. The statement waits until they are resolved and then comes back to the prover, who writes the proof citing them. Also use it to re-plan when a sub-statement turned out false.",
@@ -30,6 +31,7 @@ var stateSetupSubstatement = &Skill{
 		{Code: store.CodeGuardFailed, Guard: "no_open_substatement",
 			When: "re-planning while a sub-statement is still open",
 			Do:   "Every sub-statement must be true or false first (the message names the open ones): end your turn."},
+		reviewRefusal, lessonRefusal, deadEndRefusal,
 	},
 	Run: runStateSetupSubstatement,
 }
@@ -47,12 +49,27 @@ func runStateSetupSubstatement(tx *store.Tx, in *Input) (*Result, error) {
 		return nil, badInput("sub_statements has %d entries, more than max_substatements (%d) of config.json allows in one call", len(subs), cfg.MaxSubstatements).
 			WithHint("decompose into fewer, larger lemmas (a sub-statement can be decomposed in turn), or raise max_substatements in config.json")
 	}
-	d, _, f, err := statementState(tx, parent)
+	d, st, f, err := statementState(tx, parent)
 	if err != nil {
 		return nil, err
 	}
 	f.NewSubs = len(subs)
+	claims := make([]model.SubClaim, len(subs))
+	for i, sp := range subs {
+		claims[i] = model.SubClaim{Claim: sp.Claim, Premises: sp.Premises}
+	}
+	f.NewPlan = model.PlanSum(claims)
+	if f.Lesson, err = lessonOf(in); err != nil {
+		return nil, err
+	}
+	plan, err := abandoning(tx, st, f)
+	if err != nil {
+		return nil, err
+	}
 	if err := model.Allow("state-setup-substatement", f); err != nil {
+		return nil, err
+	}
+	if err := abandon(tx, d, st, f, plan); err != nil {
 		return nil, err
 	}
 	ids, err := addSubStatements(tx, d, model.SubStatementID, subs, nil)

@@ -34,7 +34,7 @@ type TextLimit struct {
 var TextLimits = []TextLimit{
 	{Names: []string{"actor", "holder", "participant_name", "name", "harness", "model_id", "agent_type", "fallback_from"}, Chars: model.MaxActorLen, What: "a name"},
 	{Names: []string{"topic", "subject"}, Chars: 500, What: "a heading"},
-	{Names: []string{"position", "reason", "fallback_reason"}, Chars: 2000, What: "a paragraph"},
+	{Names: []string{"position", "reason", "fallback_reason", "agreed", "insight", "open_point"}, Chars: 2000, What: "a paragraph"},
 	{Names: []string{"objective", "hypothesis", "body", "suggestion", "conclusion_text", "summary"}, What: "a text"},
 }
 

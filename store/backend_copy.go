@@ -247,7 +247,7 @@ func (s *Store) doctorBackend() (*Report, error) {
 		return r, nil // reported as config
 	}
 	err = s.backend.View(func(sn Snapshot) error {
-		want, err := deriveAll(sn, cfg.MaxRounds, nil)
+		want, err := deriveAll(sn, cfg.Policy(), nil)
 		if err != nil {
 			return nil // the documents are damaged, which is reported already
 		}

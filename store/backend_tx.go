@@ -92,7 +92,7 @@ func (tx *Tx) commitBackend(ev *Event, changed []*Doc, writes []journalWrite) er
 func (tx *Tx) lockLog(changed []*Doc) error {
 	var get []KVKey
 	if len(changed) > 0 || len(tx.dirtyLeases) > 0 {
-		for _, k := range []string{"seq", "max_rounds", "version"} {
+		for _, k := range []string{"seq", "policy", "version"} {
 			get = append(get, KVKey{string(bucketMeta), k})
 		}
 		item := func(id string) { get = append(get, KVKey{string(bucketItems), id}) }
@@ -197,7 +197,7 @@ func (s *Store) reindexIn(bt BackendTx) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	rows, err := deriveAll(bt, cfg.MaxRounds, nil)
+	rows, err := deriveAll(bt, cfg.Policy(), nil)
 	if err != nil {
 		return 0, err
 	}
@@ -214,7 +214,7 @@ func (s *Store) reindexIn(bt BackendTx) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ops = append(ops, metaOps(cfg.MaxRounds)...)
+	ops = append(ops, metaOps(cfg.Policy())...)
 	return len(rows), bt.ReplaceIndex(ops)
 }
 

@@ -28,12 +28,17 @@ type Config struct {
 	MaxAgentFailures int     `json:"max_agent_failures"`
 	MaxCostUSD       float64 `json:"max_cost_usd,omitempty"`    // per root problem, all runs; 0: no limit
 	VerifyDistinct   string  `json:"verify_distinct,omitempty"` // "" is actor
+	// Escalation is the ladder a statement climbs when its round budget is
+	// spent (nil: model.DefaultEscalation); ReviewStatements has a checker
+	// review each new statement before any proof.
+	Escalation       []model.Rung `json:"escalation,omitempty"`
+	ReviewStatements bool         `json:"review_statements,omitempty"`
 	// VerifyMinReliability is the floor under a checker's measured catch
 	// rate (docs/eval.md); nil for none.
 	VerifyMinReliability *model.MinReliability `json:"verify_min_reliability,omitempty"`
 	// Canaries plants labelled items among run's real work; nil for none.
-	Canaries *CanaryConfig     `json:"canaries,omitempty"`
-	Agents   map[string]Agents `json:"agents"`
+	Canaries *CanaryConfig `json:"canaries,omitempty"`
+	Agents   AgentTable    `json:"agents"`
 
 	leaseTTL, lockTimeout time.Duration
 }
@@ -50,7 +55,7 @@ type CanaryConfig struct {
 func DefaultConfig() Config {
 	c := Config{Version: 1, MaxRounds: 5, VerifyQuorum: 1, ForbidSelfCheck: true,
 		LeaseTTL: "15m", LockTimeout: "10s", MaxInputBytes: 4 << 20, MaxSubstatements: 50,
-		KeepRuns: 20, MaxAgentFailures: 3, Agents: map[string]Agents{}}
+		KeepRuns: 20, MaxAgentFailures: 3}
 	c.leaseTTL, c.lockTimeout = 15*time.Minute, 10*time.Second
 	return c
 }
@@ -73,10 +78,29 @@ var ConfigRanges = map[string]string{
 	"max_substatements":  "from 1 to 10000",
 	"keep_runs":          "from 1 to 100000",
 	"max_agent_failures": "from 1 to 1000",
+	"escalation":         "that lists its levels, revise first, then replan and rewrite at most once each in that order, each with 1 to 1000 rounds or none",
+}
+
+// Policy is what the table's rules read of the settings: the round
+// budgets, the ladder and the review of new statements.
+func (c Config) Policy() model.Policy {
+	esc := c.Escalation
+	if esc == nil {
+		esc = model.DefaultEscalation
+	}
+	return model.Policy{MaxRounds: c.MaxRounds, Escalation: esc, ReviewStatements: c.ReviewStatements}
 }
 
 // LeaseTTLDuration is lease_ttl, parsed and range-checked at load.
 func (c Config) LeaseTTLDuration() time.Duration { return c.leaseTTL }
+
+// LeaseTTLCeiling is how many times lease_ttl a claim's or refresh's --ttl
+// may ask for.
+const LeaseTTLCeiling = 4
+
+// MaxLeaseTTL is the longest lease a claim or refresh may ask for:
+// LeaseTTLCeiling times lease_ttl.
+func (c Config) MaxLeaseTTL() time.Duration { return LeaseTTLCeiling * c.leaseTTL }
 
 // LockTimeoutDuration is lock_timeout, parsed and range-checked at load.
 func (c Config) LockTimeoutDuration() time.Duration { return c.lockTimeout }
@@ -129,7 +153,16 @@ func ParseConfig(raw []byte) (Config, error) {
 		return Config{}, err
 	}
 	if err := checkAgents(c.Agents); err != nil {
+		var ke *AgentKeyError
+		if errors.As(err, &ke) {
+			return Config{}, damaged(ConfigFile, err).WithHint(ke.Hint())
+		}
 		return Config{}, damaged(ConfigFile, err)
+	}
+	if c.Escalation != nil {
+		if err := model.CheckEscalation(c.Escalation); err != nil {
+			return Config{}, damaged(ConfigFile, err)
+		}
 	}
 	for _, r := range []struct {
 		key      string

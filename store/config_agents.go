@@ -70,20 +70,24 @@ const (
 // VerifyDistincts lists verify_distinct's values, for the schema.
 var VerifyDistincts = model.VerifyDistincts
 
-// checkAgents refuses two agents of a role with one name, and a list
-// agent without a name: its name is part of its actor.
-func checkAgents(agents map[string]Agents) error {
-	for role, list := range agents {
+// checkAgents refuses a key of agents that names no role or protocol
+// (AgentKeyError), two agents of a role with one name, and a list agent
+// without a name: its name is part of its actor.
+func checkAgents(t AgentTable) error {
+	if err := t.checkKeys(); err != nil {
+		return err
+	}
+	for key, list := range t.all() {
 		if len(list) < 2 {
 			continue
 		}
 		seen := map[string]bool{}
 		for i, a := range list {
 			if a.Name == "" {
-				return fmt.Errorf("agents.%s[%d] has no name: each of a role's several agents needs one", role, i)
+				return fmt.Errorf("agents.%s[%d] has no name: each of a role's several agents needs one", key, i)
 			}
 			if seen[a.Name] {
-				return fmt.Errorf("agents.%s names %q twice: each of a role's agents needs its own name", role, a.Name)
+				return fmt.Errorf("agents.%s names %q twice: each of a role's agents needs its own name", key, a.Name)
 			}
 			seen[a.Name] = true
 		}

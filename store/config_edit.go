@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/tidwall/pretty"
 	"github.com/tidwall/sjson"
 
+	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
 )
 
@@ -44,11 +46,14 @@ type ConfigKey struct {
 	Description string `json:"description"`
 }
 
-// configPath checks a dotted key ("lease_ttl", "agents.check") and returns
-// it as a gjson/sjson path. Only the schema's setting names and agent names
-// of the schema's pattern pass, so no text a user typed reaches sjson with
-// a character that sjson would read as syntax (. * ? # | @ \).
-func configPath(key string) (string, error) {
+// configPath checks a dotted key ("lease_ttl", "agents.check",
+// "agents.panel.judge") and returns it as a gjson/sjson path. Only the
+// schema's setting names and agent keys of the schema's pattern pass, so no
+// text a user typed reaches sjson with a character that sjson would read as
+// syntax (. * ? # | @ \). An agent key must name a role or a protocol
+// (AgentTable), except when it is being removed: a key an older config
+// holds (an agora position's) must be removable.
+func configPath(key string, removing bool) (string, error) {
 	top, sub, nested := strings.Cut(key, ".")
 	known := false
 	var names []string
@@ -58,13 +63,25 @@ func configPath(key string) (string, error) {
 	}
 	switch {
 	case !known:
-		return "", Errorf(CodeInvalidInput, "config.json has no setting %q", top).
-			WithHint("the settings are " + strings.Join(names, ", ") + "; an agent is agents.<role>")
+		e := Errorf(CodeInvalidInput, "config.json has no setting %q", top)
+		if near := model.Nearest(top, names, 1); len(near) > 0 {
+			return "", e.WithHint("did you mean " + near[0] + "? the settings are " + strings.Join(names, ", ") + "; an agent is agents.<role>")
+		}
+		return "", e.WithHint("the settings are " + strings.Join(names, ", ") + "; an agent is agents.<role>")
 	case nested && top != "agents":
-		return "", Errorf(CodeInvalidInput, "%s is a single value; only agents has keys (agents.check)", top)
-	case nested && (len(sub) > 40 || !agentNameRe().MatchString(sub)):
-		return "", Errorf(CodeInvalidInput, "agents.%s: an agent role is a-z first, then a-z, 0-9, _ or -, at most 40 characters", sub).
-			WithHint("e.g. agents.check")
+		return "", Errorf(CodeInvalidInput, "%s is a single value; only agents has keys (agents.check, agents.panel.judge)", top)
+	}
+	if !nested {
+		return key, nil
+	}
+	for _, part := range strings.Split(sub, ".") {
+		if len(part) > 40 || !agentNameRe().MatchString(part) {
+			return "", Errorf(CodeInvalidInput, "agents.%s: each part of an agent key is a-z first, then a-z, 0-9, _ or -, at most 40 characters", sub).
+				WithHint("e.g. agents.check or agents.panel.judge")
+		}
+	}
+	if problem := agentKeyProblem(sub); problem != "" && !removing {
+		return "", Errorf(CodeInvalidInput, "%s", problem).WithHint(agentKeysAre())
 	}
 	return key, nil
 }
@@ -87,7 +104,7 @@ func (s *Store) GetConfig(key string) (json.RawMessage, error) {
 	path := ""
 	if key != "" {
 		var err error
-		if path, err = configPath(key); err != nil {
+		if path, err = configPath(key, false); err != nil {
 			return nil, err
 		}
 	}
@@ -129,7 +146,7 @@ type ConfigChange struct {
 // config.json was already invalid before and stays so. Setting a broken key
 // to a good value is how a damaged config.json is repaired.
 func (s *Store) SetConfig(opts TxOptions, key string, value json.RawMessage) (*ConfigChange, error) {
-	path, err := configPath(key)
+	path, err := configPath(key, value == nil || string(bytes.TrimSpace(value)) == "null")
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +206,7 @@ func (tx *Tx) setConfig(key, path string, value json.RawMessage) (*ConfigChange,
 		return ch, nil
 	}
 	edited = pretty.Pretty(edited)
-	if _, err := ParseConfig(edited); err != nil {
+	if _, err := ParseConfig(edited); err != nil && !fewerAgentKeys(raw, err) {
 		if _, was := ParseConfig(raw); was != nil && was.Error() == err.Error() {
 			return nil, (&Error{Code: CodeStoreDamaged, Msg: ConfigFile + " is already damaged, and setting " + key + " does not repair it", Err: unwrapDamage(was)}).
 				WithHint("set the key the message names first, or run `proofloop config validate`")
@@ -205,6 +222,24 @@ func (tx *Tx) setConfig(key, path string, value json.RawMessage) (*ConfigChange,
 	tx.Detail("before", valueOrNull(ch.Before))
 	tx.Detail("after", valueOrNull(ch.After))
 	return ch, tx.WriteFile(ConfigFile, edited)
+}
+
+// fewerAgentKeys reports whether an edit whose result fails with err may
+// still be written: config.json fails only by keys of agents that name no
+// role (an older config's agora positions, say) and the edit adds none, so
+// they can be moved one by one, in any order.
+func fewerAgentKeys(raw []byte, err error) bool {
+	var now, was *AgentKeyError
+	_, before := ParseConfig(raw)
+	if !errors.As(err, &now) || !errors.As(before, &was) {
+		return false
+	}
+	for _, k := range now.Keys {
+		if !slices.Contains(was.Keys, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // unwrapDamage returns the reason inside a damaged-file error, so that a

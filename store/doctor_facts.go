@@ -79,7 +79,7 @@ func (s *Store) compareConfig(want []byte, from0 string, sets []configSet, bad f
 	}
 	lastSet := map[string]int{}
 	for _, c := range sets {
-		path, err := configPath(c.key)
+		path, err := configPath(c.key, true)
 		if err != nil {
 			bad("config", EventsFile, c.seq, "the config-set event of seq %d sets %q, which is no setting", c.seq, c.key)
 			continue

@@ -64,7 +64,7 @@ func (s *Store) checkIndex(r *Report, first *firstPass, bad findingFunc) {
 	if err != nil {
 		return // reported as config
 	}
-	want, err := deriveStream(s.src(), cfg.MaxRounds, first)
+	want, err := deriveStream(s.src(), cfg.Policy(), first)
 	if err != nil {
 		return // the documents are damaged, which is reported already
 	}
@@ -233,7 +233,7 @@ func (s *Store) DoctorQuick() (*Report, error) {
 // all at once, only their rows. With first, the first reading is the full
 // check's, and a document whose bytes passed its checks there is not
 // schema-checked again.
-func deriveStream(src source, maxRounds int, first *firstPass) (map[string]*Row, error) {
+func deriveStream(src source, pol model.Policy, first *firstPass) (map[string]*Row, error) {
 	ids, err := allDocIDs(src)
 	if err != nil {
 		return nil, err
@@ -292,7 +292,7 @@ func deriveStream(src source, maxRounds int, first *firstPass) (map[string]*Row,
 	// deriveRow only reads ix from here on, so the workers share it.
 	out := make([]*Row, len(ids))
 	err = each(ids, read, func(i int, d *Doc) error {
-		r, err := deriveRow(d, ix, maxRounds)
+		r, err := deriveRow(d, ix, pol)
 		if err != nil {
 			return err
 		}

@@ -35,7 +35,7 @@ type point struct {
 	config    []byte // config.json as it was: the settings the log gave
 	files     map[string]fileStamp
 	index     map[string]uint64 // per item id, the digest of its index entries
-	// indexVersion is the index's version and max_rounds when the digests
+	// indexVersion is the index's version and policy (model.Policy.Key) when the digests
 	// were taken: rows derived under others differ without damage.
 	indexVersion string
 }
@@ -171,7 +171,7 @@ func (s *Store) writePoint(p *point) {
 // check compares the entries of every item that did not change since.
 func indexDigests(ix KV) (map[string]uint64, string) {
 	out := map[string]uint64{}
-	_, maxRounds, version := indexMeta(ix)
+	_, policy, version := indexMeta(ix)
 	add := func(bucket []byte, id string, k, v []byte) {
 		h := fnv.New64a()
 		h.Write(bucket)
@@ -190,7 +190,7 @@ func indexDigests(ix KV) (map[string]uint64, string) {
 		add(bucketEvents, string(k[:max(0, bytes.IndexByte(k, 0))]), k, v)
 		return nil
 	})
-	return out, fmt.Sprintf("%s/%d", version, maxRounds)
+	return out, version + "/" + policy
 }
 
 // fileIndexDigests reads the digests of the file store's index.

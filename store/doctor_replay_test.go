@@ -152,11 +152,11 @@ func TestDeriveStreamRechecksChangedBytes(t *testing.T) {
 		first.link(&Doc{ID: id, Kind: k, Raw: raw})
 		first.checked(id, raw)
 	}
-	plain, err := deriveStream(s.src(), 3, nil)
+	plain, err := deriveStream(s.src(), model.Policy{MaxRounds: 3}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := deriveStream(s.src(), 3, first)
+	got, err := deriveStream(s.src(), model.Policy{MaxRounds: 3}, first)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestDeriveStreamRechecksChangedBytes(t *testing.T) {
 		}
 	}
 	editFile(t, dir, prob, func(s string) string { return strings.Replace(s, `"status": "pending"`, `"status": "nonsense"`, 1) })
-	if _, err := deriveStream(s.src(), 3, first); err == nil {
+	if _, err := deriveStream(s.src(), model.Policy{MaxRounds: 3}, first); err == nil {
 		t.Error("a document edited after the first pass into one its schema refuses was derived without its check")
 	}
 }

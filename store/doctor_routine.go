@@ -457,7 +457,7 @@ func (s *Store) checkIndexSince(r *Report, pt *point, rows map[string]bool, even
 			if err != nil {
 				return nil // the document is damaged, which is reported already
 			}
-			row, err := deriveRow(d, st, cfg.MaxRounds)
+			row, err := deriveRow(d, st, cfg.Policy())
 			if err != nil {
 				return nil
 			}

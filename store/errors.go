@@ -18,6 +18,7 @@ const (
 	CodeNotFound          Code = "not_found"
 	CodeInvalidTransition Code = "invalid_transition"
 	CodeGuardFailed       Code = "guard_failed"
+	CodePersonOnly        Code = "person_only"
 	CodeConflict          Code = "conflict"
 	CodeLeaseHeld         Code = "lease_held"
 	CodeLockTimeout       Code = "lock_timeout"

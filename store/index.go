@@ -37,7 +37,7 @@ const IndexFile = "index.db"
 
 // indexVersion changes when the layout or the rows change meaning; an index
 // of another version is rebuilt.
-const indexVersion = "3"
+const indexVersion = "4"
 
 var (
 	bucketItems  = []byte("items")
@@ -76,6 +76,11 @@ type Row struct {
 	// ConfirmedModels are the model labels of the agents that confirmed
 	// the current proof revision (verify_distinct), when any had one.
 	ConfirmedModels []string `json:"confirmed_models,omitempty"`
+	// Level is a statement's level of escalation once it has climbed
+	// ("" at revise, where every statement starts), and DeadEnds how many
+	// abandoned approaches it keeps.
+	Level    string `json:"level,omitempty"`
+	DeadEnds int    `json:"dead_ends,omitempty"`
 }
 
 // RowLease is the lease of a row's item as last written; whether it is live
@@ -251,7 +256,7 @@ func (ix *indexState) put(old, r *Row) error {
 
 // deriveRow builds the row of a document from the rows of its children
 // and of its parent (nil for a root problem).
-func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
+func deriveRow(d *Doc, ix *indexState, pol model.Policy) (*Row, error) {
 	r := &Row{ID: d.ID, Kind: d.Kind, Status: d.Status(), OpenIssues: []int{}, Children: []string{}, Revision: d.revision}
 	kids := func(ids []string) ([]model.Child, error) {
 		var out []model.Child
@@ -285,7 +290,7 @@ func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		t = model.ProblemTurn(p, wraps, maxRounds)
+		t = model.ProblemTurn(p, wraps, pol)
 		if p.Status == model.ProblemSolved && p.ResolvedBy != nil {
 			r.ReliesOn = []string{*p.ResolvedBy}
 		}
@@ -300,9 +305,10 @@ func deriveRow(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		t = model.StatementTurn(st, subs, maxRounds)
+		t = model.StatementTurn(st, subs, pol)
 		r.ReliesOn, r.Uncited = model.ReliesOn(st)
 		r.Verified, r.OpenCritical = st.VerifiedAt != nil, st.OpenBySeverity()[model.SeverityCritical]
+		r.Level, r.DeadEnds = st.Level, len(st.DeadEnds)
 		for _, m := range st.ConfirmedModels() {
 			if m != "" {
 				r.ConfirmedModels = append(r.ConfirmedModels, m)
@@ -355,12 +361,12 @@ func (tx *Tx) indexOps(changed []*Doc, t logTail, seq int, n int, ids []string) 
 		ops = append(ops, kvOp{B: string(bucketEvents), K: string(eventKey(id, seq)), V: eventLoc(t.Size, n)})
 	}
 	ops = append(ops, kvOp{B: string(bucketMeta), K: "seq", V: strconv.Itoa(seq)})
-	return append(ops, metaOps(cfg.MaxRounds)...), nil
+	return append(ops, metaOps(cfg.Policy())...), nil
 }
 
 // metaOps stamp the index with what its rows were derived under.
-func metaOps(maxRounds int) []kvOp {
-	return []kvOp{{B: string(bucketMeta), K: "max_rounds", V: strconv.Itoa(maxRounds)},
+func metaOps(pol model.Policy) []kvOp {
+	return []kvOp{{B: string(bucketMeta), K: "policy", V: pol.Key()},
 		{B: string(bucketMeta), K: "version", V: indexVersion}}
 }
 
@@ -395,7 +401,7 @@ func (tx *Tx) rowOps(changed []*Doc) ([]kvOp, error) {
 			pending = slices.Delete(pending, i, i+1)
 			i--
 			progress = true
-			if err := tx.indexDoc(d, ix, cfg.MaxRounds, &parents); err != nil {
+			if err := tx.indexDoc(d, ix, cfg.Policy(), &parents); err != nil {
 				return nil, err
 			}
 		}
@@ -420,7 +426,7 @@ func (tx *Tx) rowOps(changed []*Doc) ([]kvOp, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := deriveRow(d, ix, cfg.MaxRounds)
+		r, err := deriveRow(d, ix, cfg.Policy())
 		if err != nil {
 			return nil, err
 		}
@@ -487,7 +493,7 @@ func (tx *Tx) stampOnly(t logTail, seq int) ([]kvOp, error) {
 
 // indexDoc derives the row of one changed document and notes its parent
 // for re-derivation when the document's status changed.
-func (tx *Tx) indexDoc(d *Doc, ix *indexState, maxRounds int, parents *[]string) error {
+func (tx *Tx) indexDoc(d *Doc, ix *indexState, pol model.Policy, parents *[]string) error {
 	old, err := ix.row(d.ID)
 	if err != nil {
 		return err
@@ -498,7 +504,7 @@ func (tx *Tx) indexDoc(d *Doc, ix *indexState, maxRounds int, parents *[]string)
 		}
 		return ix.put(old, nil)
 	}
-	r, err := tx.deriveLater(d, ix, maxRounds)
+	r, err := tx.deriveLater(d, ix, pol)
 	if err != nil {
 		return err
 	}
@@ -606,7 +612,7 @@ func (tx *Tx) Row(id string) (*Row, error) {
 			view.rows[c] = placeholder(cd)
 		}
 	}
-	r, err := deriveRow(d, view, cfg.MaxRounds)
+	r, err := deriveRow(d, view, cfg.Policy())
 	if err != nil {
 		return nil, err
 	}
@@ -651,8 +657,8 @@ func (tx *Tx) Existed(id string) (bool, error) {
 
 // deriveLater derives a changed document's row with the revision it will
 // have once committed.
-func (tx *Tx) deriveLater(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
-	r, err := deriveRow(d, ix, maxRounds)
+func (tx *Tx) deriveLater(d *Doc, ix *indexState, pol model.Policy) (*Row, error) {
+	r, err := deriveRow(d, ix, pol)
 	if err != nil {
 		return nil, err
 	}
@@ -661,7 +667,7 @@ func (tx *Tx) deriveLater(d *Doc, ix *indexState, maxRounds int) (*Row, error) {
 }
 
 // indexMeta reads the index's stamp.
-func indexMeta(kv KV) (seq, maxRounds int, version string) {
+func indexMeta(kv KV) (seq int, policy, version string) {
 	get := func(k string) string {
 		v, _ := kv.Get(string(bucketMeta), []byte(k))
 		return string(v)
@@ -670,8 +676,7 @@ func indexMeta(kv KV) (seq, maxRounds int, version string) {
 	if err != nil {
 		seq = -1
 	}
-	maxRounds, _ = strconv.Atoi(get("max_rounds"))
-	return seq, maxRounds, get("version")
+	return seq, get("policy"), get("version")
 }
 
 // boltKV reads the buckets of the file store's index.

@@ -204,7 +204,7 @@ func (s *Store) stale(kv KV) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	seq, maxRounds, version := indexMeta(kv)
+	seq, policy, version := indexMeta(kv)
 	var t logTail
 	if s.backend != nil {
 		// A backend writes its index in each transaction: it cannot fall
@@ -218,8 +218,8 @@ func (s *Store) stale(kv KV) (string, error) {
 		return "missing", nil
 	case version != indexVersion:
 		return "of another version", nil
-	case maxRounds != cfg.MaxRounds:
-		return fmt.Sprintf("derived for max_rounds %d, not %d", maxRounds, cfg.MaxRounds), nil
+	case policy != cfg.Policy().Key():
+		return "derived under other settings of max_rounds, escalation or review_statements", nil
 	case seq != t.Seq:
 		return fmt.Sprintf("at event %d, not %d", seq, t.Seq), nil
 	}
@@ -290,7 +290,7 @@ func (s *Store) reindex() (int, error) {
 		return 0, err
 	}
 	sums := map[string]string{}
-	rows, err := deriveAll(s.src(), cfg.MaxRounds, sums)
+	rows, err := deriveAll(s.src(), cfg.Policy(), sums)
 	if err != nil {
 		return 0, err
 	}
@@ -347,7 +347,7 @@ func (s *Store) reindex() (int, error) {
 			return err
 		}
 		meta.Put([]byte("seq"), []byte(strconv.Itoa(t.Seq)))
-		meta.Put([]byte("max_rounds"), []byte(strconv.Itoa(cfg.MaxRounds)))
+		meta.Put([]byte("policy"), []byte(cfg.Policy().Key()))
 		return meta.Put([]byte("version"), []byte(indexVersion))
 	})
 	if err != nil {
@@ -362,7 +362,7 @@ func (s *Store) reindex() (int, error) {
 // does not stop it. When sums is not nil, it also gets each document's
 // docSum: every document is read with its whole check (readDoc), so the
 // rebuilt index may vouch for these bytes (see bucketSums).
-func deriveAll(src source, maxRounds int, sums map[string]string) (map[string]*Row, error) {
+func deriveAll(src source, pol model.Policy, sums map[string]string) (map[string]*Row, error) {
 	ids, err := allDocIDs(src)
 	if err != nil {
 		return nil, err
@@ -392,7 +392,7 @@ func deriveAll(src source, maxRounds int, sums map[string]string) (map[string]*R
 	placeRows(ix.rows)
 	out := map[string]*Row{}
 	for _, d := range docs {
-		r, err := deriveRow(d, ix, maxRounds)
+		r, err := deriveRow(d, ix, pol)
 		if err != nil {
 			return nil, err
 		}

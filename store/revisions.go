@@ -44,6 +44,23 @@ func (s *Store) ProofRevisions(id string) ([]model.ProofRevision, error) {
 	return kept, nil
 }
 
+// ProofRevisions reads the kept proof revisions of a statement inside the
+// transaction (under its lock, or through the backend's transaction), as
+// they were before it: what the transaction appends shows only after its
+// commit. The engine reads them when a level of escalation ends, to keep
+// every revision of the abandoned approach in its dead end.
+func (tx *Tx) ProofRevisions(id string) ([]model.ProofRevision, error) {
+	raw, err := tx.src().ReadFile(ProofsFile(id))
+	if err != nil {
+		return nil, damaged(ProofsFile(id), err)
+	}
+	kept, err := parseProofRevisions(raw)
+	if err != nil {
+		return nil, damaged(ProofsFile(id), err)
+	}
+	return kept, nil
+}
+
 // parseProofRevisions parses the lines of a proofs file, each strict JSON
 // (CheckJSON) that passes its schema.
 func parseProofRevisions(raw []byte) ([]model.ProofRevision, error) {

@@ -1,14 +1,15 @@
 // Package turns measures what an agent is handed for one turn (issue 22,
 // item 4), through the real binary and the real Claude Code CLI:
 //
-//   - the bytes a check turn and a fix turn read: the role's agent file
-//     (its system prompt), the SessionStart hook's `prime --role R --id ID`,
+//   - the bytes a check turn, a fix turn and a prove turn at level replan
+//     read: the role's agent file (its system prompt), the SessionStart
+//     hook's `prime --role R --id ID`,
 //     the SKILL.md of the skill it calls, and that call's --json output;
 //   - `claude plugin details` of the plugin gen-claude --plugin writes:
 //     always-on tokens, and each agent's and skill's on-invoke tokens.
 //
 // `make bench` puts them in its table (bench/table) beside the targets; TestTurnBytes holds the
-// check and fix turns to their 10 KB. Run: go test -run '^$' -bench . ./bench/turns/
+// check, fix and prove turns to their 10 KB. Run: go test -run '^$' -bench . ./bench/turns/
 package turns
 
 import (
@@ -75,6 +76,9 @@ func newProject(t testing.TB, bin string) *project {
 	p := &project{t: t, bin: bin, dir: dir, root: filepath.Join(dir, "contents")}
 	p.run("", "gen-claude", "--dir", dir)
 	p.run("", "init")
+	// One round at revise, so that the second rejection climbs to replan
+	// and hands the prover its dead end.
+	p.run("", "config", "set", "escalation", `[{"level":"revise","rounds":1},{"level":"replan"},{"level":"rewrite"}]`)
 	p.run("", "new-problem", "--name", "odd_sum", "--objective", "For every n >= 1, 1 + 3 + ... + (2n-1) = n^2.", "--actor", "ada")
 	p.run("", "prob-wrapup-statement", "--problem-path", "prob_odd_sum", "--claim", "For every integer n >= 1, 1 + 3 + ... + (2n-1) = n^2.",
 		"--premises", "n is an integer with n >= 1", "--purpose", "It is the objective, as a claim to prove.", "--actor", "ada")
@@ -144,10 +148,28 @@ func turns(t testing.TB, bin string) []turn {
 			"--replacement-text", "The right side is $n^2 + 2n + 1 = (n+1)^2$, by expanding the square.",
 			"--change-description", "Show the identity.", "--actor", "bob", "--json")),
 	}}
-	return []turn{check, fix}
+	// The second rejection spends revise: the statement climbs to replan,
+	// and the prover's turn reads its dead end first, then re-plans with
+	// the lesson.
+	lease = p.take("check", "carol")
+	p.run(lease, "check-reject-proof", "--statement-path", "stmt_odd_sum_wrap", "--sentence-number", "7",
+		"--sentence-text", "By the principle of induction", "--error-type", "gap",
+		"--explanation", "Which principle, with which base case? Say that step 1 is the base and step 2 the step.", "--actor", "carol", "--json")
+	lease = p.take("prove", "bob")
+	prove := turn{Role: "prove", Parts: map[string]int{
+		"agent file": p.file("agents/agent-prove.md"),
+		"prime":      len(p.run(lease, "prime", "--role", "prove", "--id", "stmt_odd_sum_wrap")),
+		"skill file": p.file("skills/state-setup-substatement/SKILL.md"),
+		"call": len(p.run(lease, "state-setup-substatement", "--parent-statement-path", "stmt_odd_sum_wrap",
+			"--sub-statements", `[{"claim": "1 = 1^2."}, {"claim": "If 1 + 3 + ... + (2n-1) = n^2, then 1 + 3 + ... + (2n+1) = (n+1)^2.", "premises": ["n >= 1"]}]`,
+			"--rationale", "A base case and a step, each proved on its own.", "--lesson", "One run-on induction is too terse for the checker: prove the base and the step as lemmas.",
+			"--actor", "bob", "--json")),
+	}}
+	return []turn{check, fix, prove}
 }
 
-// TestTurnBytes holds a check turn and a fix turn to 10 KB each.
+// TestTurnBytes holds a check turn, a fix turn and a prove turn at level
+// replan (its dead end first in prime) to 10 KB each.
 func TestTurnBytes(t *testing.T) {
 	bin := binary(t, t.TempDir())
 	for _, tu := range turns(t, bin) {

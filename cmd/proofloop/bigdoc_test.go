@@ -31,7 +31,8 @@ func TestBigDocumentHandEdit(t *testing.T) {
 		"--sentence-text", "adding 2n+1 gives (n+1)^2", "--error-type", "unjustified_leap",
 		"--explanation", "The identity is used without being shown."}
 	c.must("", "checker", reject...)
-	c.must("", "checker", reject...) // read as its last commit checked it
+	again := append(reject[:len(reject)-1:len(reject)-1], "The identity is used, again, without being shown.")
+	c.must("", "checker", again...) // read as its last commit checked it (a word-for-word repeat would be refused)
 
 	p := filepath.Join(c.root, "statement", "stmt_big_wrap.json")
 	raw, err := os.ReadFile(p)

@@ -86,7 +86,7 @@ func TestClaudeDebateFields(t *testing.T) {
 		d := skills.DebateDocOf(p.Name)
 		outcomes := section(readDebateDoc(t, *d), "## How it ends")
 		for _, o := range p.Outcomes {
-			if !strings.Contains(outcomes, "| `"+o+"` |") {
+			if !regexp.MustCompile("(?m)^\\| (`[^`]+`, )*`" + regexp.QuoteMeta(o) + "`(, `[^`]+`)* \\|").MatchString(outcomes) {
 				t.Errorf("%s: outcome %s of %s is not in ## How it ends", d.Path, o, p.Name)
 			}
 		}

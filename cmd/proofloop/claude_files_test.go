@@ -55,7 +55,7 @@ func TestClaudeFilesInSync(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.OK {
 		t.Fatalf("gen-claude --json printed %q (%v); want {\"ok\":true,...}", out, err)
 	}
-	want := len(skills.Registry) + len(skills.Roles()) + len(skills.DebateDocs) + 1
+	want := len(skills.Registry) + len(skills.Roles()) + len(skills.AllDebateDocs()) + 1
 	if len(res.Files) != want {
 		t.Errorf("gen-claude wrote %d files; want %d (one per skill, one per role, one per debate protocol, AGENTS.md)", len(res.Files), want)
 	}
@@ -171,7 +171,7 @@ func TestClaudeFrontMatter(t *testing.T) {
 	skillFiles, _ := filepath.Glob(filepath.Join(repoClaude, "skills", "*", "SKILL.md"))
 	agentFiles, _ := filepath.Glob(filepath.Join(repoClaude, "agents", "*.md"))
 	debateSkills, debateAgents := map[string]bool{}, map[string]bool{}
-	for _, d := range skills.DebateDocs {
+	for _, d := range skills.AllDebateDocs() {
 		if d.Agent {
 			debateAgents[d.Name] = true
 		} else {

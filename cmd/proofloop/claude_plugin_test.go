@@ -119,7 +119,7 @@ func TestClaudePluginInstalls(t *testing.T) {
 	for _, r := range skills.Roles() {
 		wantAgents = append(wantAgents, "agent-"+string(r))
 	}
-	for _, d := range skills.DebateDocs {
+	for _, d := range skills.AllDebateDocs() {
 		if d.Agent {
 			wantAgents = append(wantAgents, d.Name)
 		} else {
@@ -148,7 +148,7 @@ func TestClaudePluginInstalls(t *testing.T) {
 		}
 	}
 	// The debate files too: an agent file at most 1,200, a skill at most 700.
-	for _, d := range skills.DebateDocs {
+	for _, d := range skills.AllDebateDocs() {
 		budget := 700
 		if d.Agent {
 			budget = 1200

@@ -23,7 +23,9 @@ func (a *app) configCommand() *cobra.Command {
 		Use:   "config",
 		Short: "Read, change and check config.json: config get [KEY], config set KEY VALUE, config validate",
 		Long: "config reads and changes the settings of config.json at the contents root. A key is a setting\n" +
-			"(max_rounds, lease_ttl, ...) or agents.<role> for one agent command. `config set` changes one key in\n" +
+			"(max_rounds, lease_ttl, ...), agents.<role> for a role's agents (a workflow role, or a debate role in\n" +
+			"every protocol that defines it), or agents.<protocol>.<role> for one protocol's own (agents.panel.judge,\n" +
+			"agents.agora.<position>); a key that names no role is refused with the nearest. `config set` changes one key in\n" +
 			"a transaction recorded as a config-set event, and only when the result passes the schema and the\n" +
 			"ranges; `config validate` checks the file as every command does, and exits 6 naming the key and\n" +
 			"its accepted range when it is not valid.",
@@ -82,10 +84,13 @@ func (a *app) configSetCommand() *cobra.Command {
 			"else as a string, so `config set lease_ttl 30m` needs no quotes; null removes the key, so that its\n" +
 			"default applies again. The result is checked against config.schema.json and the ranges before\n" +
 			"anything is written; a refused value exits 2 and changes nothing. A change is one config-set\n" +
-			"event with the actor.",
+			"event with the actor. Every key is a person's setting: set is refused (exit 4, person_only)\n" +
+			"under a lease (--lease or $PROOFLOOP_LEASE) and in a turn of `proofloop run` ($PROOFLOOP_RUN_ID),\n" +
+			"where an agent acts, and it is no MCP tool.",
 		Example: "  proofloop config set max_rounds 7\n" +
 			"  proofloop config set lease_ttl 30m\n" +
 			"  proofloop config set agents.check 'sh examples/agents/check.sh'\n" +
+			"  proofloop config set agents.agora.bull 'sh agents/bull.sh'\n" +
 			"  proofloop config set agents.decide null",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
@@ -96,6 +101,9 @@ func (a *app) configSetCommand() *cobra.Command {
 		},
 		ValidArgsFunction: completeConfigKeys,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.personOnly("config set " + args[0]); err != nil {
+				return err
+			}
 			s, err := a.openConfig()
 			if err != nil {
 				return err
@@ -179,8 +187,9 @@ func maxOneKey(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// completeConfigKeys completes the first argument with the settings and
-// agents.<role> for each role.
+// completeConfigKeys completes the first argument with the settings,
+// agents.<role> for each role, and agents.<protocol>.<role> for each role a
+// protocol defines (an agora position is the debate's own name).
 func completeConfigKeys(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
@@ -189,8 +198,16 @@ func completeConfigKeys(_ *cobra.Command, args []string, toComplete string) ([]s
 	for _, k := range store.ConfigKeys() {
 		keys = append(keys, k.Name)
 	}
-	for _, r := range completeRoles {
+	for _, r := range model.WorkflowRoles {
+		keys = append(keys, "agents."+string(r))
+	}
+	for _, r := range model.DebateRoles() {
 		keys = append(keys, "agents."+r)
+	}
+	for _, p := range model.Protocols {
+		for _, r := range p.OwnRoles() {
+			keys = append(keys, "agents."+p.Name+"."+r)
+		}
 	}
 	return fixed(keys...)(nil, nil, toComplete)
 }

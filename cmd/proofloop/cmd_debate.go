@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
-	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
 )
 
@@ -325,16 +323,17 @@ func (a *app) debateJoinCommand() *cobra.Command {
 }
 
 func (a *app) debateTurnCommand() *cobra.Command {
-	var pid, input, body, conclusion, conclusionText string
-	var leftOpen []int
-	var suggestions []string
+	var pid, input string
+	var tf turnFlags
 	c := &cobra.Command{
-		Use:   "turn ID --participant-id P (--input FILE|- | --body TEXT [--suggestion TEXT]... [--conclusion O --conclusion-text TEXT])",
+		Use:   "turn ID --participant-id P (--input FILE|- | --body TEXT [--suggestion TEXT]... [--conclusion O --conclusion-text TEXT ...])",
 		Short: "Write a participant's turn; the engine validates it, then decides the outcome",
 		Long: "turn reads the turn as one JSON object (--input FILE, or - for standard input) with the\n" +
 			"protocol's fields (`proofloop transitions` lists them), or, for " + withField("body") + ", from --body\n" +
 			"(Markdown), --suggestion (" + withField("suggestions") + ", repeatable) and --conclusion O with --conclusion-text\n" +
-			"(" + withField("conclusion") + "; O one of " + strings.Join(conclusions(), "|") + "). Unknown keys and trailing data are\n" +
+			"(" + withField("conclusion") + "; O one of " + strings.Join(conclusions(), "|") + ") and, for a dialectic\n" +
+			"conclusion, its summary: --agreed, --insight, --open-point (each repeatable) and --position ROLE=TEXT.\n" +
+			"Unknown keys and trailing data are\n" +
 			"refused. A dialectic user interjects with --participant-id user. The turn is checked before anything is written: a\n" +
 			"broken field exits 2 naming it and the rule; a turn out of order, on a closed debate, or for a\n" +
 			"seat another actor joined exits 4;\n" +
@@ -346,8 +345,7 @@ func (a *app) debateTurnCommand() *cobra.Command {
 			if pid == "" {
 				return store.Errorf(store.CodeUsage, "debate turn needs --participant-id").WithHint("debate join prints it")
 			}
-			fromFlags := body != "" || len(suggestions) > 0 || conclusion != "" || conclusionText != ""
-			if (input == "") == !fromFlags {
+			if (input == "") == !tf.set() {
 				return store.Errorf(store.CodeUsage, "give either --input FILE|- or --body TEXT (with --suggestion, --conclusion)").
 					WithHint("a turn comes from one of the two: the whole turn as JSON with --input, or its flags (--body ...); drop the other")
 			}
@@ -362,43 +360,12 @@ func (a *app) debateTurnCommand() *cobra.Command {
 			}
 			var raw []byte
 			if input != "" {
-				if raw, err = src.File(input, "--input"); err != nil {
-					return err
-				}
-				// A turn in a ```json fence, as agora's drones write it.
-				raw = model.StripFence(raw)
-				// Strict JSON first: a key in another case or given twice,
-				// which encoding/json would take, is refused by name.
-				var t model.DebateTurn
-				var te *model.TurnError
-				if _, perr := model.ParseTurn(raw); errors.As(perr, &te) && te.Field == "support" {
-					// A support item at the top: say where it goes.
-					return store.Errorf(store.CodeInvalidInput, "--input: %v", perr).WithHint("nothing was written; `proofloop transitions --protocols` shows each turn field and what nests in it")
-				}
-				if err := skills.DecodeStrict(raw, &t); err != nil {
-					return store.Errorf(store.CodeInvalidInput, "--input: %v", err).WithHint("nothing was written; `proofloop transitions --protocols` lists the protocol's turn fields")
-				}
+				raw, err = turnInput(src, input)
 			} else {
-				t := model.DebateTurn{}
-				if t.Body, err = src.Text("body", body); err != nil {
-					return err
-				}
-				if err := src.Texts("suggestion", suggestions); err != nil {
-					return err
-				}
-				for _, s := range suggestions {
-					t.Suggestions = append(t.Suggestions, model.SuggestionInput{Text: s})
-				}
-				if conclusion != "" || conclusionText != "" {
-					ct, err := src.Text("conclusion_text", conclusionText)
-					if err != nil {
-						return err
-					}
-					t.Conclusion = &model.Conclusion{Outcome: conclusion, Text: ct, LeftOpen: leftOpen}
-				}
-				if raw, err = json.Marshal(t); err != nil {
-					return err
-				}
+				raw, err = tf.turn(src)
+			}
+			if err != nil {
+				return err
 			}
 			r, err := loop.TurnDebate(s, a.debateOpts(cmd), args[0], pid, raw)
 			if err != nil {
@@ -410,11 +377,7 @@ func (a *app) debateTurnCommand() *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&pid, "participant-id", "", "the writer's participant id (from debate join), or user for a dialectic interjection")
 	f.StringVar(&input, "input", "", "the turn as a JSON object in `FILE` (- reads standard input)")
-	f.StringVar(&body, "body", "", withField("body")+": the turn's Markdown body (@FILE or @- reads it)")
-	f.StringArrayVar(&suggestions, "suggestion", nil, withField("suggestions")+": a `TEXT` suggestion that waits for proofloop decide ID --suggestion N --accept|--reject")
-	f.StringVar(&conclusion, "conclusion", "", withField("conclusion")+": close with "+strings.Join(conclusions(), ", "))
-	f.StringVar(&conclusionText, "conclusion-text", "", withField("conclusion")+": the conclusion's text")
-	f.IntSliceVar(&leftOpen, "left-open", nil, "dialectic: a pending suggestion `N` the conclusion leaves undecided (repeatable); every other pending one is decided first")
+	tf.register(f)
 	return c
 }
 
@@ -449,33 +412,6 @@ func limitUnits() string {
 		out = append(out, u+" for "+strings.Join(by[u], ", "))
 	}
 	return strings.Join(out, "; ")
-}
-
-// withField names the protocols whose turns have field, and who writes it:
-// "dialectic main". The turn flags serve every protocol that has the field.
-func withField(field string) string {
-	var out []string
-	for _, p := range model.Protocols {
-		for _, f := range p.Fields {
-			if f.Name == field && f.In == "" {
-				out = append(out, strings.TrimSpace(p.Name+" "+strings.Join(f.Roles, "/")))
-			}
-		}
-	}
-	return strings.Join(out, ", ")
-}
-
-// conclusions is every outcome a --conclusion may give, in protocol order.
-func conclusions() []string {
-	var out []string
-	for _, p := range model.Protocols {
-		for _, f := range p.Fields {
-			if f.Name == "conclusion" {
-				out = append(out, f.Enum...)
-			}
-		}
-	}
-	return out
 }
 
 func (a *app) debateWaitCommand() *cobra.Command {

@@ -49,11 +49,7 @@ func (a *app) decideCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				state := "rejected"
-				if accept {
-					state = "accepted"
-				}
-				return a.debateOK(r, fmt.Sprintf("Suggestion %d of %s %s by %s.", suggestion, args[0], state, a.actor))
+				return a.debateOK(r, fmt.Sprintf("Suggestion %d of %s: %s.", suggestion, args[0], decision(accept, a.txOptions(cmd, "").Lease == "", a.actor)))
 			}
 			s, err := a.open()
 			if err != nil {
@@ -90,3 +86,17 @@ func (a *app) decideCommand() *cobra.Command {
 // decideShort is decide's one line, in its help and in `prime --id`'s list
 // of what the decider may do now.
 const decideShort = "Resolve a proposed modification, or grant more rounds to a statement that spent its budget"
+
+// decision says how decide recorded a suggestion: the user's consent
+// without a lease, the lease holder's decision under one.
+func decision(accept, byUser bool, actor string) string {
+	switch {
+	case byUser && accept:
+		return "the user agreed (recorded by " + actor + ")"
+	case byUser:
+		return "the user declined (recorded by " + actor + ")"
+	case accept:
+		return "accepted by " + actor + " under a lease, not the user's consent"
+	}
+	return "rejected by " + actor + " under a lease"
+}

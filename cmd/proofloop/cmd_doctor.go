@@ -183,7 +183,7 @@ func (w *withReport) printText(a *app) {
 // Recover), for a person's doctor: never in an agent's turn, where it
 // would settle a canary under the agent's eyes and name it.
 func (a *app) recoverCanaries(s *store.Store) ([]model.CheckerRecord, error) {
-	if a.notInTurn("doctor") != nil {
+	if a.personOnly("doctor") != nil {
 		return nil, nil
 	}
 	c, err := eval.NewCanaries(s, store.Config{}, a.actor, nil)

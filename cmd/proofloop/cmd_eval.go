@@ -67,7 +67,7 @@ func (a *app) evalCommand() *cobra.Command {
 }
 
 func (a *app) runEval(cmd *cobra.Command, o evalOptions) error {
-	if err := a.notInTurn("eval"); err != nil {
+	if err := a.personOnly("eval"); err != nil {
 		return err
 	}
 	role := model.Role(o.role)
@@ -126,7 +126,7 @@ func (a *app) runEval(cmd *cobra.Command, o evalOptions) error {
 
 // evalAgents are the agents of role that names pick (every one when none).
 func evalAgents(cfg store.Config, role model.Role, names []string) (store.Agents, error) {
-	all := cfg.Agents[string(role)]
+	all, _ := cfg.Agents.For("", string(role))
 	if len(all) == 0 {
 		return nil, store.Errorf(store.CodeInvalidInput, "config.json has no %s agent to measure", role).
 			WithHint(fmt.Sprintf("give the role an agent: `proofloop config set agents.%s CMD`", role))
@@ -150,22 +150,6 @@ func evalAgents(cfg store.Config, role model.Role, names []string) (store.Agents
 	return out, nil
 }
 
-// notInTurn refuses a person's command (what) when an agent runs it: in a
-// turn of `proofloop run` ($PROOFLOOP_RUN_ID) or under a lease.
-func (a *app) notInTurn(what string) error {
-	why := ""
-	switch {
-	case os.Getenv("PROOFLOOP_RUN_ID") != "":
-		why = "in a turn of `proofloop run` ($PROOFLOOP_RUN_ID is set)"
-	case a.lease != "":
-		why = "under a lease (--lease or $PROOFLOOP_LEASE)"
-	default:
-		return nil
-	}
-	return store.Errorf(store.CodeInvalidTransition, "%s is a person's command: it is refused %s", what, why).
-		WithHint("a person runs it outside an agent's turn, with no lease")
-}
-
 func (a *app) evalImportCommand() *cobra.Command {
 	var format string
 	c := &cobra.Command{
@@ -180,7 +164,7 @@ func (a *app) evalImportCommand() *cobra.Command {
 		Example: "  proofloop eval import --format opc 2016_10.json > opc.jsonl",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			if err := a.notInTurn("eval import"); err != nil {
+			if err := a.personOnly("eval import"); err != nil {
 				return err
 			}
 			if format != "opc" {

@@ -23,8 +23,14 @@ func (a *app) guideCommand() *cobra.Command {
 			"verification rule for checkers, for every item or (--id) one, in every round or (--round) one.\n" +
 			"prime --role R and prime --role R --id ID show the guidance in force, so the next turn's\n" +
 			"agent reads it. --withdraw N ends guidance N; --list prints what is in force. Every change is\n" +
-			"an event (guide, guide-withdraw), which is where guidance lives.",
+			"an event (guide, guide-withdraw), which is where guidance lives. Guidance is a person's word:\n" +
+			"it is refused (exit 4, person_only) under a lease, in a turn of `proofloop run` and over MCP.",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !list {
+				if err := a.personOnly("guide"); err != nil {
+					return err
+				}
+			}
 			s, err := a.open()
 			if err != nil {
 				return err

@@ -78,14 +78,25 @@ func (a *app) primeCommand() *cobra.Command {
 					return err
 				}
 			}
+			// With --id, the debate as seed 004's context injection gives
+			// it: the role's position, the topic, what the other side said.
+			var dctx *model.DebateContext
+			if id != "" {
+				d, _, err := loop.ShowDebate(s, id)
+				if err != nil {
+					return err
+				}
+				c := model.ContextOf(d, string(r))
+				dctx = &c
+			}
 			if a.json {
 				return a.writeJSON(map[string]any{"ok": true, "command": "prime", "role": r, "roots": roots,
 					"state": counts, "next": nonNilItems(next), "skills": mine, "protocols": protos, "guidance": guidance,
-					"evidence_pools": pools})
+					"evidence_pools": pools, "debate": dctx})
 			}
 			w := a.stdout
 			if len(protos) > 0 {
-				primeDebate(w, a.root, r, state, next, protos)
+				primeDebate(w, a.root, r, state, next, protos, dctx)
 				primePools(w, pools)
 				return nil
 			}
@@ -160,7 +171,7 @@ func primeProtocols(r model.Role) []primeProtocol {
 		return out
 	}
 	for _, p := range model.ProtocolsOfRole(string(r), true) {
-		pp := primeProtocol{Name: p.Name, Summary: p.Summary, File: p.Doc.Path, Writes: []string{},
+		pp := primeProtocol{Name: p.Name, Summary: p.Summary, File: p.DocOf(string(r)).Path, Writes: []string{},
 			Commands: skills.DebateCommands(p, string(r))}
 		pp.Shape = p.TurnShape(string(r))
 		for _, f := range p.FieldsOf(string(r)) {
@@ -175,12 +186,18 @@ func primeProtocols(r model.Role) []primeProtocol {
 // primeDebate prints the orientation of a debate role: the open debates
 // waiting on it (the derivation `next` uses), its protocols, and the
 // commands it runs.
-func primeDebate(w io.Writer, root string, r model.Role, state []string, next []*loop.Item, protos []primeProtocol) {
+func primeDebate(w io.Writer, root string, r model.Role, state []string, next []*loop.Item, protos []primeProtocol, dctx *model.DebateContext) {
 	if len(state) == 0 {
 		state = []string{"an empty store"}
 	}
 	fmt.Fprintf(w, "You are a %s in proofloop debates (root %s).\n\n", r, root)
 	fmt.Fprintf(w, "State: %s.\n", strings.Join(state, ", "))
+	if dctx != nil {
+		fmt.Fprintf(w, "\nYour debate:\n")
+		for _, l := range dctx.Lines() {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
 	fmt.Fprintf(w, "\nOpen debates waiting on %s (%d):\n", r, len(next))
 	for _, it := range next {
 		lease := ""

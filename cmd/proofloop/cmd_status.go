@@ -37,7 +37,8 @@ func (a *app) statusCommand() *cobra.Command {
 			"Each line reads `ID [status] -> ROLE: WHY` when it is ROLE's turn (WHY says what ROLE must do),\n" +
 			"or `ID [status] (WHY)` when it is nobody's turn and WHY adds to the status: what the item waits\n" +
 			"on (its sub-statements, its wrap-up statements, a dispute) or how a debate ended. A finished\n" +
-			"item (true, false, solved) has no parenthesis. Then its round, open issues and lease holder.",
+			"item (true, false, solved) has no parenthesis. Then its round, its level of escalation once it\n" +
+			"climbed past revise (`level replan`), open issues and lease holder.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return store.Errorf(store.CodeUsage, "status takes at most one id, got %d arguments", len(args))
@@ -235,6 +236,9 @@ func statusLine(it *loop.Item) string {
 	}
 	if it.Round > 0 {
 		fmt.Fprintf(&b, "; round %d", it.Round)
+	}
+	if it.Level != "" {
+		fmt.Fprintf(&b, "; level %s", it.Level)
 	}
 	if len(it.OpenIssues) > 0 {
 		fmt.Fprintf(&b, "; open issues %v", it.OpenIssues)

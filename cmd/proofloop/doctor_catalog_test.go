@@ -482,7 +482,7 @@ func tamperFixture(t *testing.T) (root, head string) {
 		{"debate", "turn", tcDebate, "--participant-id", "p1", "--body", "Keep it."},
 		{"claim", tcStmt2, "--role", "prove", "--holder", "bob"},
 		{"release", tcStmt2, "--force"},
-		{"claim", tcStmt, "--role", "check", "--holder", "alice", "--ttl", "24h"},
+		{"claim", tcStmt, "--role", "check", "--holder", "alice", "--ttl", "1h"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(append([]string{"--root", root}, args...), strings.NewReader(""), &out, &errb); code != 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,6 +98,7 @@ func TestRefusalHints(t *testing.T) {
 	guard("check-reject-proof", "sentence_in_range", reject("bob", "9", "Adding 2n+1")...)
 	guard("check-reject-proof", "sentence_text_found", reject("bob", "2", "no such words")...)
 	ok(append([]string{"check-reject-proof"}, reject("bob", "2", "Adding 2n+1")...)...)
+	guard("check-reject-proof", "not_a_repeat", reject("dan", "2", "Adding  2n+1")...)
 	// The same role, the wrong skill: it names the skills of its turn.
 	h = refused("invalid_transition", "check-confirm-proof", "--statement-path", b, "--actor", "bob")
 	wants(h, "it is fix's turn on "+b, "not check's", "release it and end your turn", "as check, only check-reject-proof")
@@ -131,12 +133,42 @@ func TestRefusalHints(t *testing.T) {
 	guard("reopen", "sentence_in_range", reopen("carol", "9", "Adding 2n+1")[1:]...)
 	guard("reopen", "sentence_text_found", reopen("carol", "2", "no such words")[1:]...)
 
+	// D: a statement that climbs to replan, whose prover must write the
+	// lesson, may not repeat the dead end and must change the plan; then a
+	// decomposition shown false, which may not be planned again.
+	ok("config", "set", "escalation", `[{"level":"revise","rounds":1},{"level":"replan"}]`, "--actor", "ops")
+	ok("prob-wrapup-statement", "--problem-path", "prob_odd", "--claim", "For n >= 1, 1 + 3 + ... + (2n-1) = n^2.", "--purpose", "the objective", "--actor", "solver")
+	e := "stmt_odd_wrap4"
+	ok("state-complete-proof", "--statement-path", e, "--strategy", "direct", "--proof-text", proof, "--actor", "alice")
+	for i, quote := range []string{"Adding 2n+1", "Hence the claim"} {
+		ok("check-reject-proof", "--statement-path", e, "--sentence-number", fmt.Sprint(2+i), "--sentence-text", quote, "--error-type", "gap", "--explanation", "why", "--actor", "bob")
+		if i == 0 {
+			ok("fix-patch-proof", "--statement-path", e, "--issue-number", "1", "--sentence-range", "2", "--replacement-text", "Step 2: Adding 2n+1 to n^2 gives n^2 + 2n + 1 = (n+1)^2.", "--change-description", "d", "--actor", "fixer")
+		}
+	}
+	other := "Step 1: Both sides agree at n = 1. Step 2: Each step adds 2n+1 to both. Step 3: So they agree for all n."
+	guard("state-complete-proof", "lesson_given", "--statement-path", e, "--strategy", "induction", "--proof-text", other, "--actor", "alice")
+	guard("state-complete-proof", "not_a_dead_end", "--statement-path", e, "--strategy", "induction", "--proof-text", proof, "--lesson", "l", "--actor", "alice")
+	guard("state-complete-proof", "plan_changed", "--statement-path", e, "--strategy", "direct", "--proof-text", other, "--lesson", "l", "--actor", "alice")
+	subs := `[{"claim": "2 + 2 = 5."}]`
+	ok("state-setup-substatement", "--parent-statement-path", e, "--sub-statements", subs, "--rationale", "r", "--lesson", "Pair the steps.", "--actor", "alice")
+	ok("state-mark-false", "--statement-path", e+"_sub1", "--source", "prove", "--counterexample", "2 + 2 = 4.", "--actor", "alice")
+	guard("state-setup-substatement", "lesson_given", "--parent-statement-path", e, "--sub-statements", `[{"claim": "1 = 1."}]`, "--rationale", "r", "--actor", "alice")
+	guard("state-setup-substatement", "not_a_dead_end", "--parent-statement-path", e, "--sub-statements", subs, "--rationale", "r", "--lesson", "l", "--actor", "alice")
+	// A new statement under review_statements waits for its review.
+	ok("config", "set", "review_statements", "true", "--actor", "ops")
+	ok("prob-wrapup-statement", "--problem-path", "prob_odd", "--claim", "For n >= 1, 1 + 3 + ... + (2n-1) = n^2.", "--purpose", "the objective", "--actor", "solver")
+	guard("state-complete-proof", "statement_reviewed", "--statement-path", "stmt_odd_wrap5", "--strategy", "direct", "--proof-text", proof, "--actor", "alice")
+	guard("state-setup-substatement", "statement_reviewed", "--parent-statement-path", "stmt_odd_wrap5", "--sub-statements", subs, "--rationale", "r", "--actor", "alice")
+	ok("config", "set", "review_statements", "false", "--actor", "ops")
+
 	// Every guard of the table: met above, or not reachable through a call
 	// (the input is refused before the guard runs, or no status lets it fail).
 	unreachable := map[[2]string]string{
 		{"state-complete-proof", "proof_not_empty"}:  "an empty --proof-text is refused as invalid_input first",
 		{"state-setup-substatement", "at_least_one"}: "an empty --sub-statements is refused as invalid_input first",
 		{"check-confirm-proof", "no_open_issue"}:     "a proof awaiting verification has no open issue: a patch that leaves one open leaves has_gap",
+		{"reopen", "not_a_repeat"}:                   "reopen acts on a true statement, which has no open issue to repeat",
 	}
 	for _, r := range model.Table {
 		if sk, ok := skills.Find(r.Skill); len(r.Roles) == 0 || ok && sk.Transition != nil {
@@ -240,6 +272,9 @@ func TestRefusalHints(t *testing.T) {
 	wants(h, "not the last lease of prob_odd")
 	h = refused("usage", wrap...)
 	wants(h, "claim it first")
+	// person_only: a person's setting, under a lease.
+	h = refused("person_only", "config", "set", "require_lease", "false", "--lease", lease)
+	wants(h, "a person changes it outside an agent's turn")
 	ok("config", "set", "require_lease", "false", "--actor", "ops")
 
 	// timeout: debate wait ran out.

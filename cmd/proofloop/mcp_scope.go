@@ -3,10 +3,13 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
+	"github.com/proofloop/proofloop/store"
 )
 
 // Which tools a role's server offers (`proofloop mcp --role R`). Every tool
@@ -54,4 +57,27 @@ func mcpScope(r model.Role) map[string]bool {
 		set[skills.ToolName(c)] = true
 	}
 	return set
+}
+
+// pinRole holds a role's server (mcp --role R) to R (issue 34, N5): a tool
+// that takes a role (claim, next, prime) acts for R when the call names
+// none, and refuses another, so a check server cannot claim a prover's
+// item or read the fixer's prime. A claim --for-timeout names no role.
+func (m *mcpServer) pinRole(t *mcpTool, in map[string]json.RawMessage) error {
+	if m.role == "" || t.flags[paramRole] == nil {
+		return nil
+	}
+	if v, ok := in[paramRole]; ok {
+		var r string
+		if json.Unmarshal(v, &r) != nil || model.Role(r) != m.role {
+			return store.Errorf(store.CodeInvalidInput, "this server serves the role %s, and %s was asked for %.40s", m.role, t.tool.Name, v).
+				WithHint(fmt.Sprintf("leave %s out (it is %s here); another role has its own server: `proofloop mcp --role ROLE`", paramRole, m.role))
+		}
+		return nil
+	}
+	if _, ok := in["for_timeout"]; ok {
+		return nil
+	}
+	in[paramRole], _ = json.Marshal(string(m.role))
+	return nil
 }

@@ -46,6 +46,7 @@ var mcpExposure = struct {
 		"version":       "the server reports its version at initialize",
 		"doctor":        "repairs the store: a person's job, not an agent's",
 		"config":        "settings belong to the person who runs the project",
+		"guide":         "guidance to the agents is a person's word",
 		"report":        "writes an HTML file outside the store; a person reads it",
 		"serve":         "long-running: an HTTP server",
 		"export":        "writes a new store outside this one; a backup is a person's job",
@@ -96,10 +97,12 @@ type positional struct {
 	required bool
 }
 
-// Parameters every mutating tool takes besides its own.
+// Parameters every mutating tool takes besides its own, and the role a
+// role's server pins.
 const (
 	paramActor = "actor"
 	paramLease = "lease"
+	paramRole  = "role"
 )
 
 // mcpTools walks the command tree and makes a tool of every exposed command
@@ -418,6 +421,9 @@ func (m *mcpServer) commandLine(t *mcpTool, raw json.RawMessage) ([]string, []by
 		}
 	}
 	if err := t.unknownParam(in); err != nil {
+		return nil, nil, err
+	}
+	if err := m.pinRole(t, in); err != nil {
 		return nil, nil, err
 	}
 	args := append(slices.Clone(t.path), "--json")

@@ -45,44 +45,7 @@ func primeBrief(w io.Writer, b *loop.Brief) {
 		primeRefs(w, "Subproblems", b.Preliminaries)
 		primeRefs(w, "Wrap-up statements", b.Progresses)
 	} else {
-		fmt.Fprintf(w, "Claim: %s\n", b.Claim)
-		primeList(w, "Premises", b.Premises)
-		if c := b.Context; c != nil {
-			fmt.Fprintf(w, "Context: %s [%s]: %s\n", c.ID, c.Status, c.Text)
-		}
-		primeRefs(w, "Sub-statements", b.Subs)
-		if len(b.Sentences) == 0 {
-			fmt.Fprintln(w, "Proof: none yet.")
-		} else {
-			strategy := ""
-			if b.Strategy != "" {
-				strategy = ", " + b.Strategy
-			}
-			fmt.Fprintf(w, "Proof (revision %d%s), one sentence per number, as you cite and patch them:\n", b.ProofRevision, strategy)
-			for _, s := range b.Sentences {
-				// One line per sentence, so that a line that opens with
-				// [N] holds all of sentence N (a sentence may span lines of
-				// the proof); a quote of it still matches, as
-				// sentence_text ignores whitespace.
-				fmt.Fprintf(w, "[%d] %s\n", s.N, strings.Join(strings.Fields(s.Text), " "))
-				for _, is := range s.Issues {
-					issueLine(w, "    ^ ", is)
-				}
-			}
-		}
-		for _, is := range b.OtherIssues {
-			issueLine(w, fmt.Sprintf("Open issue on proof revision %d, sentence %d: ", is.ProofRevision, is.Sentence), is)
-		}
-		if b.Answered > 0 {
-			fmt.Fprintf(w, "Earlier issues: %d answered (`proofloop show %s --json` has them).\n", b.Answered, it.ID)
-		}
-		if m := b.Proposed; m != nil {
-			claim := "(unchanged)"
-			if m.Claim != nil {
-				claim = *m.Claim
-			}
-			fmt.Fprintf(w, "Proposed modification (%s): claim %s; premises %s. Why: %s\n", m.Type, claim, strings.Join(m.Premises, "; "), m.Rationale)
-		}
+		primeStatement(w, b)
 	}
 	fmt.Fprintln(w)
 	if len(b.Allowed) == 0 {
@@ -100,6 +63,76 @@ func primeBrief(w io.Writer, b *loop.Brief) {
 			source = " (--source " + string(al.Source) + ")"
 		}
 		fmt.Fprintf(w, "  %s%s: %s\n", al.Skill, source, purpose)
+	}
+}
+
+// primeStatement prints a statement as a turn needs it: its dead ends
+// first, the claim and what it rests on, the proof numbered with each open
+// issue under its sentence, and a proposed modification.
+func primeStatement(w io.Writer, b *loop.Brief) {
+	primeDeadEnds(w, b)
+	fmt.Fprintf(w, "Claim: %s\n", b.Claim)
+	primeList(w, "Premises", b.Premises)
+	if r := b.Review; r != nil {
+		fmt.Fprintf(w, "Review: %s. %s\n", strings.ReplaceAll(r.Verdict, "_", " "), strings.Join(strings.Fields(r.Explanation), " "))
+	}
+	if c := b.Context; c != nil {
+		fmt.Fprintf(w, "Context: %s [%s]: %s\n", c.ID, c.Status, c.Text)
+	}
+	primeRefs(w, "Sub-statements", b.Subs)
+	switch {
+	case b.Abandoned:
+		fmt.Fprintf(w, "Proof: revision %d is a dead end's (above), not shown: write another.\n", b.ProofRevision)
+	case len(b.Sentences) == 0:
+		fmt.Fprintln(w, "Proof: none yet.")
+	default:
+		strategy := ""
+		if b.Strategy != "" {
+			strategy = ", " + b.Strategy
+		}
+		fmt.Fprintf(w, "Proof (revision %d%s), one sentence per number, as you cite and patch them:\n", b.ProofRevision, strategy)
+		for _, s := range b.Sentences {
+			// One line per sentence, so that a line that opens with
+			// [N] holds all of sentence N (a sentence may span lines of
+			// the proof); a quote of it still matches, as
+			// sentence_text ignores whitespace.
+			fmt.Fprintf(w, "[%d] %s\n", s.N, strings.Join(strings.Fields(s.Text), " "))
+			for _, is := range s.Issues {
+				issueLine(w, "    ^ ", is)
+			}
+		}
+	}
+	for _, is := range b.OtherIssues {
+		issueLine(w, fmt.Sprintf("Open issue on proof revision %d, sentence %d: ", is.ProofRevision, is.Sentence), is)
+	}
+	if b.Answered > 0 {
+		fmt.Fprintf(w, "Earlier issues: %d answered (`proofloop show %s --json` has them).\n", b.Answered, b.Item.ID)
+	}
+	if m := b.Proposed; m != nil {
+		claim := "(unchanged)"
+		if m.Claim != nil {
+			claim = *m.Claim
+		}
+		fmt.Fprintf(w, "Proposed modification (%s): claim %s; premises %s. Why: %s\n", m.Type, claim, strings.Join(m.Premises, "; "), m.Rationale)
+	}
+}
+
+// primeDeadEnds prints a statement's latest dead ends first, a line each:
+// what was tried, what killed it, its lesson.
+func primeDeadEnds(w io.Writer, b *loop.Brief) {
+	if len(b.DeadEnds) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Dead ends, the latest first (a proof or decomposition that repeats one is refused):")
+	for _, d := range b.DeadEnds {
+		lesson := "none yet (the next prover's call gives --lesson)"
+		if d.Lesson != nil {
+			lesson = *d.Lesson
+		}
+		fmt.Fprintf(w, "  %d. level %s, %s. Killed by %s. Lesson: %s\n", d.Number, d.Level, d.Approach, d.Killed, lesson)
+	}
+	if b.EarlierDeadEnds > 0 {
+		fmt.Fprintf(w, "  ... and %s (`proofloop show %s --field dead_ends`).\n", model.Count(b.EarlierDeadEnds, "earlier dead end"), b.Item.ID)
 	}
 }
 

@@ -329,13 +329,18 @@ func TestReadmeClaudeCommands(t *testing.T) {
 				continue
 			}
 			var list struct {
-				Agents map[string]store.Agents `json:"agents"`
+				Agents store.AgentTable `json:"agents"`
 			}
 			if err := json.Unmarshal([]byte(b.Body), &list); err != nil {
 				t.Fatalf("%s:%d: %v", docName(file), b.Line, err)
 			}
 			cfg := struct{ Agents map[string]string }{map[string]string{}}
-			for role, agents := range list.Agents {
+			for _, role := range list.Agents.Keys() {
+				protocol, name, nested := strings.Cut(role, ".")
+				if !nested {
+					protocol, name = "", role
+				}
+				agents, _ := list.Agents.For(protocol, name)
 				for i, a := range agents {
 					key := role // the first agent of a role stands for the role
 					if i > 0 {

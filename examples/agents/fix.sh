@@ -3,6 +3,12 @@
 # sub-statement, then, once that is proved, patches the cited sentence.
 . "$(dirname "$0")/lib.sh"
 issue=$(count validate.issues)
+if [ "$id" = stmt_gauss_wrap ]; then
+  say "patching sentence 2 under the same plan: the middle term"
+  exec proofloop fix-patch-proof --statement-path "$id" --issue-number "$issue" --sentence-range 2 \
+    --replacement-text 'Step 2: Each pair sums to n+1; for odd n the middle term counts as half a pair, so there are n/2 pairs in all.' \
+    --change-description 'Count the middle term as half a pair.'
+fi
 if [ "$status" = has_gap ]; then
   say "filling the gap of issue $issue with a lemma"
   exec proofloop fix-create-substatement --statement-path "$id" --issue-number "$issue" \

@@ -16,4 +16,6 @@ if [ -n "$(suggestions pending)" ]; then
 fi
 accepted=$(suggestions accepted | tr -d '"')
 turn --body "We go with the partner's view.${accepted:+ Accepted: $accepted}" \
-  --conclusion consensus --conclusion-text 'Cite a proved lemma for (n+1)^2 in sentence 2.'
+  --conclusion consensus --conclusion-text 'Cite a proved lemma for (n+1)^2 in sentence 2.' \
+  --agreed 'Sentence 2 needs a reason for (n+1)^2 = n^2 + 2n + 1.' \
+  --insight 'A cited lemma keeps the proof checkable sentence by sentence.'

@@ -32,5 +32,30 @@ stmt_odd_squares_wrap_sub2_fix1)
   complete direct 'Expanding the square, $(n+1)^2 = (n+1)(n+1) = n^2 + n + n + 1$. Collecting terms gives $n^2 + 2n + 1$.' ;;
 stmt_odd_squares_sub1_wrap)
   complete case_analysis 'Case 1: for n = 1 the sum is 1 = 1^2. Case 2: for n = 2 the sum is 1 + 3 = 4 = 2^2. Case 3: for n = 3 the sum is 1 + 3 + 5 = 9 = 3^2.' ;;
+stmt_gauss_wrap)
+  # The climb (make demo's second problem): a pairing proof the checker
+  # rejects twice, revised by the fixer in between, spends level revise; at
+  # replan the prover reads its dead end in prime, finds the same proof
+  # refused, and decomposes, writing the lesson.
+  pairing='Step 1: Pair the first term with the last, the second with the next to last, and so on. Step 2: Each pair sums to n+1, and there are n/2 pairs. Hence the sum is n(n+1)/2.'
+  if [ "$status" = awaiting_substatements ]; then
+    complete induction 'Step 1: The base case n = 1 is stmt_gauss_wrap_sub1. Step 2: The step from n to n+1 is stmt_gauss_wrap_sub2. Hence by induction on n the identity holds for every n >= 1.'
+  elif [ "$(count dead_ends)" = 0 ]; then
+    complete direct "$pairing"
+  else
+    say "reading the dead ends first"
+    proofloop prime --role prove --id "$id" | sed -n '/^Dead ends/,/^Claim:/p' | sed '$d'
+    say "submitting the pairing proof once more"
+    proofloop state-complete-proof --statement-path "$id" --strategy direct --proof-text "$pairing" || say "refused: it repeats a dead end"
+    say "re-planning: induction, a base case and a step"
+    proofloop state-setup-substatement --parent-statement-path "$id" --rationale 'Induction needs no parity case: a base case and a step.' \
+      --lesson 'Pairing the terms leaves a middle term for odd n; induct instead, which needs no parity case.' \
+      --sub-statements '[{"claim":"For n = 1, 1 = 1(1+1)/2.","premises":[]},
+        {"claim":"If 1 + 2 + ... + n = n(n+1)/2, then 1 + 2 + ... + (n+1) = (n+1)(n+2)/2.","premises":["n >= 1"]}]'
+  fi ;;
+stmt_gauss_wrap_sub1)
+  complete direct 'For n = 1 the sum is the single term 1, and 1(1+1)/2 = 1.' ;;
+stmt_gauss_wrap_sub2)
+  complete direct 'Adding n+1 to both sides of 1 + 2 + ... + n = n(n+1)/2 gives n(n+1)/2 + (n+1), which is (n+1)(n+2)/2.' ;;
 *) say "no script for this statement"; exit 3 ;;
 esac

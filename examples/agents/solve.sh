@@ -26,5 +26,10 @@ prob_odd_squares_sub1)
   proofloop prob-wrapup-statement --problem-path "$id" \
     --claim 'For n = 1, 2, 3 the sums 1, 1+3 and 1+3+5 are 1, 4 and 9.' \
     --purpose 'It is the subgoal, stated as a claim.' ;;
+prob_gauss)
+  say "wrapping up"
+  proofloop prob-wrapup-statement --problem-path "$id" \
+    --claim 'For every integer n >= 1, 1 + 2 + ... + n = n(n+1)/2.' \
+    --premises 'n is an integer with n >= 1' --purpose 'It is the objective, stated as a claim to prove.' ;;
 *) say "no script for this problem"; exit 3 ;;
 esac

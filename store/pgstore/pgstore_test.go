@@ -46,7 +46,7 @@ func problem(objective string) *model.Problem {
 // TestDeadlockRetried: two transactions lock two documents in opposite
 // orders, each waiting for the other to hold its first: PostgreSQL aborts
 // one as a deadlock, Update runs it again, and both commit. The log is
-// 1..4 without a gap: the aborted run left nothing.
+// 1..4 without a gap: the aborted runs left nothing.
 func TestDeadlockRetried(t *testing.T) {
 	s := open(t)
 	for _, id := range []string{"prob_a", "prob_b"} {
@@ -86,8 +86,12 @@ func TestDeadlockRetried(t *testing.T) {
 			t.Errorf("transaction %d: %v", i, err)
 		}
 	}
-	if n := runs.Load(); n != 3 {
-		t.Errorf("the transactions ran %d times; want 3 (one deadlock victim run again)", n)
+	// At least one run more than the two: the deadlock's victim ran again.
+	// A retry that starts before the survivor commits may meet a
+	// serialization failure and run once more, on a loaded machine; that
+	// is the retry working too, so the count is not pinned.
+	if n := runs.Load(); n < 3 {
+		t.Errorf("the transactions ran %d times; want at least 3 (the deadlock victim run again)", n)
 	}
 	var seqs []int
 	if err := s.Backend().Events(0, func(seq int, _ []byte) error { seqs = append(seqs, seq); return nil }); err != nil {

@@ -28,7 +28,12 @@ func testSetConfig(t *testing.T, s *store.Store) {
 		{"max_rounds", "1001", "max_rounds"},
 		{"version", "2", "version"},
 		{"no_such", "1", `no setting "no_such"`},
-		{"agents.a.b", "x", "an agent role"},
+		{"agents.a.b", "x", "a is no protocol"},
+		{"agents.solv", "x", "did you mean agents.solve?"},
+		{"agents.panel.jugde", "x", "did you mean agents.panel.judge?"},
+		{"agents.bull", "x", "an agora position's agent is agents.agora.bull"},
+		{"agents.Check", "x", "each part of an agent key is a-z first"},
+		{"agents.judge", `{"a": "x"}`, "agents.judge is a role"},
 		{"max_rounds.x", "1", "single value"},
 	} {
 		_, err := s.SetConfig(opts, tc.key, store.ParseConfigValue(tc.value))
