@@ -3,10 +3,14 @@ SHELL := /bin/bash
 export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
 # -buildvcs=auto: `proofloop version` names the commit even where GOFLAGS says
 # -buildvcs=false. A static binary starts about a millisecond sooner: no dynamic loader
-# (gojsonschema pulls in net, which would link libc).
+# (pgx pulls in net, which would link libc).
 export CGO_ENABLED := 0
 GO ?= go
 BIN := bin/proofloop
+# bin/proofloop is the lean build (-tags lean): every command but report, serve and
+# mcp, which it hands to bin/proofloop-full beside it, so that a skill call does not
+# initialise their packages (cmd/proofloop/lean.go).
+FULL := bin/proofloop-full
 TEST_PKGS ?= ./...
 TEST_TIMEOUT ?= 40m
 
@@ -16,17 +20,19 @@ TEST_TIMEOUT ?= 40m
 # second, and it sees what make's file list cannot (the embedded examples, schemas and
 # templates).
 $(BIN): FORCE
-	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/proofloop
+	$(GO) build -buildvcs=auto -tags lean -o $(BIN) ./cmd/proofloop
+	$(GO) build -buildvcs=auto -o $(FULL) ./cmd/proofloop
 
 build: deps $(BIN)
 
 FORCE:
 
-# go install: proofloop into $(go env GOBIN), else $(go env GOPATH)/bin.
+# proofloop (lean) and proofloop-full into $(go env GOBIN), else $(go env GOPATH)/bin.
 install: deps
-	$(GO) install -buildvcs=auto ./cmd/proofloop
 	@dir=$$($(GO) env GOBIN); [ -n "$$dir" ] || dir=$$($(GO) env GOPATH)/bin; \
-	echo "Installed $$dir/proofloop. If \`command -v proofloop\` finds nothing, add $$dir to your PATH."
+	$(GO) build -buildvcs=auto -tags lean -o $$dir/proofloop ./cmd/proofloop && \
+	$(GO) build -buildvcs=auto -o $$dir/proofloop-full ./cmd/proofloop && \
+	echo "Installed $$dir/proofloop and $$dir/proofloop-full. If \`command -v proofloop\` finds nothing, add $$dir to your PATH."
 
 deps:
 	$(GO) mod download
@@ -133,7 +139,8 @@ demo-pg: build postgresql
 # Benchmarks through the real binary. Every package's benchmarks append their
 # figures to one rows file (bench/table); the last step prints them as one
 # table, each figure a ratio to its reference in the same run, with make
-# test's time from its last run here. docs/bench.md says what each means.
+# test's time from its last run here, and writes the README's summary of it.
+# docs/bench.md says what each means.
 BENCH_ROWS := bin/bench-rows.jsonl
 bench: export PROOFLOOP_BENCH_ROWS = $(abspath $(BENCH_ROWS))
 bench: build
@@ -143,7 +150,7 @@ bench: build
 	$(GO) test -run '^$$' -bench 'PatchShare' -benchtime 100x -count 1 -timeout 10m ./store/
 	$(GO) test -run '^$$' -bench 'PatchKeptRevisions' -benchtime 100x -count 1 -timeout 10m ./skills/
 	$(GO) test -run '^$$' -bench 'TurnContext' -benchtime 1x -count 1 -timeout 20m ./bench/turns/
-	@$(GO) run ./bench/tabulate -test-log bin/test.log $(BENCH_ROWS)
+	@$(GO) run ./bench/tabulate -test-log bin/test.log -readme README.md $(BENCH_ROWS)
 
 # Longer lost-update and crash runs than make test does.
 soak: build

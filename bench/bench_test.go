@@ -79,9 +79,17 @@ func newEnv() (*env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the benchmarks build proofloop with the go tool, which is not on PATH: %v", err)
 	}
-	for bin, pkg := range map[string]string{e.proofloop: "./cmd/proofloop", e.minimal: "./bench/minimal"} {
-		cmd := exec.Command(goTool, "build", "-o", bin, pkg)
+	// proofloop is built as make build builds it: the lean build, and the
+	// full one beside it for the commands the lean one hands off.
+	full := filepath.Join(work, "bin", "proofloop-full")
+	for bin, pkg := range map[string]string{e.proofloop: "./cmd/proofloop", full: "./cmd/proofloop", e.minimal: "./bench/minimal"} {
+		tags := ""
+		if bin == e.proofloop {
+			tags = "lean"
+		}
+		cmd := exec.Command(goTool, "build", "-tags", tags, "-o", bin, pkg)
 		cmd.Dir = ".." // the module root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 		}

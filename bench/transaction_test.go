@@ -16,70 +16,100 @@ import (
 // one more issue and leaves the statement has_gap.
 func reject(root, stmt string) []string { return skillNamed("check-reject-proof").argv(root, "", stmt) }
 
-// BenchmarkTransaction is one check-reject-proof on a fresh has_gap
-// statement beside bench/minimal, which opens, reads, writes, fsyncs and
-// renames a copy of the same file: interleaved, the order alternating.
+// floorSkills are the skill calls measured against the floor (issue 38):
+// each on a fresh statement of the shape it acts on, small and big.
+var floorSkills = []struct{ skill, small, big string }{
+	{"check-reject-proof", fxGap, "biggap"},
+	{"state-complete-proof", fxPending, "bigpending"},
+	{"fix-patch-proof", fxGap, "biggap"},
+}
+
+// wantAfter is the status a skill of floorSkills leaves a statement of
+// shape in: fix-patch-proof on a big one answers one of 300 issues.
+func wantAfter(skill, shape string) string {
+	switch {
+	case skill == "state-complete-proof":
+		return "awaiting_verification"
+	case skill == "fix-patch-proof" && shape == fxGap:
+		return "awaiting_verification"
+	}
+	return "has_gap"
+}
+
+// BenchmarkTransaction is each skill of floorSkills on a fresh statement,
+// small and big, beside bench/minimal, which opens, reads, writes, fsyncs
+// and renames a copy of the same file: interleaved, the order alternating.
 func BenchmarkTransaction(b *testing.B) {
-	e := setup(b)
-	n := runs()
-	root := genStore(b, 0, map[string]int{fxGap: n})
-	plain := b.TempDir()
-	files := make([]string, n)
-	for i := range n {
-		_, s := storegen.Reserved(fxGap, i)
-		files[i] = filepath.Join(plain, s+".json")
-		copyFile(b, filepath.Join(root, "statement", s+".json"), files[i])
-	}
-	var a, m []time.Duration
-	for i := 0; b.Loop(); i++ {
-		reserved(b, i, n)
-		_, s := storegen.Reserved(fxGap, i)
-		pair(i, func() { a = append(a, e.exec(b, "has_gap", reject(root, s)...)) }, func() {
-			d, err := execCheck(e.minimal, "", files[i])
-			if err != nil {
-				b.Fatal(err)
+	for _, c := range floorSkills {
+		for _, shape := range []string{c.small, c.big} {
+			big := shape == c.big
+			name := c.skill
+			if big {
+				name += "/big"
 			}
-			m = append(m, d)
-		})
+			b.Run(name, func(b *testing.B) {
+				e := setup(b)
+				n := runs()
+				root := genStore(b, 0, map[string]int{shape: n})
+				plain := b.TempDir()
+				files := make([]string, n)
+				for i := range n {
+					_, s := storegen.Reserved(shape, i)
+					files[i] = filepath.Join(plain, s+".json")
+					copyFile(b, filepath.Join(root, "statement", s+".json"), files[i])
+				}
+				sc := skillNamed(c.skill)
+				var a, m []time.Duration
+				for i := 0; b.Loop(); i++ {
+					reserved(b, i, n)
+					pair(i, func() { a = append(a, e.exec(b, wantAfter(c.skill, shape), sc.on(root, shape, i)...)) }, func() {
+						d, err := execCheck(e.minimal, "", files[i])
+						if err != nil {
+							b.Fatal(err)
+						}
+						m = append(m, d)
+					})
+				}
+				ma, mm := median(a), median(m)
+				r := float64(ma) / float64(mm)
+				b.ReportMetric(ms(ma), "ms/median")
+				b.ReportMetric(ms(mm), "minimal-ms/median")
+				b.ReportMetric(r, "ratio")
+				figure, limit := floorFigure(c.skill, big)
+				table.Record(figure, fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(ma), ms(mm), r), fmt.Sprintf("≤ %.1f×", limit), table.AtMost(r, limit))
+			})
+		}
 	}
-	ma, mm := median(a), median(m)
-	r := float64(ma) / float64(mm)
-	b.ReportMetric(ms(ma), "ms/median")
-	b.ReportMetric(ms(mm), "minimal-ms/median")
-	b.ReportMetric(r, "ratio")
-	table.Record("skill call (check-reject-proof) vs floor (bench/minimal)", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(ma), ms(mm), r), "≤ 2.0×", table.AtMost(r, 2))
+}
+
+// floorFigure names the row of skill against the floor, and its target
+// (issue 38): twice the floor, two and a half times on a big statement.
+func floorFigure(skill string, big bool) (string, float64) {
+	if big {
+		return "skill call (" + skill + ") on a big statement (100 KB proof, 300 issues) vs floor", 2.5
+	}
+	return "skill call (" + skill + ") vs floor (bench/minimal)", 2
 }
 
 // BenchmarkBigDoc is each skill on a statement with a 100 KB proof and 300
 // issues beside the same skill on a small one, interleaved.
 func BenchmarkBigDoc(b *testing.B) {
-	for _, c := range []struct{ skill, small, big string }{
-		{"state-complete-proof", fxPending, "bigpending"},
-		{"check-reject-proof", fxGap, "biggap"},
-		{"fix-patch-proof", fxGap, "biggap"},
-	} {
+	for _, c := range floorSkills {
 		b.Run(c.skill, func(b *testing.B) {
 			e := setup(b)
 			n := runs()
 			root := genStore(b, 0, map[string]int{c.small: n, c.big: n})
 			sc := skillNamed(c.skill)
-			want := map[string]string{"state-complete-proof": "awaiting_verification", "check-reject-proof": "has_gap"}
 			var sm, bg []time.Duration
 			for i := 0; b.Loop(); i++ {
 				reserved(b, i, n)
-				pair(i, func() { sm = append(sm, e.exec(b, sc.want, sc.on(root, c.small, i)...)) },
-					func() {
-						w, ok := want[c.skill]
-						if !ok {
-							w = "has_gap" // 299 issues stay open
-						}
-						bg = append(bg, e.exec(b, w, sc.on(root, c.big, i)...))
-					})
+				pair(i, func() { sm = append(sm, e.exec(b, wantAfter(c.skill, c.small), sc.on(root, c.small, i)...)) },
+					func() { bg = append(bg, e.exec(b, wantAfter(c.skill, c.big), sc.on(root, c.big, i)...)) })
 			}
 			ms1, mb := median(sm), median(bg)
 			r := float64(mb) / float64(ms1)
 			b.ReportMetric(r, "ratio")
-			table.Record(c.skill+": big (100 KB proof, 300 issues) vs small", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(mb), ms(ms1), r), "≤ 2×", table.AtMost(r, 2))
+			table.Record(c.skill+": big (100 KB proof, 300 issues) vs small", fmt.Sprintf("%.2f vs %.2f ms: %.2f×", ms(mb), ms(ms1), r), "≤ 1.5×", table.AtMost(r, 1.5))
 		})
 	}
 }

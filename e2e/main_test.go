@@ -14,7 +14,8 @@ import (
 	"github.com/proofloop/proofloop/internal/pgtest"
 )
 
-// bin is the proofloop binary that TestMain builds once for all tests.
+// bin is the proofloop binary that TestMain builds once for all tests: the
+// lean build, with proofloop-full beside it, as make build writes them.
 var bin string
 
 func TestMain(m *testing.M) {
@@ -35,12 +36,16 @@ func buildAndRun(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	bin = filepath.Join(dir, "proofloop")
-	// go test puts its own go command first on PATH.
-	build := exec.Command("go", "build", "-o", bin, "github.com/proofloop/proofloop/cmd/proofloop")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: building proofloop:", err)
-		return 1
+	// As make build does: the lean build, and the full one beside it.
+	for out, tags := range map[string]string{bin: "lean", filepath.Join(dir, "proofloop-full"): ""} {
+		// go test puts its own go command first on PATH.
+		build := exec.Command("go", "build", "-tags", tags, "-o", out, "github.com/proofloop/proofloop/cmd/proofloop")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e: building proofloop:", err)
+			return 1
+		}
 	}
 	return m.Run()
 }

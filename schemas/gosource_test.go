@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/format"
 	"os"
 	"reflect"
 	"slices"
@@ -21,7 +22,8 @@ import (
 // The enums and the fields that the schemas and the Go code share have one
 // source, the Go code: TestSchemaEnumsFollowGo fails when a schema's enum
 // differs from its Go list, and `go test ./schemas -run TestSchemaEnums
-// -update` rewrites the schema's enum from Go (in place, its layout kept).
+// -update` rewrites the schema's enum from Go (in place, its layout kept),
+// and compiled.go from the schemas, as go generate ./schemas does.
 // TestSchemaFieldsFollowGo fails when a Go type and the schema object it is
 // written as name different fields. TestEveryEnumHasAGoSource fails on an
 // enum of a schema that enumSources does not list, so the list guards
@@ -162,6 +164,18 @@ func TestSchemaEnumsFollowGo(t *testing.T) {
 	}
 	for k, data := range files {
 		if err := os.WriteFile(k.FileName(), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(files) > 0 { // and what go generate ./schemas writes from them
+		src, err := schemas.GenerateGo(".")
+		if err == nil {
+			src, err = format.Source(src)
+		}
+		if err == nil {
+			err = os.WriteFile(schemas.GeneratedFile, src, 0o644)
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -99,6 +99,7 @@ var validVariants = []struct {
 	{"event with no optional fields", Event, full, both(del("actor"), del("lease_holder"), del("detail"))},
 	{"event detail is free-form", Event, minimal, set("detail", map[string]any{"x": []any{1, map[string]any{"y": nil}}})},
 	{"empty agents", Config, minimal, set("agents", map[string]any{})},
+	{"journal mark", Journal, minimal, both(del("event"), del("writes"), set("wal_at", 57))},
 	// The bounded names are a pattern and a maxLength, not a {0,39}: a
 	// bounded repeat compiles to one copy per count at every start.
 	{"agent role name at 40 characters", Config, full, set("agents.a"+strings.Repeat("b", 39), "x")},
@@ -294,6 +295,8 @@ var invalidDocuments = []struct {
 	{"journal path for lock file", Journal, full, set("writes.2.path", ".lock"), []string{"$.writes[2].path"}, "config.json"},
 	{"journal write missing content", Journal, full, del("writes.0.content"), []string{"$.writes[0].content"}, "is required"},
 	{"journal seq 0", Journal, minimal, set("seq", 0), []string{"$.seq"}, "at least 1"},
+	{"journal without its writes or a mark", Journal, minimal, del("writes"), []string{"$.writes"}, "is required"},
+	{"journal mark at 0", Journal, minimal, both(del("event"), del("writes"), set("wal_at", 0)), []string{"$.wal_at"}, "at least 1"},
 	// debate
 	{"debate bad id", Debate, minimal, set("id", "stmt_x"), []string{"$.id"}, "must be a debate id"},
 	{"debate bad status", Debate, minimal, set("status", "closed"), []string{"$.status"}, `must be one of "open", "completed", "invalidated"`},

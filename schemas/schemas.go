@@ -3,7 +3,8 @@
 // redo journal), embedded in the binary, and the validator that checks
 // documents against them.
 //
-// Each schema is compiled once per process, on first use. Validate reports
+// The schemas are compiled when the package is generated (go generate
+// ./schemas writes compiled.go), not in a running process. Validate reports
 // every violation of a document as a Failure at a JSON path such as
 // $.validate.issues[0].sentence, so that a damaged file or a bad write can be
 // pinned down exactly.
@@ -12,18 +13,11 @@ package schemas
 import (
 	"bytes"
 	"embed"
-
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/tidwall/gjson"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
-
-	"github.com/xeipuuv/gojsonschema"
 )
 
 //go:embed *.schema.json
@@ -89,40 +83,10 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
-// compiled is one schema, compiled on first use.
-type compiled struct {
-	once   sync.Once
-	schema *gojsonschema.Schema
-	err    error
-}
-
-var compiledSchemas = map[Kind]*compiled{
-	Problem: {}, Statement: {}, Event: {}, Config: {}, Journal: {}, Lease: {}, Debate: {}, ProofRevision: {}, EvalItem: {}, CheckerRecord: {},
-}
-
-func schemaFor(kind Kind) (*gojsonschema.Schema, error) {
-	c, ok := compiledSchemas[kind]
-	if !ok {
-		return nil, fmt.Errorf("schemas: unknown kind %q (known: %v)", kind, Kinds())
-	}
-	c.once.Do(func() {
-		src := Source(kind)
-		if src == nil {
-			c.err = fmt.Errorf("schemas: %s is not embedded", kind.FileName())
-			return
-		}
-		c.schema, c.err = gojsonschema.NewSchema(gojsonschema.NewBytesLoader(src))
-		if c.err != nil {
-			c.err = fmt.Errorf("schemas: compile %s: %w", kind.FileName(), c.err)
-		}
-	})
-	return c.schema, c.err
-}
-
 // Source returns the raw schema text (for `proofloop schema` / docs), or nil
 // for an unknown kind. The caller may modify the returned slice.
 func Source(kind Kind) []byte {
-	if _, ok := compiledSchemas[kind]; !ok {
+	if schemaOf(kind) == nil {
 		return nil
 	}
 	b, err := files.ReadFile(kind.FileName())
@@ -137,23 +101,42 @@ func Source(kind Kind) []byte {
 // does not; malformed JSON gives one Failure at "$" saying that the JSON does
 // not parse. An unknown kind is a plain error.
 func Validate(kind Kind, doc []byte) error {
-	schema, err := schemaFor(kind)
-	if err != nil {
-		return err
+	sc := schemaOf(kind)
+	if sc == nil {
+		return fmt.Errorf("schemas: unknown kind %q (known: %v)", kind, Kinds())
 	}
-	// gojsonschema's decoder stops after the first value, so trailing
-	// garbage must be caught here.
+	// The decoder stops after the first value, so trailing garbage must
+	// be caught here.
 	if !json.Valid(doc) {
 		return &ValidationError{Kind: kind, Failures: []Failure{{Path: "$", Message: parseMessage(doc)}}}
 	}
-	res, err := schema.Validate(newDocLoader(doc))
+	tree, err := decodeDoc(doc)
 	if err != nil {
 		return &ValidationError{Kind: kind, Failures: []Failure{{Path: "$", Message: "the JSON does not parse: " + err.Error()}}}
 	}
-	if res.Valid() {
+	if fs := sc.validateTree(1, tree); len(fs) > 0 {
+		return &ValidationError{Kind: kind, Failures: fs}
+	}
+	return nil
+}
+
+// validateTree checks a decoded document against node i and returns its
+// failures, de-duplicated and sorted.
+func (s *schema) validateTree(i int32, tree any) []Failure {
+	r := s.sub(i, tree, nil)
+	if len(r.fails) == 0 {
 		return nil
 	}
-	return &ValidationError{Kind: kind, Failures: failures(doc, res.Errors())}
+	out := make([]Failure, 0, len(r.fails))
+	seen := map[Failure]bool{}
+	for _, f := range r.fails {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	sortFailures(out)
+	return out
 }
 
 // parseMessage explains why doc is not valid JSON.
@@ -173,98 +156,20 @@ func parseMessage(doc []byte) string {
 	return msg
 }
 
-// aggregate error types only say that a sub-schema failed; the sub-schema's
-// own errors are reported too, so these are dropped.
-var aggregate = map[string]bool{
-	"number_all_of":  true,
-	"condition_then": true,
-	"condition_else": true,
+// identifier reports whether key matches ^[A-Za-z_][A-Za-z0-9_]*$.
+func identifier(key string) bool {
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return key != ""
 }
-
-// failures converts gojsonschema's errors into sorted, de-duplicated
-// Failures with JSON paths.
-func failures(doc []byte, errs []gojsonschema.ResultError) []Failure {
-	var root any
-	decoded := false
-	out := make([]Failure, 0, len(errs))
-	seen := map[Failure]bool{}
-	add := func(e gojsonschema.ResultError) {
-		if !decoded {
-			d := json.NewDecoder(bytes.NewReader(doc))
-			d.UseNumber()
-			_ = d.Decode(&root) // doc is valid JSON: checked before validation
-			decoded = true
-		}
-		f := Failure{Path: jsonPath(root, e), Message: message(e)}
-		if !seen[f] {
-			seen[f] = true
-			out = append(out, f)
-		}
-	}
-	for _, e := range errs {
-		if !aggregate[e.Type()] {
-			add(e)
-		}
-	}
-	if len(out) == 0 { // only aggregates: should not happen, but never report nothing
-		for _, e := range errs {
-			add(e)
-		}
-	}
-	sortFailures(out)
-	return out
-}
-
-// jsonPath renders the location of e as $.a.b[0].c. gojsonschema gives the
-// location as a chain of segments starting at "(root)" (its Field() is the
-// same chain joined with dots: "validate.issues.0.sentence"); walking the
-// document tells array indexes from object keys that look like numbers.
-// Required and additional-property errors point at the object; their path is
-// extended with the property itself.
-func jsonPath(root any, e gojsonschema.ResultError) string {
-	segs := strings.Split(e.Context().String("\x00"), "\x00")
-	if len(segs) > 0 && segs[0] == gojsonschema.STRING_CONTEXT_ROOT {
-		segs = segs[1:]
-	}
-	var b strings.Builder
-	b.WriteString("$")
-	node := root
-	for _, s := range segs {
-		switch n := node.(type) {
-		case []any:
-			if i, err := strconv.Atoi(s); err == nil && i >= 0 && i < len(n) {
-				b.WriteString("[" + s + "]")
-				node = n[i]
-				continue
-			}
-		case map[string]any:
-			writeKey(&b, s)
-			node = n[s]
-			continue
-		}
-		// The document does not have this shape (should not happen):
-		// numbers are taken to be indexes.
-		if _, err := strconv.Atoi(s); err == nil {
-			b.WriteString("[" + s + "]")
-		} else {
-			writeKey(&b, s)
-		}
-		node = nil
-	}
-	switch e.Type() {
-	case "required", "additional_property_not_allowed":
-		if p, ok := e.Details()["property"].(string); ok {
-			writeKey(&b, p)
-		}
-	}
-	return b.String()
-}
-
-var identifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // writeKey appends .key, or ["key"] when key is not a plain identifier.
 func writeKey(b *strings.Builder, key string) {
-	if identifier().MatchString(key) {
+	if identifier(key) {
 		b.WriteString("." + key)
 		return
 	}
@@ -299,58 +204,6 @@ func typeName(t string) string {
 		return n
 	}
 	return t
-}
-
-// message says what is wrong with the value at the failure's path.
-func message(e gojsonschema.ResultError) string {
-	d := e.Details()
-	switch e.Type() {
-	case "required":
-		return "is required"
-	case "additional_property_not_allowed":
-		return "is not allowed here (unknown field)"
-	case "invalid_type":
-		var want []string
-		for t := range strings.SplitSeq(strings.Trim(fmt.Sprint(d["expected"]), "[]"), ",") {
-			want = append(want, typeName(t))
-		}
-		return fmt.Sprintf("must be %s, not %s", strings.Join(want, " or "), typeName(fmt.Sprint(d["given"])))
-	case "enum":
-		return fmt.Sprintf("must be one of %v, not %s", d["allowed"], shown(e.Value()))
-	case "const":
-		return fmt.Sprintf("must be %v, not %s", d["allowed"], shown(e.Value()))
-	case "pattern":
-		p := fmt.Sprint(d["pattern"])
-		if n, ok := patternNames[p]; ok {
-			return fmt.Sprintf("%s, not %s", n, shown(e.Value()))
-		}
-		return fmt.Sprintf("must match %s, not %s", p, shown(e.Value()))
-	case "string_gte":
-		if fmt.Sprint(d["min"]) == "1" {
-			return "must not be empty"
-		}
-		return fmt.Sprintf("must be at least %v characters long", d["min"])
-	case "string_lte":
-		return fmt.Sprintf("must be at most %v characters long", d["max"])
-	case "number_gte":
-		return fmt.Sprintf("must be at least %v, not %s", d["min"], shown(e.Value()))
-	case "number_gt":
-		return fmt.Sprintf("must be greater than %v, not %s", d["min"], shown(e.Value()))
-	case "number_lte":
-		return fmt.Sprintf("must be at most %v, not %s", d["max"], shown(e.Value()))
-	case "number_lt":
-		return fmt.Sprintf("must be less than %v, not %s", d["max"], shown(e.Value()))
-	case "array_min_items":
-		if fmt.Sprint(d["min"]) == "1" {
-			return "must not be empty"
-		}
-		return fmt.Sprintf("must have at least %v items", d["min"])
-	case "array_max_items":
-		return fmt.Sprintf("must have at most %v items", d["max"])
-	case "unique":
-		return fmt.Sprintf("must not repeat an item (items %v and %v are equal)", d["i"], d["j"])
-	}
-	return e.Description()
 }
 
 // shown renders a value for a message, cut short when long.
@@ -419,14 +272,17 @@ func digits(s string) int {
 // PropertyOrder lists the top-level properties of kind k in the order its
 // schema declares them, which is the order documents are written in.
 func PropertyOrder(k Kind) []string {
-	b, err := files.ReadFile(k.FileName())
-	if err != nil {
-		return nil
+	if s := schemaOf(k); s != nil {
+		return slices.Clone(s.order)
 	}
-	var keys []string
-	gjson.GetBytes(b, "properties").ForEach(func(key, _ gjson.Result) bool {
-		keys = append(keys, key.String())
-		return true
-	})
-	return keys
+	return nil
+}
+
+// Sum is the SHA-256 of kind k's schema file, as embedded (zero for an
+// unknown kind).
+func Sum(k Kind) [32]byte {
+	if s := schemaOf(k); s != nil {
+		return s.sum
+	}
+	return [32]byte{}
 }

@@ -220,7 +220,7 @@ func TestSources(t *testing.T) {
 		if s["description"] == nil || s["title"] == nil {
 			t.Errorf("%s: no title or description", k)
 		}
-		if _, err := schemaFor(k); err != nil {
+		if _, err := oracleSchema(k); err != nil {
 			t.Errorf("%s: %v", k, err)
 		}
 		// Every field is documented.

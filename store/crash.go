@@ -13,10 +13,11 @@ import (
 type CrashStep struct {
 	Name string
 	// Committed: the transaction killed here is in the store once the
-	// next command has recovered (a kill at after-marker may go either
-	// way, as its caller never heard back; recovery finishes it). The
-	// recovery of a leftover journal reaches wal-written (when it logs
-	// the journal) and after-journal too, before its own transaction.
+	// next command has recovered. A kill at after-marker leaves a mark
+	// whose record never reached the write-ahead log: recovery discards
+	// it. The recovery of a leftover journal of the earlier protocol (the
+	// whole record in .journal) reaches wal-written (when it logs the
+	// journal) and after-journal too, before its own transaction.
 	Committed bool
 	// Journal: the kill leaves .journal for the next command to finish.
 	Journal bool
@@ -33,7 +34,7 @@ type CrashStep struct {
 // a replay) reaches them.
 var CrashSteps = []CrashStep{
 	{Name: "before-journal"},
-	{Name: "after-marker", Committed: true, Journal: true},
+	{Name: "after-marker", Journal: true},
 	{Name: "wal-written", Committed: true, Journal: true},
 	{Name: "after-journal", Committed: true, Journal: true},
 	{Name: "after-first-write", Committed: true, Journal: true},

@@ -11,7 +11,10 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"sync"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
@@ -26,6 +29,17 @@ type journalWrite struct {
 	At      *int64 `json:"at,omitempty"`
 	Remove  bool   `json:"remove,omitempty"`
 	KV      []kvOp `json:"kv,omitempty"` // the index's changes (Path is index.db)
+	// EventLine: Content is the journal's event line and a newline, left
+	// out of the record, which holds the line once (in Event).
+	EventLine bool `json:"event_line,omitempty"`
+}
+
+// content is what w writes: its Content, or j's event line.
+func (w journalWrite) content(j *journal) []byte {
+	if w.EventLine {
+		return append(slices.Clip([]byte(j.Event)), '\n')
+	}
+	return []byte(w.Content)
 }
 
 // journal is the redo record of one transaction. Once it is durably in
@@ -57,13 +71,25 @@ func (j *journal) sum() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// journalMark is what .journal holds while a transaction is applied: where
+// its record starts in the write-ahead log, and the record's checksum. The
+// record's bytes go to disk once, in the log; the mark only says which line
+// to finish (a journal of the earlier protocol held the whole record, and
+// recover still finishes one).
+type journalMark struct {
+	Seq      int    `json:"seq"`
+	WALAt    int64  `json:"wal_at"`
+	Checksum string `json:"checksum"`
+}
+
 // commit is the protocol of docs/store.md, for one or many files:
-//  1. the journal, holding every write of the transaction (the event line
-//     last), is put in place as .journal (a temp file renamed, not synced):
-//     the mark that a transaction is being applied, which readers and the
-//     next command finish;
-//  2. the same journal is appended to the write-ahead log (.wal) and
-//     fdatasynced: the commit point, and the call's one sync;
+//  1. the mark, naming the offset of the write-ahead log (.wal) where the
+//     transaction's record will go, is put in place as .journal (a temp
+//     file renamed, not synced): the sign that a transaction is being
+//     applied, which readers and the next command finish;
+//  2. the record, holding every write of the transaction (the event line
+//     last), is appended to the log there and fdatasynced: the commit
+//     point, and the call's one sync;
 //  3. each write is applied without syncing: a document is replaced through
 //     a temp file beside it and a rename, an append is written at its
 //     offset, the index's changes are made in one bbolt transaction; the
@@ -71,16 +97,16 @@ func (j *journal) sum() string {
 //  4. .journal is removed, and once the log has grown past walLimit a
 //     checkpoint syncs what the logged transactions wrote and empties it.
 //
-// A kill before 1 leaves the store as it was (and perhaps a stale temp
-// file); a kill after it is finished by recover, which appends the journal
-// to the log and syncs it when the kill came before 2 (or between 2's
-// write and its sync), then redoes 3, from the page cache that a killed
-// process does not lose. A crash of the machine
-// can lose the unsynced writes of 3: walRecover replays the log (see
-// WALFile). The caller (Tx.commit) has sealed the event against the log's
-// tail, which it read under the lock.
+// A kill before 2 leaves the store as it was (perhaps with a mark whose
+// record is not in the log, which recover discards, and a stale temp file);
+// a kill after it is finished by recover, which syncs the log's record
+// when the kill came between 2's write and its sync, then redoes 3, from
+// the page cache that a killed process does not lose. A crash of the
+// machine can lose the unsynced writes of 3: walRecover replays the log
+// (see WALFile). The caller (Tx.commit) has sealed the event against the
+// log's tail, which it read under the lock.
 func (s *Store) commit(seq int, line []byte, at int64, writes []journalWrite) error {
-	writes = append(writes, journalWrite{Path: EventsFile, Content: string(line) + "\n", At: &at})
+	writes = append(writes, journalWrite{Path: EventsFile, At: &at, EventLine: true})
 	j := journal{Seq: seq, Event: line, Writes: writes}
 	j.Checksum = j.sum()
 	// Without HTML escaping: json.Marshal would rewrite a ">" inside the
@@ -90,12 +116,20 @@ func (s *Store) commit(seq int, line []byte, at int64, writes []journalWrite) er
 	if err != nil {
 		return Errorf(CodeInternal, "encode journal").Wrap(err)
 	}
+	walAt, err := s.walSize()
+	if err != nil {
+		return Errorf(CodeInternal, "open %s", WALFile).Wrap(err)
+	}
+	mark, err := Marshal(journalMark{Seq: seq, WALAt: walAt, Checksum: j.Checksum})
+	if err != nil {
+		return Errorf(CodeInternal, "encode journal").Wrap(err)
+	}
 	crashPoint("before-journal")
-	if err := writeReplace(s.root, JournalFile, jb); err != nil {
+	if err := writeReplace(s.root, JournalFile, mark); err != nil {
 		return Errorf(CodeInternal, "write journal").Wrap(err)
 	}
 	crashPoint("after-marker")
-	size, err := s.walAppend(jb)
+	size, err := s.walAppend(jb, walAt)
 	if err != nil {
 		// Not durable, so not committed: take the mark back, so that
 		// nothing finishes a transaction that reported failure.
@@ -123,7 +157,7 @@ func (s *Store) apply(j *journal) error {
 			crashPoint("after-writes")
 			logged = true
 		}
-		if err := s.applyWrite(w, dirs); err != nil {
+		if err := s.applyWrite(w, w.content(j), dirs); err != nil {
 			return err
 		}
 		if i == 0 {
@@ -138,7 +172,7 @@ func (s *Store) apply(j *journal) error {
 		}
 		if t.Seq < j.Seq {
 			at := t.Size
-			if err := s.applyWrite(journalWrite{Path: EventsFile, Content: string(j.Event) + "\n", At: &at}, dirs); err != nil {
+			if err := s.applyWrite(journalWrite{Path: EventsFile, At: &at}, append(slices.Clip([]byte(j.Event)), '\n'), dirs); err != nil {
 				return err
 			}
 		}
@@ -150,9 +184,10 @@ func (s *Store) apply(j *journal) error {
 	return nil
 }
 
-// applyWrite performs one write; the folders whose entries changed are
-// added to dirs for the caller to fsync.
-func (s *Store) applyWrite(w journalWrite, dirs map[string]bool) error {
+// applyWrite performs one write, of content (w's content: see
+// journalWrite.content); the folders whose entries changed are added to
+// dirs for the caller to fsync.
+func (s *Store) applyWrite(w journalWrite, content []byte, dirs map[string]bool) error {
 	dir := path.Dir(w.Path)
 	switch {
 	case w.Path == IndexFile:
@@ -163,7 +198,7 @@ func (s *Store) applyWrite(w journalWrite, dirs map[string]bool) error {
 		}
 		dirs[dir] = true
 	case w.At != nil:
-		created, err := writeAt(s.root, w.Path, *w.At, []byte(w.Content))
+		created, err := writeAt(s.root, w.Path, *w.At, content)
 		if err != nil {
 			return err
 		}
@@ -171,7 +206,7 @@ func (s *Store) applyWrite(w journalWrite, dirs map[string]bool) error {
 			dirs[dir] = true
 		}
 	default:
-		if err := writeReplace(s.root, w.Path, []byte(w.Content)); err != nil {
+		if err := writeReplace(s.root, w.Path, content); err != nil {
 			return err
 		}
 		dirs[dir] = true
@@ -238,8 +273,14 @@ func (s *Store) recover() (Recovery, error) {
 	}
 	var j journal
 	why := ""
+	var logged []byte // the record's line in the log, for a mark
 	if err := schemas.Validate(schemas.Journal, raw); err != nil {
 		why = err.Error()
+	} else if gjson.GetBytes(raw, "wal_at").Exists() {
+		j, logged, why, err = s.markedRecord(raw)
+		if err != nil {
+			return Recovery{}, err
+		}
 	} else if err := json.Unmarshal(raw, &j); err != nil {
 		why = err.Error()
 	} else if j.Checksum != j.sum() {
@@ -275,7 +316,9 @@ func (s *Store) recover() (Recovery, error) {
 	// that only this transaction reached, and the store would never open
 	// again.
 	jb := raw
-	if bytes.IndexByte(raw, '\n') >= 0 {
+	if logged != nil {
+		jb = logged // already the log's last line: walLog syncs it
+	} else if bytes.IndexByte(raw, '\n') >= 0 {
 		if jb, err = Marshal(j); err != nil {
 			return Recovery{}, Errorf(CodeInternal, "encode journal").Wrap(err)
 		}
@@ -293,6 +336,55 @@ func (s *Store) recover() (Recovery, error) {
 	}
 	_ = s.walCheckpoint(size, j.Seq) // as in commit: the log holds it until a later one
 	return Recovery{Found: true, Finished: true, Seq: j.Seq}, nil
+}
+
+// markedRecord reads the record a mark (.journal of this protocol) names:
+// the log's last line, from the mark's offset. When the line is not there
+// whole, either a replay after a machine crash has applied and
+// checkpointed it (the event log has its seq), or the kill came before the
+// commit point, the record's append: why says which, and the bytes of a
+// torn record are cut off the log, whose next append would follow them.
+func (s *Store) markedRecord(raw []byte) (journal, []byte, string, error) {
+	var m journalMark
+	var j journal
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&m); err != nil {
+		return j, nil, err.Error(), nil
+	}
+	wal, err := s.root.ReadFile(WALFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return j, nil, "", damaged(WALFile, err)
+	}
+	line, whole := []byte(nil), false
+	if m.WALAt > 0 && m.WALAt <= int64(len(wal)) {
+		line = wal[m.WALAt:]
+		line, whole = bytes.CutSuffix(line, []byte("\n"))
+		whole = whole && bytes.IndexByte(line, '\n') < 0
+	}
+	if whole && json.Unmarshal(line, &j) == nil && j.Seq == m.Seq && j.Checksum == m.Checksum && j.sum() == j.Checksum {
+		return j, line, "", nil
+	}
+	t, err := s.tail()
+	if err != nil {
+		return j, nil, "", err
+	}
+	if m.Seq <= t.Seq {
+		return j, nil, fmt.Sprintf("stale: transaction %d is in the event log already", m.Seq), nil
+	}
+	if m.WALAt > 0 && m.WALAt < int64(len(wal)) {
+		// A torn or damaged record of a transaction that never committed.
+		f, err := s.root.OpenFile(WALFile, os.O_WRONLY, 0)
+		if err != nil {
+			return j, nil, "", damaged(WALFile, err)
+		}
+		err = f.Truncate(m.WALAt)
+		f.Close()
+		if err != nil {
+			return j, nil, "", damaged(WALFile, err)
+		}
+	}
+	return j, nil, fmt.Sprintf("transaction %d never reached %s (the kill came before its commit point)", m.Seq, WALFile), nil
 }
 
 // staleJournal says why a whole journal must not be applied: its

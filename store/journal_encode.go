@@ -43,6 +43,9 @@ func (j *journal) encode() ([]byte, error) {
 		if w.Remove {
 			b = append(b, `,"remove":true`...)
 		}
+		if w.EventLine {
+			b = append(b, `,"event_line":true`...)
+		}
 		if len(w.KV) > 0 {
 			b = append(b, `,"kv":[`...)
 			for k, op := range w.KV {

@@ -17,6 +17,7 @@ func TestJournalEncode(t *testing.T) {
 		Writes: []journalWrite{
 			{Path: "statement/stmt_x.json", Content: "{\n  \"proof\": \"" + text + "\"\n}"},
 			{Path: "events.jsonl", Content: text + "\n", At: &at},
+			{Path: "events.jsonl", At: &at, EventLine: true},
 			{Path: "leases/x.json", Remove: true},
 			{Path: "empty", Content: "", At: &zero},
 			{Path: IndexFile, KV: []kvOp{{B: "items", K: "stmt_x", V: `{"id":"stmt_x"}`}, {B: "turn", K: "check\x00" + "0001\x00stmt_x", D: true}, {B: "meta", K: "seq"}}},

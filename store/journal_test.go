@@ -290,16 +290,19 @@ func TestLastSeqRefusesLineWithoutSeq(t *testing.T) {
 	sameFiles(t, dir, before)
 }
 
-// TestJournalFollowsSchema: the journal's record and its writes name the
-// fields journal.schema.json allows, no more and no fewer. It is
-// schemas.TestSchemaFieldsFollowGo for the one schema whose Go type is
+// TestJournalFollowsSchema: the journal's record and mark, and its writes,
+// name the fields journal.schema.json allows, no more and no fewer. It is
+// schemas.TestSchemaFieldsFollowGo for the one schema whose Go types are
 // unexported (the journal is the store's own), so it lives here.
 func TestJournalFollowsSchema(t *testing.T) {
 	doc := gjson.ParseBytes(schemas.Source(schemas.Journal))
 	for _, c := range []struct {
 		path string
-		typ  reflect.Type
-	}{{"", reflect.TypeFor[journal]()}, {"properties.writes.items", reflect.TypeFor[journalWrite]()}} {
+		typ  []reflect.Type
+	}{
+		{"", []reflect.Type{reflect.TypeFor[journal](), reflect.TypeFor[journalMark]()}},
+		{"properties.writes.items", []reflect.Type{reflect.TypeFor[journalWrite]()}},
+	} {
 		obj := doc
 		if c.path != "" {
 			obj = doc.Get(c.path)
@@ -309,13 +312,16 @@ func TestJournalFollowsSchema(t *testing.T) {
 			props = append(props, k.String())
 			return true
 		})
-		for i := range c.typ.NumField() {
-			if name, _, _ := strings.Cut(c.typ.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
-				fields = append(fields, name)
+		for _, typ := range c.typ {
+			for i := range typ.NumField() {
+				if name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+					fields = append(fields, name)
+				}
 			}
 		}
 		slices.Sort(props)
 		slices.Sort(fields)
+		fields = slices.Compact(fields)
 		if !slices.Equal(props, fields) {
 			t.Errorf("journal.schema.json %s allows %v; the Go type %s writes %v", c.path, props, c.typ, fields)
 		}

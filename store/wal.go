@@ -66,12 +66,29 @@ var bootOnce = sync.OnceValue(func() string {
 	return strings.TrimSpace(string(b))
 })
 
-// walAppend appends one journal to the log and fdatasyncs it: the commit
-// point. It returns the log's size after the append. A log that does not
-// exist yet is created with its header and the root fsynced, once per store.
-func (s *Store) walAppend(jb []byte) (int64, error) {
-	f, err := s.root.OpenFile(WALFile, os.O_WRONLY|os.O_APPEND, 0o644)
+// walSize is the log's size, where the next record goes. A log that does
+// not exist yet is created with its header and the root fsynced, once per
+// store.
+func (s *Store) walSize() (int64, error) {
+	st, err := s.root.Stat(WALFile)
 	if errors.Is(err, fs.ErrNotExist) {
+		if err := s.walReset(); err != nil {
+			return 0, err
+		}
+		st, err = s.root.Stat(WALFile)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
+
+// walAppend appends one journal to the log and fdatasyncs it: the commit
+// point. The log must end at at (-1: anywhere), where the caller's mark
+// says the record starts. It returns the log's size after the append.
+func (s *Store) walAppend(jb []byte, at int64) (int64, error) {
+	f, err := s.root.OpenFile(WALFile, os.O_WRONLY|os.O_APPEND, 0o644)
+	if errors.Is(err, fs.ErrNotExist) && at < 0 {
 		if err := s.walReset(); err != nil {
 			return 0, err
 		}
@@ -84,6 +101,9 @@ func (s *Store) walAppend(jb []byte) (int64, error) {
 	before, err := f.Stat()
 	if err != nil {
 		return 0, err
+	}
+	if at >= 0 && before.Size() != at {
+		return 0, fmt.Errorf("%s has %d bytes, not the %d its mark names", WALFile, before.Size(), at)
 	}
 	// A line that failed to be written or synced is cut off again, so that
 	// a replay after a machine crash never applies a transaction that
@@ -114,7 +134,7 @@ func (s *Store) walAppend(jb []byte) (int64, error) {
 func (s *Store) walLog(jb []byte) (int64, error) {
 	raw, err := s.root.ReadFile(WALFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return s.walAppend(jb)
+		return s.walAppend(jb, -1)
 	} else if err != nil {
 		return 0, damaged(WALFile, err)
 	}
@@ -142,7 +162,7 @@ func (s *Store) walLog(jb []byte) (int64, error) {
 			return 0, err
 		}
 	}
-	return s.walAppend(jb)
+	return s.walAppend(jb, -1)
 }
 
 // walReset makes the log hold only its header with this boot's id, durably.
@@ -252,7 +272,7 @@ func (s *Store) applyFiles(j *journal) error {
 		if w.Path == IndexFile {
 			continue
 		}
-		if err := s.applyWrite(w, map[string]bool{}); err != nil {
+		if err := s.applyWrite(w, w.content(j), map[string]bool{}); err != nil {
 			return err
 		}
 	}

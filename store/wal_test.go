@@ -196,3 +196,36 @@ func commitTags(t *testing.T, s *store.Store, tags ...string) {
 		}
 	}
 }
+
+// TestRecordOnce: a transaction's bytes go to disk once. While it is
+// applied, .journal holds only a mark naming its record in the
+// write-ahead log, and the record holds the event line once (the append to
+// events.jsonl refers to it).
+func TestRecordOnce(t *testing.T) {
+	dir := newRoot(t)
+	crashOnce(t, dir, "after-journal", "once/sub")
+	mark, err := os.ReadFile(filepath.Join(dir, store.JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mark) > 200 || !strings.Contains(string(mark), `"wal_at":`) {
+		t.Errorf(".journal holds %d bytes: %s; want a mark of under 200", len(mark), mark)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, store.WALFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	var rec struct {
+		Event json.RawMessage `json:"event"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &rec); err != nil || len(rec.Event) < 100 {
+		t.Fatalf("the log's last line: %v", err)
+	}
+	if n := strings.Count(lines[len(lines)-1], string(rec.Event)); n != 1 {
+		t.Errorf("the record holds its event line %d times; want once", n)
+	}
+	s := openStore(t, dir)
+	doctorClean(t, s)
+	checkStore(t, dir, []string{"once/sub"})
+}

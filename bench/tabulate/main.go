@@ -2,7 +2,10 @@
 // package appended to the rows file (bench/table), and make test's own
 // figure from the log of its last run here.
 //
-//	go run ./bench/tabulate [-test-log bin/test.log] ROWS
+//	go run ./bench/tabulate [-test-log bin/test.log] [-readme README.md] ROWS
+//
+// With -readme it also writes the README's summary of issue 38's figures
+// (summary.go).
 package main
 
 import (
@@ -20,6 +23,7 @@ var done = regexp.MustCompile(`(?m)^DONE (\d+ tests.*) in ([0-9.]+)s$`)
 
 func main() {
 	testLog := flag.String("test-log", "", "make test's log (bin/test.log): its time is the table's last row")
+	readme := flag.String("readme", "", "also write the summary table into this file (README.md), between its markers")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: tabulate [-test-log bin/test.log] ROWS")
@@ -34,6 +38,12 @@ func main() {
 		rows = append(rows, testRow(*testLog))
 	}
 	table.Write(os.Stdout, rows)
+	if *readme != "" {
+		if err := writeSummary(*readme, rows); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 }
 
 // testRow is make test's time, from the log its last run here left: make

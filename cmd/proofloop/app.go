@@ -63,7 +63,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // execute runs one command line with a's streams and returns the exit code.
 func (a *app) execute(args []string) int {
 	rootCmd := a.newRoot()
-	a.addCommands(rootCmd, named(rootCmd, args))
+	only := named(rootCmd, args)
+	if handsOff(only) {
+		return a.handOff(only, args)
+	}
+	a.addCommands(rootCmd, only)
 	// Only cobra's hidden __complete command, which a shell's completion
 	// script runs, looks completions up; registering them walks every flag
 	// of the tree, a third of building it, so other command lines skip it.
@@ -95,12 +99,7 @@ func (a *app) execute(args []string) int {
 		if store.CodeOf(err) == "" {
 			err = &store.Error{Code: store.CodeUsage, Msg: err.Error(), Hint: usageHint(c, err)}
 		}
-		for _, arg := range args {
-			if arg == "--" {
-				break
-			}
-			a.json = a.json || arg == "--json" || arg == "--json=true"
-		}
+		a.json = a.json || jsonAsked(args)
 	}
 	return a.fail(err)
 }

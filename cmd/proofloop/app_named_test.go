@@ -5,6 +5,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/proofloop/proofloop/report"
 	"github.com/proofloop/proofloop/skills"
 )
 
@@ -63,5 +64,22 @@ func TestOneCommandTree(t *testing.T) {
 		if one.Len() == 0 || one.String() != whole.String() {
 			t.Errorf("%s --help with its command alone:\n%s\nwith the whole tree:\n%s", name, one.String(), whole.String())
 		}
+	}
+}
+
+// TestFullOnlyCommands: the commands the lean build hands off are commands
+// of the tree, and serve's flag default is the report package's own.
+func TestFullOnlyCommands(t *testing.T) {
+	root := (&app{}).rootCommand()
+	for _, name := range fullOnly {
+		if c, _, err := root.Find([]string{name}); err != nil || c == root {
+			t.Errorf("fullOnly names %q, which is no command", name)
+		}
+		if handsOff(name) {
+			t.Errorf("the default build hands %q off; only the lean one does", name)
+		}
+	}
+	if defaultMaxStreams != report.DefaultMaxStreams {
+		t.Errorf("serve --max-streams defaults to %d; report.DefaultMaxStreams is %d", defaultMaxStreams, report.DefaultMaxStreams)
 	}
 }

@@ -1,17 +1,10 @@
 package main
 
-import (
-	"context"
-	"fmt"
-	"net"
-	"os/signal"
-	"syscall"
+import "github.com/spf13/cobra"
 
-	"github.com/spf13/cobra"
-
-	"github.com/proofloop/proofloop/report"
-	"github.com/proofloop/proofloop/store"
-)
+// defaultMaxStreams is report.DefaultMaxStreams, which the command's flag
+// cannot name in the lean build (lean.go); a test holds them equal.
+const defaultMaxStreams = 256
 
 func (a *app) serveCommand() *cobra.Command {
 	var problem, addr string
@@ -30,34 +23,10 @@ localhost, 127.0.0.1 or [::1] with its port (421 otherwise), so a web page canno
 through DNS rebinding. Every response carries a strict Content-Security-Policy (no source but
 the page's own nonced script and style). It runs until SIGINT or SIGTERM.`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if maxStreams < 1 {
-				return store.Errorf(store.CodeUsage, "--max-streams takes a number from 1, not %d", maxStreams).
-					WithHint(fmt.Sprintf("leave it out for %d", report.DefaultMaxStreams))
-			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if problem != "" {
-				if err := report.CheckProblem(s, problem); err != nil {
-					return err
-				}
-			}
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				return store.Errorf(store.CodeUsage, "listen on %s", addr).Wrap(err)
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-			defer stop()
-			fmt.Fprintf(a.stdout, "Serving the report of %s at http://%s/ (read-only; Ctrl-C stops).\n", s.Dir, ln.Addr())
-			h := report.NewHandler(s, report.ServeOptions{Problem: problem, Hosts: report.NewHosts(addr, ln.Addr()), MaxStreams: maxStreams, Log: a.stderr})
-			return report.Serve(ctx, ln, h)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runServe(problem, addr, maxStreams) },
 	}
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (keep it on localhost unless you mean to share the store)")
 	c.Flags().StringVar(&problem, "problem", "", "only this problem's subtree (`PROBLEM` id)")
-	c.Flags().IntVar(&maxStreams, "max-streams", report.DefaultMaxStreams, "at most `N` open /events streams (open pages); the next gets 503")
+	c.Flags().IntVar(&maxStreams, "max-streams", defaultMaxStreams, "at most `N` open /events streams (open pages); the next gets 503")
 	return c
 }
