@@ -72,8 +72,9 @@ type Protocol struct {
 	roles func(d *Debate) []string
 	// start checks the protocol's fields of a new debate.
 	start func(d *Debate) error
-	// validate checks a turn's content (the writer's role is known).
-	validate func(d *Debate, participantID, role string, t *DebateTurn, source []byte) error
+	// validate checks a turn's content (the writer's role is known); p is
+	// the protocol itself, whose Fields it may read.
+	validate func(p *Protocol, d *Debate, participantID, role string, t *DebateTurn, source []byte) error
 	// next refines the derived turn state (mediator, forced consensus,
 	// soft-limit advice); it gets the plain alternation result.
 	next func(d *Debate, s TurnState) TurnState
@@ -163,6 +164,19 @@ func (e *RefusalError) Error() string { return e.Action + " refused: " + e.Why }
 
 // Protocols lists the protocols in a fixed order.
 var Protocols = []*Protocol{&Socratic, &Review, &Agora, &Dialectic, &Panel}
+
+// AddProtocol puts p after the protocols of Protocols and returns the undo.
+// The binary's protocols are Protocols' literal; a test adds one with it (a
+// protocol that reuses panel's judge, internal/protocoltest). A name
+// already taken panics: two protocols of one name would shadow each other.
+func AddProtocol(p *Protocol) (undo func()) {
+	if _, err := LookupProtocol(p.Name); err == nil {
+		panic("model.AddProtocol: " + p.Name + " is a protocol already")
+	}
+	n := len(Protocols)
+	Protocols = append(Protocols[:n:n], p)
+	return func() { Protocols = Protocols[:n:n] }
+}
 
 // ProtocolNames lists the protocol names in order.
 func ProtocolNames() []string {
@@ -342,7 +356,7 @@ func (p *Protocol) ValidateTurn(d *Debate, participantID string, t *DebateTurn, 
 	}
 	err := p.checkFields(role, t)
 	if err == nil {
-		err = p.validate(d, participantID, role, t, source)
+		err = p.validate(p, d, participantID, role, t, source)
 	}
 	var te *TurnError
 	if errors.As(err, &te) && te.Hint == "" {

@@ -65,14 +65,16 @@ var Panel = Protocol{
 // panelRound is the round the next turn belongs to, counting from 1.
 func panelRound(d *Debate) int { return len(d.Turns)/3 + 1 }
 
-func validatePanel(d *Debate, _, role string, t *DebateTurn, _ []byte) error {
-	// Which role writes which field is checked from Fields before this.
+func validatePanel(p *Protocol, d *Debate, _, role string, t *DebateTurn, _ []byte) error {
+	// Which role writes which field is checked from Fields before this; the
+	// verdicts are the conclusion field's values (PanelVerdicts here), so that
+	// a protocol built on these rules may give its judge verdicts of its own.
 	if err := need("body", t.Body); err != nil {
 		return err
 	}
 	if c := t.Conclusion; c != nil {
 		summary := len(c.Agreed) > 0 || len(c.Insights) > 0 || len(c.Positions) > 0 || len(c.OpenPoints) > 0 || len(c.LeftOpen) > 0
-		return firstErr(enum("conclusion.outcome", c.Outcome, PanelVerdicts), need("conclusion.text", c.Text),
+		return firstErr(enum("conclusion.outcome", c.Outcome, p.field("conclusion").Enum), need("conclusion.text", c.Text),
 			forbid("conclusion", summary, "a verdict is its outcome and text: agreed, insights, positions, open_points and left_open are a dialectic conclusion's"))
 	}
 	if role == RoleJudge && panelRound(d) >= d.MaxTurns {
