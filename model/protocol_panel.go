@@ -128,12 +128,7 @@ var panelDoc = Doc{
 var panelExample = Example{
 	ID:      "deb_the_cache_is_needed",
 	Outcome: PanelUpheld,
-	Steps: []ExampleStep{
-		{Args: "init"},
-		{Note: "the seats in join order: proponent, opponent, judge", Args: "debate start --protocol panel --topic 'The cache is needed'"},
-		{Args: "debate join deb_the_cache_is_needed --participant-name pia --actor pia"},
-		{Args: "debate join deb_the_cache_is_needed --participant-name oto --actor oto"},
-		{Args: "debate join deb_the_cache_is_needed --participant-name jude --actor jude"},
+	Steps: append(exampleOpening("deb_the_cache_is_needed", "the seats in join order: proponent, opponent, judge", "--protocol panel --topic 'The cache is needed'", "pia", "oto", "jude"), []ExampleStep{
 		{Args: "debate turn deb_the_cache_is_needed --participant-id p1 --actor pia --body 'Every page load reads the index twice; the cache halves it.'"},
 		{Args: "debate turn deb_the_cache_is_needed --participant-id p2 --actor oto --body 'The index is small; the cache adds invalidation bugs.'"},
 		{Note: "the judge asks a question for round 2", Args: "debate turn deb_the_cache_is_needed --participant-id p3 --actor jude --body 'How large is the index at 3,000 statements?'"},
@@ -141,5 +136,5 @@ var panelExample = Example{
 		{Args: "debate turn deb_the_cache_is_needed --participant-id p2 --actor oto --body 'Granted: 2 MB per request is too much.'"},
 		{Note: "the verdict closes the panel", Args: "debate turn deb_the_cache_is_needed --participant-id p3 --actor jude --body 'The opponent conceded the cost.' --conclusion upheld --conclusion-text 'The cache stays; invalidate it on every commit.'"},
 		{Args: "debate list"},
-	},
+	}...),
 }
