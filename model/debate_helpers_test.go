@@ -68,9 +68,16 @@ func apply(p *Protocol, d *Debate, pid string, tt DebateTurn) Assessment {
 	return a
 }
 
-// wantTurnError checks err is a TurnError on field whose rule contains frag.
+// wantTurnError checks err is a TurnError on field whose rule contains
+// frag; field "" wants no error.
 func wantTurnError(t testing.TB, err error, field, frag string) {
 	t.Helper()
+	if field == "" {
+		if err != nil {
+			t.Fatalf("err = %v; want nil", err)
+		}
+		return
+	}
 	var te *TurnError
 	if !errors.As(err, &te) {
 		t.Fatalf("err = %v; want a TurnError on %s", err, field)
