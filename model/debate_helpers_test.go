@@ -158,3 +158,24 @@ func agoraTurn(signal string, target string, conf float64) DebateTurn {
 	}
 	return tt
 }
+
+// turnCase is one turn of a table test: on the debate setup makes, pid
+// writes turn; field "" wants it accepted, else refused on field with a
+// rule containing frag.
+type turnCase struct {
+	name  string
+	setup func(*testing.T) *Debate
+	pid   string
+	turn  DebateTurn
+	field string
+	frag  string
+}
+
+// runTurnCases runs each case as a subtest of t against p.
+func runTurnCases(t *testing.T, p *Protocol, cases []turnCase) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			wantTurnError(t, p.ValidateTurn(c.setup(t), c.pid, &c.turn, nil), c.field, c.frag)
+		})
+	}
+}
