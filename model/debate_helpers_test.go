@@ -160,7 +160,7 @@ func agoraTurn(signal string, target string, conf float64) DebateTurn {
 }
 
 // turnCase is one turn of a table test: on the debate setup makes, pid
-// writes turn; field "" wants it accepted, else refused on field with a
+// (whoever's turn it is when "") writes turn; field "" wants it accepted, else refused on field with a
 // rule containing frag.
 type turnCase struct {
 	name  string
@@ -175,7 +175,11 @@ type turnCase struct {
 func runTurnCases(t *testing.T, p *Protocol, cases []turnCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			wantTurnError(t, p.ValidateTurn(c.setup(t), c.pid, &c.turn, nil), c.field, c.frag)
+			d := c.setup(t)
+			if c.pid == "" {
+				c.pid = p.WhoseTurn(d).ParticipantID
+			}
+			wantTurnError(t, p.ValidateTurn(d, c.pid, &c.turn, nil), c.field, c.frag)
 		})
 	}
 }
