@@ -164,14 +164,9 @@ type BriefSentence struct {
 // token ("" for none). A debate is not an item of this brief: its roles
 // read the debate with `debate show`.
 func ReadBrief(s *store.Store, role model.Role, id, token string) (*Brief, error) {
-	kind, err := model.KindOf(id)
+	kind, err := briefKind(role, id)
 	if err != nil {
-		return nil, store.Errorf(store.CodeInvalidInput, "%v", err).
-			WithHint("give the id of a problem or statement, as `proofloop next --role " + string(role) + "` prints it")
-	}
-	if kind == model.KindDebate {
-		return nil, store.Errorf(store.CodeInvalidInput, "%s is a debate; prime --id takes a problem or statement", id).
-			WithHint("read a debate with `proofloop debate show " + id + "`")
+		return nil, err
 	}
 	doc, err := s.Read(id)
 	if err != nil {
@@ -184,8 +179,7 @@ func ReadBrief(s *store.Store, role model.Role, id, token string) (*Brief, error
 	}); err != nil {
 		return nil, err
 	}
-	now := s.Now()
-	b := &Brief{Item: itemOf(row, now), Role: role, Revision: doc.Revision(), Allowed: []Allowed{}}
+	b := &Brief{Item: itemOf(row, s.Now()), Role: role, Revision: doc.Revision(), Allowed: []Allowed{}}
 	b.YourTurn = b.Item.Role == role
 	if b.Guidance, err = GuidanceFor(context.Background(), s, role, id, row.Round); err != nil {
 		return nil, err
@@ -199,78 +193,136 @@ func ReadBrief(s *store.Store, role model.Role, id, token string) (*Brief, error
 			Yours: l != nil && token != "" && l.Token == token}
 	}
 	if b.YourTurn {
-		for i := range model.Table {
-			r := &model.Table[i]
-			if r.Kind != kind || !slices.Contains(r.Roles, role) {
-				continue
-			}
-			for _, f := range r.From {
-				// A rule with sources names the role's own source.
-				if slices.Contains(f.Statuses, b.Item.Status) && (f.Source == "" || string(f.Source) == string(role)) {
-					b.Allowed = append(b.Allowed, Allowed{Skill: r.Skill, Source: f.Source})
-					break
-				}
-			}
-		}
+		b.Allowed = append(b.Allowed, allowed(kind, role, b.Item.Status)...)
 	}
 	if kind == model.KindProblem {
-		p, err := doc.Problem()
-		if err != nil {
-			return nil, err
-		}
-		b.Objective, b.Hypothesis = p.Objective, p.Hypothesis
-		if b.Preliminaries, err = refs(s, p.Preliminaries); err != nil {
-			return nil, err
-		}
-		b.Progresses, err = refs(s, p.Progresses)
-		return b, err
+		return b, b.problem(s, doc)
 	}
+	return b, b.statement(s, doc)
+}
+
+// briefKind is the kind of the item a brief is asked for: a problem or a
+// statement, never a debate.
+func briefKind(role model.Role, id string) (model.Kind, error) {
+	kind, err := model.KindOf(id)
+	if err != nil {
+		return "", store.Errorf(store.CodeInvalidInput, "%v", err).
+			WithHint("give the id of a problem or statement, as `proofloop next --role " + string(role) + "` prints it")
+	}
+	if kind == model.KindDebate {
+		return "", store.Errorf(store.CodeInvalidInput, "%s is a debate; prime --id takes a problem or statement", id).
+			WithHint("read a debate with `proofloop debate show " + id + "`")
+	}
+	return kind, nil
+}
+
+// allowed lists the skills of the transition table that role may run on
+// an item of kind in status: a rule with sources names the role's own.
+func allowed(kind model.Kind, role model.Role, status model.Status) []Allowed {
+	var out []Allowed
+	for i := range model.Table {
+		r := &model.Table[i]
+		if r.Kind != kind || !slices.Contains(r.Roles, role) {
+			continue
+		}
+		for _, f := range r.From {
+			if slices.Contains(f.Statuses, status) && (f.Source == "" || string(f.Source) == string(role)) {
+				out = append(out, Allowed{Skill: r.Skill, Source: f.Source})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// problem fills in a problem's brief: its objective and hypothesis and the
+// statements it relies on and has made.
+func (b *Brief) problem(s *store.Store, doc *store.Doc) error {
+	p, err := doc.Problem()
+	if err != nil {
+		return err
+	}
+	b.Objective, b.Hypothesis = p.Objective, p.Hypothesis
+	if b.Preliminaries, err = refs(s, p.Preliminaries); err != nil {
+		return err
+	}
+	b.Progresses, err = refs(s, p.Progresses)
+	return err
+}
+
+// statement fills in a statement's brief: its claim and the items around
+// it, its proof in numbered sentences, its formal track and its open
+// issues, each beside what it cites.
+func (b *Brief) statement(s *store.Store, doc *store.Doc) error {
 	st, err := doc.Statement()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	b.Claim, b.Premises, b.ProofRevision, b.Proposed = st.Claim, st.Premises, st.ProofRevision, st.ProposedModification
 	if st.ProofStrategy != nil {
 		b.Strategy = *st.ProofStrategy
 	}
+	if err := b.around(s, st); err != nil {
+		return err
+	}
+	b.Review, b.Abandoned = st.CurrentReview(), abandonedProof(st)
+	if err := b.proof(s, st); err != nil {
+		return err
+	}
+	b.Formal = formalBrief(st, b.Role)
+	if st.Status == model.StatementTrue {
+		// What stands behind it, derived over what it relies on.
+		if err := Proved(s, []*Item{b.Item}); err != nil {
+			return err
+		}
+	}
+	b.issues(st)
+	return nil
+}
+
+// around reads the statement's context, sub-statements and dead ends.
+func (b *Brief) around(s *store.Store, st *model.Statement) error {
 	if st.Context != "" {
 		ctx, err := refs(s, []string{st.Context})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.Context = &ctx[0]
 	}
+	var err error
 	if b.Subs, err = refs(s, st.SubStatements); err != nil {
-		return nil, err
+		return err
 	}
-	if b.DeadEnds, b.EarlierDeadEnds, err = briefDeadEnds(s, st); err != nil {
-		return nil, err
-	}
-	b.Review, b.Abandoned = st.CurrentReview(), abandonedProof(st)
-	open := st.OpenIssues()
+	b.DeadEnds, b.EarlierDeadEnds, err = briefDeadEnds(s, st)
+	return err
+}
+
+// proof numbers the sentences of the statement's proof. A turn of the
+// formal track needs the formal texts, not the written proof: it is left
+// out, and counted (agents pay for every byte).
+func (b *Brief) proof(s *store.Store, st *model.Statement) error {
 	var sentences []string
 	if st.Proof != nil && !b.Abandoned {
 		sentences = model.Sentences(*st.Proof)
 	}
-	// A turn of the formal track needs the formal texts, not the written
-	// proof: it is left out, and counted (agents pay for every byte).
 	cfg, err := s.Config()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if b.YourTurn && formalTurn(st, role, cfg.MaxRounds) {
+	if b.YourTurn && formalTurn(st, b.Role, cfg.MaxRounds) {
 		b.ProofSentences, sentences = len(sentences), nil
 	}
 	for i, text := range sentences {
 		b.Sentences = append(b.Sentences, BriefSentence{N: i + 1, Text: text})
 	}
-	b.Formal = formalBrief(st, role)
-	if st.Status == model.StatementTrue {
-		// What stands behind it, derived over what it relies on.
-		if err := Proved(s, []*Item{b.Item}); err != nil {
-			return nil, err
-		}
-	}
+	return nil
+}
+
+// issues puts each open issue beside the sentence it cites, with the
+// formal texts it is about, or with the other issues, and counts the
+// answered ones.
+func (b *Brief) issues(st *model.Statement) {
+	open := st.OpenIssues()
 	for _, is := range st.Validate.Issues {
 		if !slices.Contains(open, is.IssueNumber) {
 			b.Answered++
@@ -287,7 +339,6 @@ func ReadBrief(s *store.Store, role model.Role, id, token string) (*Brief, error
 			b.OtherIssues = append(b.OtherIssues, is)
 		}
 	}
-	return b, nil
 }
 
 // refs reads the documents ids name, each as a BriefRef.

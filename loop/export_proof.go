@@ -46,111 +46,21 @@ type ExportedStatement struct {
 // ExportProof gathers the proof of root problem id. A problem that is not
 // soundly solved is refused (guard_failed) unless draft.
 func ExportProof(s *store.Store, id string, draft bool) (*ProofDoc, error) {
-	d, err := s.Read(id)
+	p, it, err := exportable(s, id, draft)
 	if err != nil {
 		return nil, err
 	}
-	if d.Kind != model.KindProblem {
-		return nil, store.Errorf(store.CodeInvalidInput, "--problem must name a problem; %s is a %s", id, d.Kind).
-			WithHint("`proofloop status` lists the problems")
-	}
-	p, err := d.Problem()
-	if err != nil {
+	g := &gathering{s: s, doc: &ProofDoc{Problem: p, Draft: draft, Grade: it.Grade},
+		seen: map[string]bool{}, covered: map[string]bool{}, relied: map[string]bool{}}
+	if err := g.preliminaries(p); err != nil {
 		return nil, err
 	}
-	it := &Item{ID: id}
-	if err := Proved(s, []*Item{it}); err != nil {
+	if err := g.own(p); err != nil {
 		return nil, err
 	}
-	if !it.FullyProved && !draft {
-		why := it.Why()
-		if p.Status != model.ProblemSolved {
-			why = "it is " + string(p.Status)
-		}
-		return nil, store.Errorf(store.CodeGuardFailed, "%s is not soundly solved (%s): there is no finished proof to export", id, why).
-			WithHint("drive it to solved (`proofloop run --problem " + id + "`), or export what there is with --draft, which marks every unproved step")
-	}
-	doc := &ProofDoc{Problem: p, Draft: draft, Grade: it.Grade}
-	seen := map[string]bool{}
-	// covered: below a kernel-checked statement; relied: what the
-	// problem's key statement rests on (a preliminary sub-problem's proof
-	// is shown first, and the key does not rest on it).
-	covered, relied := map[string]bool{}, map[string]bool{}
-	var visit func(id string, underKernel, counts bool) error
-	visit = func(sid string, underKernel, counts bool) error {
-		if underKernel {
-			covered[sid] = true
-		}
-		if counts {
-			relied[sid] = true
-		}
-		if seen[sid] {
-			return nil
-		}
-		seen[sid] = true
-		sd, err := s.Read(sid)
-		if err != nil {
-			return err
-		}
-		st, err := sd.Statement()
-		if err != nil {
-			return err
-		}
-		var uses []string
-		for _, sub := range st.SubStatements {
-			sub2, err := s.Read(sub)
-			if err != nil {
-				return err
-			}
-			if sub2.Status() == model.StatementFalse {
-				continue // a refuted lemma is no step of the proof
-			}
-			if err := visit(sub, underKernel || st.KernelChecked(), counts); err != nil {
-				return err
-			}
-			uses = append(uses, sub)
-		}
-		sit := &Item{ID: sid}
-		if err := Proved(s, []*Item{sit}); err != nil {
-			return err
-		}
-		doc.Statements = append(doc.Statements, ExportedStatement{Statement: st, Uses: uses, Proved: sit.FullyProved})
-		return nil
-	}
-	// A preliminary sub-problem's proof comes first, under its objective;
-	// then the problem's own.
-	for _, sub := range p.Preliminaries {
-		sp, err := s.Read(sub)
-		if err != nil {
-			return nil, err
-		}
-		pr, err := sp.Problem()
-		if err != nil || pr.ResolvedBy == nil || *pr.ResolvedBy == "" {
-			continue
-		}
-		start := len(doc.Statements)
-		if err := visit(*pr.ResolvedBy, false, false); err != nil {
-			return nil, err
-		}
-		if start < len(doc.Statements) {
-			doc.Statements[start].Opens = pr
-		}
-	}
-	start := len(doc.Statements)
-	roots := p.Progresses
-	if p.ResolvedBy != nil && *p.ResolvedBy != "" {
-		roots = []string{*p.ResolvedBy}
-	}
-	for _, r := range roots {
-		if err := visit(r, false, true); err != nil {
-			return nil, err
-		}
-	}
-	if start > 0 && start < len(doc.Statements) {
-		doc.Statements[start].Main = true
-	}
+	doc := g.doc
 	for _, st := range doc.Statements {
-		if relied[st.ID] && st.Status == model.StatementTrue && !st.KernelChecked() && !covered[st.ID] {
+		if g.relied[st.ID] && st.Status == model.StatementTrue && !st.KernelChecked() && !g.covered[st.ID] {
 			doc.AgentsAlone = append(doc.AgentsAlone, st.ID)
 		}
 	}
@@ -160,6 +70,131 @@ func ExportProof(s *store.Store, id string, draft bool) (*ProofDoc, error) {
 		}
 	}
 	return doc, nil
+}
+
+// exportable reads problem id and whether it is proved, refusing a
+// problem that is not soundly solved unless draft.
+func exportable(s *store.Store, id string, draft bool) (*model.Problem, *Item, error) {
+	d, err := s.Read(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.Kind != model.KindProblem {
+		return nil, nil, store.Errorf(store.CodeInvalidInput, "--problem must name a problem; %s is a %s", id, d.Kind).
+			WithHint("`proofloop status` lists the problems")
+	}
+	p, err := d.Problem()
+	if err != nil {
+		return nil, nil, err
+	}
+	it := &Item{ID: id}
+	if err := Proved(s, []*Item{it}); err != nil {
+		return nil, nil, err
+	}
+	if !it.FullyProved && !draft {
+		why := it.Why()
+		if p.Status != model.ProblemSolved {
+			why = "it is " + string(p.Status)
+		}
+		return nil, nil, store.Errorf(store.CodeGuardFailed, "%s is not soundly solved (%s): there is no finished proof to export", id, why).
+			WithHint("drive it to solved (`proofloop run --problem " + id + "`), or export what there is with --draft, which marks every unproved step")
+	}
+	return p, it, nil
+}
+
+// gathering is the export's walk over the statements a proof rests on:
+// covered are those below a kernel-checked statement; relied, what the
+// problem's key statement rests on (a preliminary sub-problem's proof is
+// shown first, and the key does not rest on it).
+type gathering struct {
+	s                     *store.Store
+	doc                   *ProofDoc
+	seen, covered, relied map[string]bool
+}
+
+// preliminaries exports each solved preliminary sub-problem's proof first,
+// under its objective.
+func (g *gathering) preliminaries(p *model.Problem) error {
+	for _, sub := range p.Preliminaries {
+		sp, err := g.s.Read(sub)
+		if err != nil {
+			return err
+		}
+		pr, err := sp.Problem()
+		if err != nil || pr.ResolvedBy == nil || *pr.ResolvedBy == "" {
+			continue
+		}
+		start := len(g.doc.Statements)
+		if err := g.visit(*pr.ResolvedBy, false, false); err != nil {
+			return err
+		}
+		if start < len(g.doc.Statements) {
+			g.doc.Statements[start].Opens = pr
+		}
+	}
+	return nil
+}
+
+// own exports the problem's own proof: from the statement that resolved
+// it, else from its progresses.
+func (g *gathering) own(p *model.Problem) error {
+	start := len(g.doc.Statements)
+	roots := p.Progresses
+	if p.ResolvedBy != nil && *p.ResolvedBy != "" {
+		roots = []string{*p.ResolvedBy}
+	}
+	for _, r := range roots {
+		if err := g.visit(r, false, true); err != nil {
+			return err
+		}
+	}
+	if start > 0 && start < len(g.doc.Statements) {
+		g.doc.Statements[start].Main = true
+	}
+	return nil
+}
+
+// visit exports statement sid after the sub-statements it uses (a refuted
+// one is no step of the proof).
+func (g *gathering) visit(sid string, underKernel, counts bool) error {
+	if underKernel {
+		g.covered[sid] = true
+	}
+	if counts {
+		g.relied[sid] = true
+	}
+	if g.seen[sid] {
+		return nil
+	}
+	g.seen[sid] = true
+	sd, err := g.s.Read(sid)
+	if err != nil {
+		return err
+	}
+	st, err := sd.Statement()
+	if err != nil {
+		return err
+	}
+	var uses []string
+	for _, sub := range st.SubStatements {
+		sub2, err := g.s.Read(sub)
+		if err != nil {
+			return err
+		}
+		if sub2.Status() == model.StatementFalse {
+			continue // a refuted lemma is no step of the proof
+		}
+		if err := g.visit(sub, underKernel || st.KernelChecked(), counts); err != nil {
+			return err
+		}
+		uses = append(uses, sub)
+	}
+	sit := &Item{ID: sid}
+	if err := Proved(g.s, []*Item{sit}); err != nil {
+		return err
+	}
+	g.doc.Statements = append(g.doc.Statements, ExportedStatement{Statement: st, Uses: uses, Proved: sit.FullyProved})
+	return nil
 }
 
 // evidence says in a sentence what stands behind the problem's proof ("" for

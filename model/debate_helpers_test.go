@@ -68,9 +68,16 @@ func apply(p *Protocol, d *Debate, pid string, tt DebateTurn) Assessment {
 	return a
 }
 
-// wantTurnError checks err is a TurnError on field whose rule contains frag.
+// wantTurnError checks err is a TurnError on field whose rule contains
+// frag; field "" wants no error.
 func wantTurnError(t testing.TB, err error, field, frag string) {
 	t.Helper()
+	if field == "" {
+		if err != nil {
+			t.Fatalf("err = %v; want nil", err)
+		}
+		return
+	}
 	var te *TurnError
 	if !errors.As(err, &te) {
 		t.Fatalf("err = %v; want a TurnError on %s", err, field)
@@ -150,4 +157,29 @@ func agoraTurn(signal string, target string, conf float64) DebateTurn {
 		tt.Evidence = []Evidence{{Source: "paper", Content: "a table", Confidence: 0.8}}
 	}
 	return tt
+}
+
+// turnCase is one turn of a table test: on the debate setup makes, pid
+// (whoever's turn it is when "") writes turn; field "" wants it accepted, else refused on field with a
+// rule containing frag.
+type turnCase struct {
+	name  string
+	setup func(*testing.T) *Debate
+	pid   string
+	turn  DebateTurn
+	field string
+	frag  string
+}
+
+// runTurnCases runs each case as a subtest of t against p.
+func runTurnCases(t *testing.T, p *Protocol, cases []turnCase) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := c.setup(t)
+			if c.pid == "" {
+				c.pid = p.WhoseTurn(d).ParticipantID
+			}
+			wantTurnError(t, p.ValidateTurn(d, c.pid, &c.turn, nil), c.field, c.frag)
+		})
+	}
 }

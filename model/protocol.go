@@ -72,8 +72,9 @@ type Protocol struct {
 	roles func(d *Debate) []string
 	// start checks the protocol's fields of a new debate.
 	start func(d *Debate) error
-	// validate checks a turn's content (the writer's role is known).
-	validate func(d *Debate, participantID, role string, t *DebateTurn, source []byte) error
+	// validate checks a turn's content (the writer's role is known); p is
+	// the protocol itself, whose Fields it may read.
+	validate func(p *Protocol, d *Debate, participantID, role string, t *DebateTurn, source []byte) error
 	// next refines the derived turn state (mediator, forced consensus,
 	// soft-limit advice); it gets the plain alternation result.
 	next func(d *Debate, s TurnState) TurnState
@@ -163,6 +164,19 @@ func (e *RefusalError) Error() string { return e.Action + " refused: " + e.Why }
 
 // Protocols lists the protocols in a fixed order.
 var Protocols = []*Protocol{&Socratic, &Review, &Agora, &Dialectic, &Panel}
+
+// AddProtocol puts p after the protocols of Protocols and returns the undo.
+// The binary's protocols are Protocols' literal; a test adds one with it (a
+// protocol that reuses panel's judge, internal/protocoltest). A name
+// already taken panics: two protocols of one name would shadow each other.
+func AddProtocol(p *Protocol) (undo func()) {
+	if _, err := LookupProtocol(p.Name); err == nil {
+		panic("model.AddProtocol: " + p.Name + " is a protocol already")
+	}
+	n := len(Protocols)
+	Protocols = append(Protocols[:n:n], p)
+	return func() { Protocols = Protocols[:n:n] }
+}
 
 // ProtocolNames lists the protocol names in order.
 func ProtocolNames() []string {
@@ -342,7 +356,7 @@ func (p *Protocol) ValidateTurn(d *Debate, participantID string, t *DebateTurn, 
 	}
 	err := p.checkFields(role, t)
 	if err == nil {
-		err = p.validate(d, participantID, role, t, source)
+		err = p.validate(p, d, participantID, role, t, source)
 	}
 	var te *TurnError
 	if errors.As(err, &te) && te.Hint == "" {
@@ -543,53 +557,3 @@ const (
 	// research drones), before the positions debate.
 	RoleResearcher = "researcher"
 )
-
-// need returns a TurnError for an empty required text field.
-func need(field, v string) error {
-	if strings.TrimSpace(v) == "" {
-		return &TurnError{Field: field, Rule: "is required and must not be empty"}
-	}
-	return nil
-}
-
-// forbid returns a TurnError when a field that role may not write is set.
-func forbid(field string, set bool, why string) error {
-	if set {
-		return &TurnError{Field: field, Rule: why}
-	}
-	return nil
-}
-
-// enum returns a TurnError when v is not one of allowed.
-func enum(field, v string, allowed []string) error {
-	if !slices.Contains(allowed, v) {
-		return &TurnError{Field: field, Rule: fmt.Sprintf("%q is not accepted; use one of %v", v, allowed)}
-	}
-	return nil
-}
-
-// unit returns a TurnError when a confidence is outside 0..1.
-func unit(field string, v float64) error {
-	if v < 0 || v > 1 {
-		return &TurnError{Field: field, Rule: fmt.Sprintf("confidence %v is outside 0..1", v)}
-	}
-	return nil
-}
-
-// firstErr returns the first non-nil error.
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
-}
-
-// QuoteInSource reports whether quote occurs in source. Runs of white space
-// (spaces, tabs, newlines) count as one space on both sides, so that a quote
-// may be re-wrapped; every other byte must match exactly.
-func QuoteInSource(quote string, source []byte) bool {
-	q := strings.Join(strings.Fields(quote), " ")
-	return q != "" && strings.Contains(strings.Join(strings.Fields(string(source)), " "), q)
-}

@@ -145,7 +145,7 @@ func proposalOf(d *Debate, target string) (string, bool) {
 	return "", false
 }
 
-func validateAgora(d *Debate, participantID, role string, t *DebateTurn, _ []byte) error {
+func validateAgora(_ *Protocol, d *Debate, participantID, role string, t *DebateTurn, _ []byte) error {
 	if role == RoleResearcher {
 		return validateResearch(d, t)
 	}

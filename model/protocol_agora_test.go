@@ -34,54 +34,34 @@ func TestAgoraValidateTurn(t *testing.T) {
 		return d
 	}
 	mod := func(tt DebateTurn, f func(*DebateTurn)) DebateTurn { f(&tt); return tt }
-	cases := []struct {
-		name  string
-		setup func(*testing.T) *Debate
-		turn  DebateTurn
-		field string
-		frag  string
-	}{
-		{"approve a proposal by role", withProposal, agoraTurn(SignalApprove, "proposal-pro", 0.7), "", ""},
-		{"approve a proposal by turn", withProposal, agoraTurn(SignalApprove, "turn-1", 0.7), "", ""},
-		{"signal out of range", withProposal, agoraTurn("maybe", "", 0.5), "signal", `"maybe" is not accepted`},
-		{"empty message", withProposal, mod(agoraTurn(SignalDefer, "", 0.5), func(t *DebateTurn) { t.Message = "" }), "message", "required"},
-		{"no confidence", withProposal, mod(agoraTurn(SignalDefer, "", 0.5), func(t *DebateTurn) { t.Confidence = nil }), "confidence", "required"},
-		{"confidence above 1", withProposal, agoraTurn(SignalDefer, "", 1.01), "confidence", "outside 0..1"},
-		{"confidence below 0", withProposal, agoraTurn(SignalDefer, "", -0.1), "confidence", "outside 0..1"},
-		{"confidence bounds", withProposal, agoraTurn(SignalNoChange, "", 1), "", ""},
-		{"target a turn that does not exist", withProposal, agoraTurn(SignalNoChange, "turn-2", 0.5), "target", `"turn-2" names nothing`},
-		{"target a role that never proposed", withProposal, agoraTurn(SignalNoChange, "proposal-con", 0.5), "target", `"proposal-con" names nothing`},
-		{"approve without target", withProposal, agoraTurn(SignalApprove, "", 0.5), "target", "approve needs a target"},
+	runTurnCases(t, &Agora, []turnCase{
+		{"approve a proposal by role", withProposal, "", agoraTurn(SignalApprove, "proposal-pro", 0.7), "", ""},
+		{"approve a proposal by turn", withProposal, "", agoraTurn(SignalApprove, "turn-1", 0.7), "", ""},
+		{"signal out of range", withProposal, "", agoraTurn("maybe", "", 0.5), "signal", `"maybe" is not accepted`},
+		{"empty message", withProposal, "", mod(agoraTurn(SignalDefer, "", 0.5), func(t *DebateTurn) { t.Message = "" }), "message", "required"},
+		{"no confidence", withProposal, "", mod(agoraTurn(SignalDefer, "", 0.5), func(t *DebateTurn) { t.Confidence = nil }), "confidence", "required"},
+		{"confidence above 1", withProposal, "", agoraTurn(SignalDefer, "", 1.01), "confidence", "outside 0..1"},
+		{"confidence below 0", withProposal, "", agoraTurn(SignalDefer, "", -0.1), "confidence", "outside 0..1"},
+		{"confidence bounds", withProposal, "", agoraTurn(SignalNoChange, "", 1), "", ""},
+		{"target a turn that does not exist", withProposal, "", agoraTurn(SignalNoChange, "turn-2", 0.5), "target", `"turn-2" names nothing`},
+		{"target a role that never proposed", withProposal, "", agoraTurn(SignalNoChange, "proposal-con", 0.5), "target", `"proposal-con" names nothing`},
+		{"approve without target", withProposal, "", agoraTurn(SignalApprove, "", 0.5), "target", "approve needs a target"},
 		{"approve a turn that is no proposal", func(t *testing.T) *Debate {
 			d := withProposal(t)
 			play(t, &Agora, d, "p2", agoraTurn(SignalDefer, "", 0.5))
 			play(t, &Agora, d, "p1", agoraTurn(SignalNoChange, "", 0.5))
 			return d
-		}, agoraTurn(SignalApprove, "turn-2", 0.5), "target", `"turn-2" is not a proposal`},
-		{"counter without evidence", withProposal, mod(agoraTurn(SignalCounter, "turn-1", 0.5), func(t *DebateTurn) { t.Evidence = nil }), "evidence", "a counter needs evidence"},
-		{"counter with evidence", withProposal, agoraTurn(SignalCounter, "turn-1", 0.5), "", ""},
-		{"fact-based without evidence", factBased, agoraTurn(SignalNoChange, "", 0.5), "evidence", "fact-based needs evidence"},
-		{"fact-based with evidence", factBased, mod(agoraTurn(SignalNoChange, "", 0.5), func(t *DebateTurn) {
+		}, "", agoraTurn(SignalApprove, "turn-2", 0.5), "target", `"turn-2" is not a proposal`},
+		{"counter without evidence", withProposal, "", mod(agoraTurn(SignalCounter, "turn-1", 0.5), func(t *DebateTurn) { t.Evidence = nil }), "evidence", "a counter needs evidence"},
+		{"counter with evidence", withProposal, "", agoraTurn(SignalCounter, "turn-1", 0.5), "", ""},
+		{"fact-based without evidence", factBased, "", agoraTurn(SignalNoChange, "", 0.5), "evidence", "fact-based needs evidence"},
+		{"fact-based with evidence", factBased, "", mod(agoraTurn(SignalNoChange, "", 0.5), func(t *DebateTurn) {
 			t.Evidence = []Evidence{{"https://go.dev/ref/spec", "c", 0.3}}
 		}), "", ""},
-		{"evidence confidence out of range", withProposal, mod(agoraTurn(SignalCounter, "", 0.5), func(t *DebateTurn) { t.Evidence[0].Confidence = 2 }), "evidence[0].confidence", "outside 0..1"},
-		{"a socratic field in agora", withProposal, mod(agoraTurn(SignalDefer, "", 0.5), func(t *DebateTurn) { t.Position = "x" }), "position", "is not a field of the agora protocol"},
-		{"evidence without source", withProposal, mod(agoraTurn(SignalCounter, "", 0.5), func(t *DebateTurn) { t.Evidence[0].Source = "" }), "evidence[0].source", "required"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			d := c.setup(t)
-			pid := Agora.WhoseTurn(d).ParticipantID
-			err := Agora.ValidateTurn(d, pid, &c.turn, nil)
-			if c.field == "" {
-				if err != nil {
-					t.Fatalf("ValidateTurn = %v; want nil", err)
-				}
-				return
-			}
-			wantTurnError(t, err, c.field, c.frag)
-		})
-	}
+		{"evidence confidence out of range", withProposal, "", mod(agoraTurn(SignalCounter, "", 0.5), func(t *DebateTurn) { t.Evidence[0].Confidence = 2 }), "evidence[0].confidence", "outside 0..1"},
+		{"a socratic field in agora", withProposal, "", mod(agoraTurn(SignalDefer, "", 0.5), func(t *DebateTurn) { t.Position = "x" }), "position", "is not a field of the agora protocol"},
+		{"evidence without source", withProposal, "", mod(agoraTurn(SignalCounter, "", 0.5), func(t *DebateTurn) { t.Evidence[0].Source = "" }), "evidence[0].source", "required"},
+	})
 }
 
 func TestAgoraTerminal(t *testing.T) {

@@ -79,18 +79,14 @@ func poolIDsOf(d *Debate, n int) []string {
 var agoraExample = Example{
 	ID:      "deb_tabs_or_spaces",
 	Outcome: AgoraConsensus,
-	Steps: []ExampleStep{
-		{Args: "init"},
-		{Note: "one participant per position, in order: ann argues tabs, ben spaces", Args: "debate start --protocol agora --topic 'Tabs or spaces' --position 'tabs=Tabs are better' --position 'spaces=Spaces are better'"},
-		{Args: "debate join deb_tabs_or_spaces --participant-name ann --actor ann"},
-		{Args: "debate join deb_tabs_or_spaces --participant-name ben --actor ben"},
+	Steps: append(exampleOpening("deb_tabs_or_spaces", "one participant per position, in order: ann argues tabs, ben spaces", "--protocol agora --topic 'Tabs or spaces' --position 'tabs=Tabs are better' --position 'spaces=Spaces are better'", "ann", "ben"), []ExampleStep{
 		{Args: exampleTurn("deb_tabs_or_spaces", "p1", "ann"), Input: `{"signal": "propose", "message": "Use tabs for indentation: each reader picks the width.", "confidence": 0.8, "target": null, "evidence": [{"source": "gofmt", "content": "gofmt indents with tabs.", "confidence": 0.9}]}`},
 		{Note: "ben is convinced and approves the tabs proposal (never your own)", Args: exampleWait("deb_tabs_or_spaces", "p2")},
 		{Args: exampleTurn("deb_tabs_or_spaces", "p2", "ben"), Input: `{"signal": "approve", "message": "Fine: the width argument holds.", "confidence": 0.7, "target": "proposal-tabs"}`},
 		{Note: "ann keeps her position: every last signal is approve or no-change, so the engine closes it", Args: exampleWait("deb_tabs_or_spaces", "p1")},
 		{Args: exampleTurn("deb_tabs_or_spaces", "p1", "ann"), Input: `{"signal": "no-change", "message": "I stay with tabs.", "confidence": 0.8}`},
 		{Args: "debate list"},
-	},
+	}...),
 }
 
 // agoraDoc is the agora participant's agent file.

@@ -75,7 +75,7 @@ var Dialectic = Protocol{
 // partner's agent type by the topic and record a fallback with its reason.
 const partnerJoin = "proofloop debate join ID --participant-name NAME --agent-type T"
 
-func validateDialectic(d *Debate, _, _ string, t *DebateTurn, _ []byte) error {
+func validateDialectic(_ *Protocol, d *Debate, _, _ string, t *DebateTurn, _ []byte) error {
 	// Which role writes which field is checked from Fields before this.
 	if err := need("body", t.Body); err != nil {
 		return err

@@ -23,14 +23,7 @@ func TestDialecticValidateTurn(t *testing.T) {
 		play(t, &Dialectic, d, "p2", DebateTurn{Body: "a challenge"})
 		return d
 	}
-	cases := []struct {
-		name  string
-		setup func(*testing.T) *Debate
-		pid   string
-		turn  DebateTurn
-		field string
-		frag  string
-	}{
+	runTurnCases(t, &Dialectic, []turnCase{
 		{"partner with suggestions", atPartner, "p2", DebateTurn{Body: "b", Suggestions: []SuggestionInput{{"add a test"}}}, "", ""},
 		{"empty body", atPartner, "p2", DebateTurn{Body: "\n"}, "body", "must not be empty"},
 		{"empty suggestion", atPartner, "p2", DebateTurn{Body: "b", Suggestions: []SuggestionInput{{""}}}, "suggestions[0].text", "required"},
@@ -57,20 +50,7 @@ func TestDialecticValidateTurn(t *testing.T) {
 		{"disagreement without open points", atMain, "p1", DebateTurn{Body: "b", Conclusion: sum(DialecticDisagreement, func(c *Conclusion) { c.OpenPoints = nil })}, "conclusion.open_points", "lists its open points"},
 		{"partial without agreed points", atMain, "p1", DebateTurn{Body: "b", Conclusion: sum(DialecticPartial, func(c *Conclusion) { c.Agreed = nil })}, "conclusion.agreed", "lists its agreed points"},
 		{"a signal in a dialectic", atMain, "p1", DebateTurn{Body: "b", Signal: SignalApprove}, "signal", "is not a field of the dialectic protocol"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			d := c.setup(t)
-			err := Dialectic.ValidateTurn(d, c.pid, &c.turn, nil)
-			if c.field == "" {
-				if err != nil {
-					t.Fatalf("ValidateTurn = %v; want nil", err)
-				}
-				return
-			}
-			wantTurnError(t, err, c.field, c.frag)
-		})
-	}
+	})
 }
 
 func TestDialecticUserKeepsAlternation(t *testing.T) {

@@ -108,11 +108,7 @@ func consent(s Suggestion) string {
 var dialecticExample = Example{
 	ID:      "deb_should_we_split_the_store_package",
 	Outcome: DialecticConsensus,
-	Steps: []ExampleStep{
-		{Args: "init"},
-		{Note: "you (main) start and join; the partner joins in its own session", Args: "debate start --protocol dialectic --topic 'Should we split the store package'"},
-		{Args: "debate join deb_should_we_split_the_store_package --participant-name claude --actor claude"},
-		{Args: "debate join deb_should_we_split_the_store_package --participant-name codex --actor codex"},
+	Steps: append(exampleOpening("deb_should_we_split_the_store_package", "you (main) start and join; the partner joins in its own session", "--protocol dialectic --topic 'Should we split the store package'", "claude", "codex"), []ExampleStep{
 		{Args: "debate turn deb_should_we_split_the_store_package --participant-id p1 --actor claude --body 'The store has grown to 4000 lines; the index could be its own package.'"},
 		{Note: "the partner's turn, with a suggestion that waits for consent", Args: exampleWait("deb_should_we_split_the_store_package", "p2")},
 		{Args: "debate turn deb_should_we_split_the_store_package --participant-id p2 --actor codex --body 'Split the index out, keep the journal.' --suggestion 'Move index*.go to store/index'"},
@@ -120,7 +116,7 @@ var dialecticExample = Example{
 		{Note: "main concludes, which closes the debate", Args: "debate turn deb_should_we_split_the_store_package --participant-id p1 --actor claude --body 'Agreed.' --conclusion consensus --conclusion-text 'Split the index into store/index; keep the journal.' --agreed 'The index becomes store/index.' --agreed 'The journal stays in store.' --insight 'The index changes for reasons of its own.'"},
 		{Args: "debate transcript deb_should_we_split_the_store_package"},
 		{Args: "debate list"},
-	},
+	}...),
 }
 
 // dialecticDoc is the /debate skill, main's file.

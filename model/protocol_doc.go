@@ -151,3 +151,14 @@ func exampleWait(id, pid string) string {
 func (p *Protocol) HasField(name string) bool {
 	return slices.ContainsFunc(p.Fields, func(f Field) bool { return f.Name == name })
 }
+
+// exampleOpening is an example's first steps: init, the debate's start
+// (`debate start ARGS`, with its note), and each name's join in order, the
+// name its own actor.
+func exampleOpening(id, note, start string, names ...string) []ExampleStep {
+	steps := []ExampleStep{{Args: "init"}, {Note: note, Args: "debate start " + start}}
+	for _, n := range names {
+		steps = append(steps, ExampleStep{Args: "debate join " + id + " --participant-name " + n + " --actor " + n})
+	}
+	return steps
+}

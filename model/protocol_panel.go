@@ -65,14 +65,16 @@ var Panel = Protocol{
 // panelRound is the round the next turn belongs to, counting from 1.
 func panelRound(d *Debate) int { return len(d.Turns)/3 + 1 }
 
-func validatePanel(d *Debate, _, role string, t *DebateTurn, _ []byte) error {
-	// Which role writes which field is checked from Fields before this.
+func validatePanel(p *Protocol, d *Debate, _, role string, t *DebateTurn, _ []byte) error {
+	// Which role writes which field is checked from Fields before this; the
+	// verdicts are the conclusion field's values (PanelVerdicts here), so that
+	// a protocol built on these rules may give its judge verdicts of its own.
 	if err := need("body", t.Body); err != nil {
 		return err
 	}
 	if c := t.Conclusion; c != nil {
 		summary := len(c.Agreed) > 0 || len(c.Insights) > 0 || len(c.Positions) > 0 || len(c.OpenPoints) > 0 || len(c.LeftOpen) > 0
-		return firstErr(enum("conclusion.outcome", c.Outcome, PanelVerdicts), need("conclusion.text", c.Text),
+		return firstErr(enum("conclusion.outcome", c.Outcome, p.field("conclusion").Enum), need("conclusion.text", c.Text),
 			forbid("conclusion", summary, "a verdict is its outcome and text: agreed, insights, positions, open_points and left_open are a dialectic conclusion's"))
 	}
 	if role == RoleJudge && panelRound(d) >= d.MaxTurns {
@@ -126,12 +128,7 @@ var panelDoc = Doc{
 var panelExample = Example{
 	ID:      "deb_the_cache_is_needed",
 	Outcome: PanelUpheld,
-	Steps: []ExampleStep{
-		{Args: "init"},
-		{Note: "the seats in join order: proponent, opponent, judge", Args: "debate start --protocol panel --topic 'The cache is needed'"},
-		{Args: "debate join deb_the_cache_is_needed --participant-name pia --actor pia"},
-		{Args: "debate join deb_the_cache_is_needed --participant-name oto --actor oto"},
-		{Args: "debate join deb_the_cache_is_needed --participant-name jude --actor jude"},
+	Steps: append(exampleOpening("deb_the_cache_is_needed", "the seats in join order: proponent, opponent, judge", "--protocol panel --topic 'The cache is needed'", "pia", "oto", "jude"), []ExampleStep{
 		{Args: "debate turn deb_the_cache_is_needed --participant-id p1 --actor pia --body 'Every page load reads the index twice; the cache halves it.'"},
 		{Args: "debate turn deb_the_cache_is_needed --participant-id p2 --actor oto --body 'The index is small; the cache adds invalidation bugs.'"},
 		{Note: "the judge asks a question for round 2", Args: "debate turn deb_the_cache_is_needed --participant-id p3 --actor jude --body 'How large is the index at 3,000 statements?'"},
@@ -139,5 +136,5 @@ var panelExample = Example{
 		{Args: "debate turn deb_the_cache_is_needed --participant-id p2 --actor oto --body 'Granted: 2 MB per request is too much.'"},
 		{Note: "the verdict closes the panel", Args: "debate turn deb_the_cache_is_needed --participant-id p3 --actor jude --body 'The opponent conceded the cost.' --conclusion upheld --conclusion-text 'The cache stays; invalidate it on every commit.'"},
 		{Args: "debate list"},
-	},
+	}...),
 }

@@ -106,7 +106,7 @@ func (s reviewState) unagreed() []int {
 	return out
 }
 
-func validateReview(d *Debate, _, role string, t *DebateTurn, _ []byte) error {
+func validateReview(_ *Protocol, d *Debate, _, role string, t *DebateTurn, _ []byte) error {
 	// Which role writes which field is checked from Fields before this.
 	s := reviewOf(d)
 	if role == RoleResponder {

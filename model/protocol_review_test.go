@@ -30,14 +30,7 @@ func TestReviewValidateTurn(t *testing.T) {
 		play(t, &Review, d, "p1", DebateTurn{FollowUps: []ReviewPoint{{2, "see line 40"}}})
 		return d
 	}
-	cases := []struct {
-		name  string
-		setup func(*testing.T) *Debate
-		pid   string
-		turn  DebateTurn
-		field string
-		frag  string
-	}{
+	runTurnCases(t, &Review, []turnCase{
 		{"first review", fresh, "p1", DebateTurn{Points: []ReviewPoint{{1, "a"}, {2, "b"}}}, "", ""},
 		{"first review without points or body", fresh, "p1", DebateTurn{}, "points", "numbered points or a free-form body"},
 		{"a free-form first review", fresh, "p1", DebateTurn{Body: "The lock is taken twice on the error path."}, "", ""},
@@ -63,20 +56,7 @@ func TestReviewValidateTurn(t *testing.T) {
 		{"no replies", afterFollowUp, "p2", DebateTurn{}, "replies", "reply to each of points [2]"},
 		{"responder raises points", afterFollowUp, "p2", DebateTurn{Points: []ReviewPoint{{1, "x"}}}, "points", "only the reviewer role writes it, not responder"},
 		{"responder's consensus before the limit", afterFollowUp, "p2", DebateTurn{Replies: []ReviewReply{reply(2, ReplyDisagreed)}, Consensus: &ReviewConsensus{Agreed: []int{1, 3}, Disagreements: []Disagreement{{2, "x"}}}}, "consensus", "points [2 3] are not agreed and this reply is not the last round (2 of 5)"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			d := c.setup(t)
-			err := Review.ValidateTurn(d, c.pid, &c.turn, nil)
-			if c.field == "" {
-				if err != nil {
-					t.Fatalf("ValidateTurn = %v; want nil", err)
-				}
-				return
-			}
-			wantTurnError(t, err, c.field, c.frag)
-		})
-	}
+	})
 }
 
 // reviewAt3Responder follows up on points 2 and 3: the responder answers.

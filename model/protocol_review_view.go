@@ -86,11 +86,7 @@ func verdictWord(v string) string {
 var reviewExample = Example{
 	ID:      "deb_review_the_lock_code",
 	Outcome: ReviewConsensusOutcome,
-	Steps: []ExampleStep{
-		{Args: "init"},
-		{Note: "the first session to join reviews, the second responds", Args: "debate start --protocol review --topic 'Review the lock code' --subject 'store/lock.go'"},
-		{Args: "debate join deb_review_the_lock_code --participant-name rita --actor rita"},
-		{Args: "debate join deb_review_the_lock_code --participant-name rob --actor rob"},
+	Steps: append(exampleOpening("deb_review_the_lock_code", "the first session to join reviews, the second responds", "--protocol review --topic 'Review the lock code' --subject 'store/lock.go'", "rita", "rob"), []ExampleStep{
 		{Note: "the review: numbered points", Args: exampleTurn("deb_review_the_lock_code", "p1", "rita"), Input: `{"points": [{"point": 1, "text": "The lock is not released on error."}, {"point": 2, "text": "The timeout is hard-coded."}]}`},
 		{Note: "the response: one reply per point", Args: exampleWait("deb_review_the_lock_code", "p2")},
 		{Args: exampleTurn("deb_review_the_lock_code", "p2", "rob"), Input: `{"replies": [{"point": 1, "verdict": "agreed", "reasoning": "Yes, defer the unlock."}, {"point": 2, "verdict": "disagreed", "reasoning": "It is read from config."}]}`},
@@ -98,7 +94,7 @@ var reviewExample = Example{
 		{Args: exampleTurn("deb_review_the_lock_code", "p2", "rob"), Input: `{"replies": [{"point": 2, "verdict": "agreed", "reasoning": "Right, read it first."}]}`},
 		{Note: "every point is agreed: the reviewer's consensus turn closes the review", Args: exampleTurn("deb_review_the_lock_code", "p1", "rita"), Input: `{"consensus": {"agreed": [1, 2], "action_items": ["defer the unlock", "read the timeout first"], "disagreements": []}}`},
 		{Args: "debate list"},
-	},
+	}...),
 }
 
 // reviewDoc is the code-debate skill.

@@ -83,7 +83,7 @@ func nextSocratic(d *Debate, st TurnState) TurnState {
 	return st
 }
 
-func validateSocratic(d *Debate, participantID, role string, t *DebateTurn, source []byte) error {
+func validateSocratic(_ *Protocol, d *Debate, participantID, role string, t *DebateTurn, source []byte) error {
 	if err := firstErr(
 		enum("stance", t.Stance, Stances),
 		need("position", t.Position),

@@ -72,18 +72,14 @@ func addresses(a string) string {
 var socraticExample = Example{
 	ID:      "deb_is_p_np",
 	Outcome: SocraticAcceptedConsensus,
-	Steps: []ExampleStep{
-		{Args: "init"},
-		{Note: "alice starts the debate and joins; bob joins in his own session", Args: "debate start --protocol socratic --topic 'Is P = NP?'"},
-		{Args: "debate join deb_is_p_np --participant-name alice --actor alice"},
-		{Args: "debate join deb_is_p_np --participant-name bob --actor bob"},
+	Steps: append(exampleOpening("deb_is_p_np", "alice starts the debate and joins; bob joins in his own session", "--protocol socratic --topic 'Is P = NP?'", "alice", "bob"), []ExampleStep{
 		{Note: "turn 1 (alice, p1)", Args: exampleTurn("deb_is_p_np", "p1", "alice"), Input: `{"stance": "OPEN_TO_DEBATE", "position": "P differs from NP.", "counterpoints": [{"addresses": "topic", "claim": "The question presumes a model of computation.", "support": [{"text": "Principle: a complexity class is defined over a machine model."}]}], "agreements": ["The question is open."], "novel_argument": {"text": "Relativization barriers block simple proofs.", "support": [{"text": "Baker, Gill and Solovay (1975)", "url": "https://doi.org/10.1137/0204037"}]}, "unresolved": [{"text": "Which barrier matters most?", "blocking": true}]}`},
 		{Note: "bob waits for his turn (it is his now, so it returns at once), then writes turn 2", Args: exampleWait("deb_is_p_np", "p2")},
 		{Args: exampleTurn("deb_is_p_np", "p2", "bob"), Input: `{"stance": "ACCEPTING_CONSENSUS", "position": "P differs from NP is likely and unproved.", "counterpoints": [{"addresses": "turn-1", "claim": "Barriers say what fails, not what is true.", "support": [{"text": "Baker-Gill-Solovay gives oracles both ways.", "turn": "turn-1"}]}], "agreements": ["Relativization is a real barrier."], "novel_argument": {"text": "Natural proofs are a second barrier.", "support": [{"text": "Razborov and Rudich (1997)", "url": "https://doi.org/10.1006/jcss.1997.1494"}]}, "unresolved": [{"text": "Whether GCT avoids both.", "blocking": false}]}`},
 		{Note: "alice changes her stance, so she gives stance_revision_support; both latest turns now accept consensus with no blocking item", Args: exampleWait("deb_is_p_np", "p1")},
 		{Args: exampleTurn("deb_is_p_np", "p1", "alice"), Input: `{"stance": "ACCEPTING_CONSENSUS", "position": "P differs from NP is likely and unproved.", "counterpoints": [{"addresses": "turn-2", "claim": "Natural proofs apply to circuit lower bounds.", "support": [{"text": "Natural proofs, as turn 2 says", "turn": "turn-2"}]}], "agreements": ["It is unproved."], "novel_argument": {"text": "Algebrization is a third barrier.", "support": [{"text": "Principle: a barrier says which proofs fail, not what is true."}]}, "unresolved": [{"text": "Whether GCT avoids all three.", "blocking": false}], "stance_revision_support": [{"text": "Turn 2 showed that barriers do not decide the question.", "turn": "turn-2"}]}`},
 		{Args: "debate list"},
-	},
+	}...),
 }
 
 // socraticDoc is the socratic participant's agent file.

@@ -149,28 +149,52 @@ func statementView(sd *StatementData, it *loop.Item) *stmtView {
 		v.FullyProved, v.NotProved = it.FullyProved, it.Why()
 		v.Grade, v.GradeKey = gradeWordsOf(it), string(it.Grade)
 	}
-	if fm := st.Formal; fm != nil {
-		v.Formal = &formalView{System: fm.System, Theorem: fm.Theorem, Stage: string(fm.Stage), Statement: fm.Statement,
-			ConfirmedBy: deref(fm.ConfirmedBy), ProofBy: deref(fm.ProofBy), Verdict: fm.Verdict}
-		if fm.Proof != nil {
-			v.Formal.Proof = *fm.Proof
-		}
-		v.Formal.OK = fm.Verdict != nil && fm.Verdict.OK
-		v.Thread = append(v.Thread, entry{At: fm.FormalizedAt, Actor: deref(fm.FormalizedBy), What: "formalized in " + fm.System + " as theorem " + fm.Theorem})
-		if fm.ConfirmedAt != nil {
-			v.Thread = append(v.Thread, entry{At: *fm.ConfirmedAt, Actor: v.Formal.ConfirmedBy, What: "confirmed the formalization"})
-		}
-		if fm.ProofAt != nil {
-			v.Thread = append(v.Thread, entry{At: *fm.ProofAt, Actor: v.Formal.ProofBy, What: "submitted the formal proof"})
-		}
-		if vd := fm.Verdict; vd != nil {
-			what := "the kernel accepted the formal proof"
-			if !vd.OK {
-				what = "the kernel refused the formal proof: " + vd.Reason
-			}
-			v.Thread = append(v.Thread, entry{At: vd.At, Actor: vd.Actor, What: what})
-		}
+	if st.Formal != nil {
+		v.formalTrack(st.Formal)
 	}
+	v.texts(sd)
+	sents := v.revisions(sd)
+	for _, is := range st.Validate.Issues {
+		v.issue(st.ID, &is, sents)
+	}
+	v.work(sd)
+	v.decisions(st)
+	slices.SortStableFunc(v.Thread, func(a, b entry) int { return instant(a.At).Compare(instant(b.At)) })
+	return v
+}
+
+// add puts one step in the statement's thread.
+func (v *stmtView) add(e entry) { v.Thread = append(v.Thread, e) }
+
+// formalTrack lays out the statement's formal texts and the kernel's
+// verdict, and their steps in the thread.
+func (v *stmtView) formalTrack(fm *model.Formal) {
+	v.Formal = &formalView{System: fm.System, Theorem: fm.Theorem, Stage: string(fm.Stage), Statement: fm.Statement,
+		ConfirmedBy: deref(fm.ConfirmedBy), ProofBy: deref(fm.ProofBy), Verdict: fm.Verdict}
+	if fm.Proof != nil {
+		v.Formal.Proof = *fm.Proof
+	}
+	v.Formal.OK = fm.Verdict != nil && fm.Verdict.OK
+	v.add(entry{At: fm.FormalizedAt, Actor: deref(fm.FormalizedBy), What: "formalized in " + fm.System + " as theorem " + fm.Theorem})
+	if fm.ConfirmedAt != nil {
+		v.add(entry{At: *fm.ConfirmedAt, Actor: v.Formal.ConfirmedBy, What: "confirmed the formalization"})
+	}
+	if fm.ProofAt != nil {
+		v.add(entry{At: *fm.ProofAt, Actor: v.Formal.ProofBy, What: "submitted the formal proof"})
+	}
+	if vd := fm.Verdict; vd != nil {
+		what := "the kernel accepted the formal proof"
+		if !vd.OK {
+			what = "the kernel refused the formal proof: " + vd.Reason
+		}
+		v.add(entry{At: vd.At, Actor: vd.Actor, What: what})
+	}
+}
+
+// texts sets the statement's premises, purpose, counterexample, level and
+// dead ends.
+func (v *stmtView) texts(sd *StatementData) {
+	st := sd.Statement
 	for _, p := range st.Premises {
 		v.Premises = append(v.Premises, Inline(p))
 	}
@@ -188,60 +212,66 @@ func statementView(sd *StatementData, it *loop.Item) *stmtView {
 		}
 		v.DeadEnds = append(v.DeadEnds, dv)
 	}
+}
+
+// revisions lays out the kept proof revisions in numbered sentences, and
+// returns the sentences by their anchor.
+func (v *stmtView) revisions(sd *StatementData) map[string]*sentView {
 	sents := map[string]*sentView{}
 	for i, r := range sd.Revisions {
-		rv := &revView{ID: fmt.Sprintf("r-%s-%d", st.ID, r.Revision), N: r.Revision, Author: r.Author, At: r.At, Strategy: r.Strategy, Cause: sd.Causes[i]}
+		rv := &revView{ID: fmt.Sprintf("r-%s-%d", v.ID, r.Revision), N: r.Revision, Author: r.Author, At: r.At, Strategy: r.Strategy, Cause: sd.Causes[i]}
 		for i, s := range model.Sentences(r.Text) {
-			sv := &sentView{N: i + 1, Anchor: sentenceAnchor(st.ID, r.Revision, i+1), Source: s, HTML: Inline(s)}
+			sv := &sentView{N: i + 1, Anchor: sentenceAnchor(v.ID, r.Revision, i+1), Source: s, HTML: Inline(s)}
 			sents[sv.Anchor] = sv
 			rv.Sentences = append(rv.Sentences, sv)
 		}
 		v.Revisions = append(v.Revisions, rv)
 	}
-	open := map[int]bool{}
-	for _, n := range v.OpenIssues {
-		open[n] = true
+	return sents
+}
+
+// issue puts an issue beside the sentence it cites (or with the formal
+// texts it is about), and its step in the thread.
+func (v *stmtView) issue(id string, is *model.Issue, sents map[string]*sentView) {
+	iv := &issueView{N: is.IssueNumber, ID: fmt.Sprintf("i-%s-%d", id, is.IssueNumber),
+		Anchor: sentenceAnchor(id, is.ProofRevision, is.Sentence), ErrorType: is.ErrorType, Severity: model.IssueSeverity(is), Actor: deref(is.Actor),
+		At: is.CreatedAt, Quote: is.SentenceText, Round: is.Round, Revision: is.ProofRevision, Sentence: is.Sentence,
+		Explanation: Markdown(is.Explanation), Open: slices.Contains(v.OpenIssues, is.IssueNumber)}
+	if is.SuggestedFix != nil {
+		iv.SuggestedFix = Markdown(*is.SuggestedFix)
 	}
-	for _, is := range st.Validate.Issues {
-		iv := &issueView{N: is.IssueNumber, ID: fmt.Sprintf("i-%s-%d", st.ID, is.IssueNumber),
-			Anchor: sentenceAnchor(st.ID, is.ProofRevision, is.Sentence), ErrorType: is.ErrorType, Severity: model.IssueSeverity(&is), Actor: deref(is.Actor),
-			At: is.CreatedAt, Quote: is.SentenceText, Round: is.Round, Revision: is.ProofRevision, Sentence: is.Sentence,
-			Explanation: Markdown(is.Explanation), Open: open[is.IssueNumber]}
-		if is.SuggestedFix != nil {
-			iv.SuggestedFix = Markdown(*is.SuggestedFix)
-		}
-		if is.IssueTarget() != model.TargetProof && v.Formal != nil {
-			// An issue on the formal track cites a line of a formal
-			// text, not a sentence: it is shown with the formal texts.
-			iv.Target = strings.ReplaceAll(is.IssueTarget(), "_", " ")
-			v.Formal.Issues = append(v.Formal.Issues, iv)
-			v.Thread = append(v.Thread, entry{At: is.CreatedAt, Actor: iv.Actor, Link: "#" + iv.ID,
-				What: fmt.Sprintf("issue %d (%s) on the %s, line %d, round %d", is.IssueNumber, is.ErrorType, iv.Target, is.Sentence, is.Round)})
-			continue
-		}
-		if sv := sents[iv.Anchor]; sv != nil {
-			iv.Anchored = true
-			sv.Issues = append(sv.Issues, iv)
-		}
-		link := "#" + iv.ID
-		if !iv.Anchored {
-			// The revision it cites is not kept: show it in the thread.
-			link = ""
-		}
-		body := template.HTML("")
-		if !iv.Anchored {
-			body = issueBody(iv)
-		}
-		v.Thread = append(v.Thread, entry{At: is.CreatedAt, Actor: iv.Actor, Link: link, Body: body,
-			What: fmt.Sprintf("issue %d (%s, severity %s) on sentence %d of revision %d, round %d", is.IssueNumber, is.ErrorType, iv.Severity, is.Sentence, is.ProofRevision, is.Round)})
+	if is.IssueTarget() != model.TargetProof && v.Formal != nil {
+		// An issue on the formal track cites a line of a formal
+		// text, not a sentence: it is shown with the formal texts.
+		iv.Target = strings.ReplaceAll(is.IssueTarget(), "_", " ")
+		v.Formal.Issues = append(v.Formal.Issues, iv)
+		v.add(entry{At: is.CreatedAt, Actor: iv.Actor, Link: "#" + iv.ID,
+			What: fmt.Sprintf("issue %d (%s) on the %s, line %d, round %d", is.IssueNumber, is.ErrorType, iv.Target, is.Sentence, is.Round)})
+		return
 	}
+	link, body := "#"+iv.ID, template.HTML("")
+	if sv := sents[iv.Anchor]; sv != nil {
+		iv.Anchored = true
+		sv.Issues = append(sv.Issues, iv)
+	} else {
+		// The revision it cites is not kept: show it in the thread.
+		link, body = "", issueBody(iv)
+	}
+	v.add(entry{At: is.CreatedAt, Actor: iv.Actor, Link: link, Body: body,
+		What: fmt.Sprintf("issue %d (%s, severity %s) on sentence %d of revision %d, round %d", is.IssueNumber, is.ErrorType, iv.Severity, is.Sentence, is.ProofRevision, is.Round)})
+}
+
+// work puts the proof revisions, the responses and the confirmations in
+// the thread.
+func (v *stmtView) work(sd *StatementData) {
+	st := sd.Statement
 	for i, r := range sd.Revisions {
 		if r.At != "" {
 			what := fmt.Sprintf("proof revision %d", r.Revision)
 			if c := sd.Causes[i]; c != "" {
 				what += " (" + c + ")"
 			}
-			v.Thread = append(v.Thread, entry{At: r.At, Actor: r.Author, Link: fmt.Sprintf("#r-%s-%d", st.ID, r.Revision), What: what})
+			v.add(entry{At: r.At, Actor: r.Author, Link: fmt.Sprintf("#r-%s-%d", st.ID, r.Revision), What: what})
 		}
 	}
 	for _, r := range st.Validate.Responses {
@@ -256,31 +286,34 @@ func statementView(sd *StatementData, it *loop.Item) *stmtView {
 		if r.RejectedAt != nil {
 			what += " (rejected at " + *r.RejectedAt + ")"
 		}
-		v.Thread = append(v.Thread, entry{At: r.CreatedAt, Actor: deref(r.Actor), What: what})
+		v.add(entry{At: r.CreatedAt, Actor: deref(r.Actor), What: what})
 	}
 	for _, c := range st.Validate.Confirmations {
 		what := fmt.Sprintf("confirmed proof revision %d", c.ProofRevision)
 		if c.Model != "" {
 			what += " (model " + c.Model + ")" // verify_distinct: which models confirmed
 		}
-		v.Thread = append(v.Thread, entry{At: c.CreatedAt, Actor: deref(c.Actor), What: what})
+		v.add(entry{At: c.CreatedAt, Actor: deref(c.Actor), What: what})
 	}
+}
+
+// decisions puts the proposed modification, the decisions on it, the
+// refutation and the verification in the thread.
+func (v *stmtView) decisions(st *model.Statement) {
 	if m := st.ProposedModification; m != nil {
-		v.Thread = append(v.Thread, entry{At: m.ProposedAt, Actor: deref(m.Actor), What: "proposed modification (" + m.Type + "), waiting for a decision",
+		v.add(entry{At: m.ProposedAt, Actor: deref(m.Actor), What: "proposed modification (" + m.Type + "), waiting for a decision",
 			Body: claimBody(m.Claim, m.Premises, m.Rationale)})
 	}
 	for _, r := range st.ModificationHistory {
-		v.Thread = append(v.Thread, entry{At: r.DecidedAt, Actor: deref(r.Actor), What: "decision: " + r.Decision + " " + r.Type,
+		v.add(entry{At: r.DecidedAt, Actor: deref(r.Actor), What: "decision: " + r.Decision + " " + r.Type,
 			Body: template.HTML(string(claimBody(&r.ClaimBefore, r.PremisesBefore, "")) + string(claimBody(r.ClaimAfter, r.PremisesAfter, r.Rationale)) + string(reasonBody(r.Reason)))})
 	}
 	if r := st.Refutation; r != nil {
-		v.Thread = append(v.Thread, entry{At: r.At, Actor: deref(r.Actor), What: "marked false (from " + string(r.Source) + ")", Body: v.Counterexample})
+		v.add(entry{At: r.At, Actor: deref(r.Actor), What: "marked false (from " + string(r.Source) + ")", Body: v.Counterexample})
 	}
 	if st.VerifiedAt != nil {
-		v.Thread = append(v.Thread, entry{At: *st.VerifiedAt, What: "verified: " + string(st.Status), Body: inlineOr(st.VerificationSummary)})
+		v.add(entry{At: *st.VerifiedAt, What: "verified: " + string(st.Status), Body: inlineOr(st.VerificationSummary)})
 	}
-	slices.SortStableFunc(v.Thread, func(a, b entry) int { return instant(a.At).Compare(instant(b.At)) })
-	return v
 }
 
 // issueBody is an issue's explanation and suggested fix.

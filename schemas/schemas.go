@@ -83,6 +83,31 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
+// Widen makes kind's schema, for this process, the one edit makes of its
+// text, and returns the undo. It is for tests that add what the schema
+// enumerates (model.AddProtocol: a protocol's name and outcomes); Source
+// and PropertyOrder keep the file's text, and the binary never calls it.
+// An edit that does not compile panics: it is a test's mistake.
+func Widen(kind Kind, edit func(src []byte) []byte) (undo func()) {
+	cs, err := compileKinds([]Kind{kind}, func(k Kind) ([]byte, error) { return edit(Source(k)), nil })
+	if err != nil {
+		panic(err)
+	}
+	for i, old := range schemaList {
+		if old.kind != kind {
+			continue
+		}
+		c := cs[0]
+		w := &schema{kind: kind, sum: old.sum, order: old.order, nodes: c.nodes}
+		for _, p := range c.patterns {
+			w.patterns = append(w.patterns, pattern{src: p})
+		}
+		schemaList[i] = w
+		return func() { schemaList[i] = old }
+	}
+	panic(fmt.Sprintf("schemas: unknown kind %q", kind))
+}
+
 // Source returns the raw schema text (for `proofloop schema` / docs), or nil
 // for an unknown kind. The caller may modify the returned slice.
 func Source(kind Kind) []byte {
