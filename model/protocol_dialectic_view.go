@@ -122,7 +122,7 @@ var dialecticExample = Example{
 // dialecticDoc is the /debate skill, main's file.
 var dialecticDoc = Doc{
 	Path: ".claude/skills/debate/SKILL.md", Name: "debate",
-	Description: "/debate TOPIC: argue a question out with a partner agent (proofloop `dialectic`).",
+	Description: "/debate TOPIC: argue it out with a partner agent.",
 	Guide: "You are `" + RoleMain + "`: start and join the debate, then start the partner with the id and concrete context (the files, key code or the diff, the decision to make). Tell it to run `proofloop prime --role " + RolePartner + "` first and, if the context is not enough, to find it itself and report what it found.\n\n" +
 		"Choose the partner's agent type by the topic: a specialist that fits it, else `" + PartnerAgent + "`; it joins with `--agent-type T`. If T fails to start, start `general-purpose`, joining with `--fallback-from T --fallback-reason WHY` too.\n\n" +
 		"Ask the user with the host's question tool (AskUserQuestion in Claude Code); record each answer as a user turn (`--participant-id " + ParticipantUser + "`).\n\n" +

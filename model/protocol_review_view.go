@@ -100,7 +100,7 @@ var reviewExample = Example{
 // reviewDoc is the code-debate skill.
 var reviewDoc = Doc{
 	Path: ".claude/skills/code-debate/SKILL.md", Name: "code-debate",
-	Description: "Review a commit, diff or PR with another agent (proofloop `review`).",
+	Description: "Review a diff with another agent.",
 	Guide: "Both sessions run the same join, each with a name of its own: `proofloop debate join --protocol review --subject 'SUBJECT' --participant-name NAME --actor NAME --json`. The first to arrive is the `" + RoleReviewer + "`, the second the `" + RoleResponder + "` (never ask the user which); the join prints the debate's `id`, so nothing is passed between the sessions. Two sessions of one user are two actors: pass `--actor NAME` on every call (or set `PROOFLOOP_ACTOR=NAME` in that session).\n\n" +
 		"Analyse the subject first (`git show`, `git diff`, `gh pr view`). If `.prompts/pr-review.md` exists, read it and apply its standards.\n\n" +
 		"- Reviewer: raise numbered points (file paths, lines, code), then follow up only on points not agreed; when every point is agreed, write the `consensus` turn.\n" +

@@ -15,7 +15,7 @@ import (
 // it wait (model.ReviewDue): the review comes first.
 var checkReviewStatement = &Skill{
 	Name:    "check-review-statement",
-	Purpose: "Say whether a new statement is well posed, before any proof.",
+	Purpose: "Review a new statement before any proof.",
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the statement: its id, or the path of its JSON file"),

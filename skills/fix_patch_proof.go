@@ -11,7 +11,7 @@ import (
 
 var fixPatchProof = &Skill{
 	Name:    "fix-patch-proof",
-	Purpose: "Answer open issues by replacing a span of proof sentences.",
+	Purpose: "Patch the proof sentences an issue names.",
 	Target:  "statement_path",
 	Params: []Param{
 		ref("statement_path", "the statement whose proof is patched: its id, or the path of its JSON file"),

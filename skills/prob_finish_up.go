@@ -10,7 +10,7 @@ import (
 
 var probFinishUp = &Skill{
 	Name:    "prob-finish-up",
-	Purpose: "Mark a problem solved once its key statement is proved.",
+	Purpose: "Mark a problem solved by its key statement.",
 	Target:  "problem_path",
 	Params: []Param{
 		ref("problem_path", "the problem: its id, or the path of its JSON file"),

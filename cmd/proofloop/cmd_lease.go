@@ -22,11 +22,12 @@ func (a *app) claimCommand() *cobra.Command {
 		Use:   "claim ID (--role R | --for-timeout) --holder H [--ttl D]",
 		Short: "Lease an item for a role's turn; prints the token skills on it then need",
 		Long: "claim leases an item for the role whose turn it is (on a debate: the role of the participant\n" +
-			"who writes next, or the role that must join). --for-timeout (socratic debates, rp1's timeout\n" +
-			"path) leases a debate whose peer never joined, after re-checking that it is still missing;\n" +
-			"then `debate close ID --outcome TIMEOUT --lease TOKEN` closes it. The lease binds its actor:\n" +
-			"--actor or $PROOFLOOP_ACTOR, else --holder. Every call that presents it acts as that actor,\n" +
-			"and another declared actor with it is refused (exit 2).",
+			"who writes next, or the role that must join). The lease binds its actor: --actor or\n" +
+			"$PROOFLOOP_ACTOR, else --holder. Every call that presents it acts as that actor, and another\n" +
+			"declared actor with it is refused (exit 2).\n\n" +
+			"--for-timeout (socratic debates, rp1's timeout path) leases a debate whose peer never joined,\n" +
+			"after re-checking that it is still missing; then `debate close ID --outcome TIMEOUT --lease\n" +
+			"TOKEN` closes it.",
 		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if forTimeout {
@@ -117,8 +118,9 @@ func (a *app) releaseCommand() *cobra.Command {
 		Use:   "release ID [--lease TOKEN | --force]",
 		Short: "End a live lease (with its token, or --force as a person or orchestrator)",
 		Long: "release ends the live lease on an item. The holder passes the lease's token (--lease or\n" +
-			"PROOFLOOP_LEASE). --force ends someone else's lease without the token, for a person or an\n" +
-			"orchestrator clearing a stuck agent; the event records who forced it (--actor) and from whom.",
+			"PROOFLOOP_LEASE).\n\n" +
+			"--force ends someone else's lease without the token, for a person or an orchestrator clearing\n" +
+			"a stuck agent; the event records who forced it (--actor) and from whom.",
 		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if force {

@@ -31,9 +31,9 @@ func (a *app) statusCommand() *cobra.Command {
 		Short: "Show the tree of problems and statements: status, whose turn, round, open issues, lease holder",
 		Long: "status prints the tree of problems and statements with each item's status, the role to act and\n" +
 			"why, its round, open issues and lease holder. With ID (or --problem P) it prints only that\n" +
-			"item and what lies below it, reading only that part of the index. A tree of more than 500\n" +
-			"items is summarised: counts by status first, then the actionable and the stuck items; --all\n" +
-			"prints every line. --json always lists every item.\n\n" +
+			"item and what lies below it, reading only that part of the index.\n\n" +
+			"A tree of more than 500 items is summarised: counts by status first, then the actionable and\n" +
+			"the stuck items; --all prints every line. --json always lists every item.\n\n" +
 			"Each line reads `ID [status] -> ROLE: WHY` when it is ROLE's turn (WHY says what ROLE must do),\n" +
 			"or `ID [status] (WHY)` when it is nobody's turn and WHY adds to the status: what the item waits\n" +
 			"on (its sub-statements, its wrap-up statements, a dispute) or how a debate ended. A finished\n" +

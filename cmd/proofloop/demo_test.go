@@ -102,7 +102,7 @@ func TestMakeDemoTwiceInAClone(t *testing.T) {
 			// The climb: the second rejection moves stmt_gauss_wrap to
 			// replan, the prover reads the dead end and is refused the
 			// repeat, and the export accounts for it.
-			"\nprob_gauss [solved]\n  stmt_gauss_wrap [true]; round 2; level replan\n",
+			"\nprob_gauss [solved: agents' word]\n  stmt_gauss_wrap [true: agents' word]; round 2; level replan\n",
 			" check-reject-proof: stmt_gauss_wrap awaiting_verification->pending",
 			"\n  1. level revise, proof revisions 1-2 (direct). Killed by issue 1 at sentence 2 \"there are n/2 pairs\" (scope_error)",
 			"\nproofloop state-complete-proof: guard not_a_dead_end failed: the proof repeats dead end 1 (level revise, proof revisions 1-2 (direct))\n",

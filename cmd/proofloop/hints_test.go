@@ -141,12 +141,12 @@ func TestRefusalHints(t *testing.T) {
 	guard("reopen", "sentence_in_range", reopen("carol", "9", "Adding 2n+1")[1:]...)
 	guard("reopen", "sentence_text_found", reopen("carol", "2", "no such words")[1:]...)
 
-	// D: a statement that climbs to replan, whose prover must write the
+	// E: a statement that climbs to replan, whose prover must write the
 	// lesson, may not repeat the dead end and must change the plan; then a
 	// decomposition shown false, which may not be planned again.
 	ok("config", "set", "escalation", `[{"level":"revise","rounds":1},{"level":"replan"}]`, "--actor", "ops")
 	ok("prob-wrapup-statement", "--problem-path", "prob_odd", "--claim", "For n >= 1, 1 + 3 + ... + (2n-1) = n^2.", "--purpose", "the objective", "--actor", "solver")
-	e := "stmt_odd_wrap4"
+	e := "stmt_odd_wrap5"
 	ok("state-complete-proof", "--statement-path", e, "--strategy", "direct", "--proof-text", proof, "--actor", "alice")
 	for i, quote := range []string{"Adding 2n+1", "Hence the claim"} {
 		ok("check-reject-proof", "--statement-path", e, "--sentence-number", fmt.Sprint(2+i), "--sentence-text", quote, "--error-type", "gap", "--explanation", "why", "--actor", "bob")
@@ -166,8 +166,9 @@ func TestRefusalHints(t *testing.T) {
 	// A new statement under review_statements waits for its review.
 	ok("config", "set", "review_statements", "true", "--actor", "ops")
 	ok("prob-wrapup-statement", "--problem-path", "prob_odd", "--claim", "For n >= 1, 1 + 3 + ... + (2n-1) = n^2.", "--purpose", "the objective", "--actor", "solver")
-	guard("state-complete-proof", "statement_reviewed", "--statement-path", "stmt_odd_wrap5", "--strategy", "direct", "--proof-text", proof, "--actor", "alice")
-	guard("state-setup-substatement", "statement_reviewed", "--parent-statement-path", "stmt_odd_wrap5", "--sub-statements", subs, "--rationale", "r", "--actor", "alice")
+	guard("state-complete-proof", "statement_reviewed", "--statement-path", "stmt_odd_wrap6", "--strategy", "direct", "--proof-text", proof, "--actor", "alice")
+	guard("state-setup-substatement", "statement_reviewed", "--parent-statement-path", "stmt_odd_wrap6", "--sub-statements", subs, "--rationale", "r", "--actor", "alice")
+	guard("state-formalize", "statement_reviewed", "--statement-path", "stmt_odd_wrap6", "--system", "coq", "--source", "prove", "--formal-statement", "Theorem t : forall n : nat, n + 0 = n. Admitted.", "--actor", "alice")
 	ok("config", "set", "review_statements", "false", "--actor", "ops")
 
 	// Every guard of the table: met above, or not reachable through a call

@@ -41,6 +41,7 @@ var mcpExposure = struct {
 		"run":           "long-running: it starts agent processes",
 		"init":          "creates a store; the server serves one that exists",
 		"completion":    "shell completion scripts",
+		"gen":           "writes the agent CLIs' files outside the store",
 		"gen-claude":    "writes files outside the store",
 		"help":          "cobra's help; the tools carry their descriptions",
 		"version":       "the server reports its version at initialize",
@@ -144,7 +145,13 @@ func newMCPTool(c *cobra.Command) *mcpTool {
 		}
 	} else {
 		if c.Long != "" {
-			desc = c.Long
+			// The first paragraph: every tool's text is in every turn's
+			// context, and `proofloop CMD --help` has the rest.
+			first, rest, more := strings.Cut(c.Long, "\n\n")
+			desc = first
+			if more && strings.TrimSpace(rest) != "" {
+				desc += " (`proofloop " + c.CommandPath()[len(c.Root().Name())+1:] + " --help` says more.)"
+			}
 		}
 		t.positional = usagePositionals(c.Use)
 		for _, p := range t.positional {
