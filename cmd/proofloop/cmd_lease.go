@@ -33,16 +33,13 @@ func (a *app) claimCommand() *cobra.Command {
 				if role != "" || holder == "" {
 					return store.Errorf(store.CodeUsage, "claim --for-timeout takes --holder NAME and no --role")
 				}
-				s, err := a.open()
-				if err != nil {
-					return err
-				}
-				defer s.Close()
-				l, err := loop.ClaimForTimeout(s, a.txOptions(cmd, args[0]), args[0], holder)
-				if err != nil {
-					return err
-				}
-				return a.leaseOut(l, fmt.Sprintf("Claimed %s for its timeout until %s; lease %s", args[0], l.ExpiresAt, l.Token))
+				return a.withStore(func(s *store.Store) error {
+					l, err := loop.ClaimForTimeout(s, a.txOptions(cmd, args[0]), args[0], holder)
+					if err != nil {
+						return err
+					}
+					return a.leaseOut(l, fmt.Sprintf("Claimed %s for its timeout until %s; lease %s", args[0], l.ExpiresAt, l.Token))
+				})
 			}
 			r, err := parseRole(role, false)
 			if k, _ := model.KindOf(args[0]); k == model.KindDebate && role != "" {
@@ -55,24 +52,21 @@ func (a *app) claimCommand() *cobra.Command {
 			if holder == "" {
 				return store.Errorf(store.CodeUsage, "claim needs --holder NAME").WithHint("e.g. --holder check-1")
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			id, _, err := s.ParseRef(args[0])
-			if err != nil {
-				return err
-			}
-			d, err := loop.LeaseTTL(s, ttl)
-			if err != nil {
-				return err
-			}
-			cl, err := loop.Claim(s, a.txOptions(cmd, id), id, r, holder, d)
-			if err != nil {
-				return err
-			}
-			return a.leaseOut(cl.Lease, fmt.Sprintf("Claimed %s for %s until %s; lease %s", id, r, cl.Lease.ExpiresAt, cl.Lease.Token))
+			return a.withStore(func(s *store.Store) error {
+				id, _, err := s.ParseRef(args[0])
+				if err != nil {
+					return err
+				}
+				d, err := loop.LeaseTTL(s, ttl)
+				if err != nil {
+					return err
+				}
+				cl, err := loop.Claim(s, a.txOptions(cmd, id), id, r, holder, d)
+				if err != nil {
+					return err
+				}
+				return a.leaseOut(cl.Lease, fmt.Sprintf("Claimed %s for %s until %s; lease %s", id, r, cl.Lease.ExpiresAt, cl.Lease.Token))
+			})
 		},
 	}
 	c.Flags().StringVar(&role, "role", "", "the role whose turn it is: solve, prove, check, fix or decide (on a debate: its role)")
@@ -132,24 +126,21 @@ func (a *app) releaseCommand() *cobra.Command {
 				}
 				return store.Errorf(store.CodeUsage, "%s", msg).WithHint(hint)
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			id, _, err := s.ParseRef(args[0])
-			if err != nil {
-				return err
-			}
-			l, err := loop.Release(s, a.txOptions(cmd, id), id, a.lease, force)
-			if err != nil {
-				return err
-			}
-			text := fmt.Sprintf("Released the lease on %s.", id)
-			if force {
-				text = fmt.Sprintf("Released %s's lease on %s by force; the event log records it.", l.Holder, id)
-			}
-			return a.leaseOut(l, text)
+			return a.withStore(func(s *store.Store) error {
+				id, _, err := s.ParseRef(args[0])
+				if err != nil {
+					return err
+				}
+				l, err := loop.Release(s, a.txOptions(cmd, id), id, a.lease, force)
+				if err != nil {
+					return err
+				}
+				text := fmt.Sprintf("Released the lease on %s.", id)
+				if force {
+					text = fmt.Sprintf("Released %s's lease on %s by force; the event log records it.", l.Holder, id)
+				}
+				return a.leaseOut(l, text)
+			})
 		},
 	}
 	c.Flags().BoolVar(&force, "force", false, "end another's lease without its token (recorded with your --actor)")

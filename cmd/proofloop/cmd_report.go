@@ -42,36 +42,33 @@ open issues, and what the engine suggests (extend, modify the claim, split it). 
 {"ok":true,"command":"report","failure":{"id","level","spent","budget","tried","open_issues","suggestions"},"markdown"}.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if failure != "" {
-				if problem != "" {
-					return store.Errorf(store.CodeUsage, "report takes --problem or --failure, not both").
-						WithHint("--failure S analyses one statement; --problem P limits the HTML report")
+			return a.withStore(func(s *store.Store) error {
+				if failure != "" {
+					if problem != "" {
+						return store.Errorf(store.CodeUsage, "report takes --problem or --failure, not both").
+							WithHint("--failure S analyses one statement; --problem P limits the HTML report")
+					}
+					if !cmd.Flags().Changed("output") {
+						out = "-"
+					}
+					return a.failureReport(s, failure, out)
 				}
-				if !cmd.Flags().Changed("output") {
-					out = "-"
+				ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+				defer stop()
+				w, err := report.Write(ctx, s, problem, out, a.stdout, report.Options{})
+				if err != nil {
+					return err
 				}
-				return a.failureReport(s, failure, out)
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-			defer stop()
-			w, err := report.Write(ctx, s, problem, out, a.stdout, report.Options{})
-			if err != nil {
+				switch {
+				case out == "-":
+					return nil
+				case a.json:
+					return a.writeJSON(map[string]any{"ok": true, "command": "report", "path": w.Path, "split": w.Split,
+						"pages": w.Pages, "bytes": w.Bytes, "statements": w.Statements, "last_seq": w.LastSeq})
+				}
+				_, err = fmt.Fprintln(a.stdout, w.Describe())
 				return err
-			}
-			switch {
-			case out == "-":
-				return nil
-			case a.json:
-				return a.writeJSON(map[string]any{"ok": true, "command": "report", "path": w.Path, "split": w.Split,
-					"pages": w.Pages, "bytes": w.Bytes, "statements": w.Statements, "last_seq": w.LastSeq})
-			}
-			_, err = fmt.Fprintln(a.stdout, w.Describe())
-			return err
+			})
 		},
 	}
 	c.Flags().StringVar(&problem, "problem", "", "only this problem's subtree (`PROBLEM` id)")

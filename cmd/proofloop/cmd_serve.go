@@ -35,25 +35,22 @@ the page's own nonced script and style). It runs until SIGINT or SIGTERM.`,
 				return store.Errorf(store.CodeUsage, "--max-streams takes a number from 1, not %d", maxStreams).
 					WithHint(fmt.Sprintf("leave it out for %d", report.DefaultMaxStreams))
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if problem != "" {
-				if err := report.CheckProblem(s, problem); err != nil {
-					return err
+			return a.withStore(func(s *store.Store) error {
+				if problem != "" {
+					if err := report.CheckProblem(s, problem); err != nil {
+						return err
+					}
 				}
-			}
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				return store.Errorf(store.CodeUsage, "listen on %s", addr).Wrap(err)
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-			defer stop()
-			fmt.Fprintf(a.stdout, "Serving the report of %s at http://%s/ (read-only; Ctrl-C stops).\n", s.Dir, ln.Addr())
-			h := report.NewHandler(s, report.ServeOptions{Problem: problem, Hosts: report.NewHosts(addr, ln.Addr()), MaxStreams: maxStreams, Log: a.stderr})
-			return report.Serve(ctx, ln, h)
+				ln, err := net.Listen("tcp", addr)
+				if err != nil {
+					return store.Errorf(store.CodeUsage, "listen on %s", addr).Wrap(err)
+				}
+				ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+				defer stop()
+				fmt.Fprintf(a.stdout, "Serving the report of %s at http://%s/ (read-only; Ctrl-C stops).\n", s.Dir, ln.Addr())
+				h := report.NewHandler(s, report.ServeOptions{Problem: problem, Hosts: report.NewHosts(addr, ln.Addr()), MaxStreams: maxStreams, Log: a.stderr})
+				return report.Serve(ctx, ln, h)
+			})
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (keep it on localhost unless you mean to share the store)")
