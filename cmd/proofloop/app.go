@@ -458,7 +458,7 @@ func (a *app) fail(err error) int {
 }
 
 // classify finds an error's code; its exit code comes from the one table
-// of the contract, skills.ErrorCodes, which the generated docs quote too.
+// of the contract, skills.ExitCodes, which the generated docs quote too.
 func classify(err error) (store.Code, int) {
 	code := codeOf(err)
 	return code, skills.ExitOf(code)

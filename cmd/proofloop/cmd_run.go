@@ -83,7 +83,7 @@ func (a *app) runCommand() *cobra.Command {
 	return c
 }
 
-// runHelp is run's long help. Its exit codes come from skills.ErrorCodes,
+// runHelp is run's long help. Its exit codes come from skills.ExitCodes,
 // the one table the CLI maps errors with.
 func runHelp() string {
 	var b strings.Builder
@@ -141,7 +141,7 @@ Exit codes:
 			names[i] = string(c)
 		}
 		meaning := row.meaning
-		for _, e := range skills.ErrorCodes {
+		for _, e := range skills.ExitCodes {
 			if meaning == "" && e.Code == row.codes[0] {
 				meaning = strings.TrimPrefix(e.Meaning, "run only: ")
 			}
