@@ -322,6 +322,18 @@ func (a *app) withSource(f func(*store.Store, skills.Source) error) error {
 	})
 }
 
+// withRef is withStore for a command on one document: f gets the id that
+// ref names (an id, or the path of the document's file).
+func (a *app) withRef(ref string, f func(s *store.Store, id string) error) error {
+	return a.withStore(func(s *store.Store) error {
+		id, _, err := s.ParseRef(ref)
+		if err != nil {
+			return err
+		}
+		return f(s, id)
+	})
+}
+
 // givenText reads the text of flag name (v, or the @FILE or @- it names)
 // when the command line gave the flag, and is nil when it did not.
 func (a *app) givenText(cmd *cobra.Command, s *store.Store, name, v string) (*string, error) {

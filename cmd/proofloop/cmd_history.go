@@ -33,11 +33,7 @@ inclusive: --since 4 starts at seq 4.
 			if err != nil {
 				return err
 			}
-			return a.withStore(func(s *store.Store) error {
-				id, _, err := s.ParseRef(args[0])
-				if err != nil {
-					return err
-				}
+			return a.withRef(args[0], func(s *store.Store, id string) error {
 				steps, err := s.History(id)
 				if err != nil {
 					return err

@@ -52,11 +52,7 @@ func (a *app) claimCommand() *cobra.Command {
 			if holder == "" {
 				return store.Errorf(store.CodeUsage, "claim needs --holder NAME").WithHint("e.g. --holder check-1")
 			}
-			return a.withStore(func(s *store.Store) error {
-				id, _, err := s.ParseRef(args[0])
-				if err != nil {
-					return err
-				}
+			return a.withRef(args[0], func(s *store.Store, id string) error {
 				d, err := loop.LeaseTTL(s, ttl)
 				if err != nil {
 					return err
@@ -84,20 +80,20 @@ func (a *app) refreshCommand() *cobra.Command {
 		Short: "Extend a live lease",
 		Args:  oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, id, err := a.leaseTarget(args[0])
-			if err != nil {
+			if err := leaseGiven(a.lease, args[0]); err != nil {
 				return err
 			}
-			defer s.Close()
-			d, err := loop.LeaseTTL(s, ttl)
-			if err != nil {
-				return err
-			}
-			l, err := loop.Refresh(s, a.txOptions(cmd, id), id, a.lease, d)
-			if err != nil {
-				return err
-			}
-			return a.leaseOut(l, fmt.Sprintf("Extended the lease on %s until %s.", id, l.ExpiresAt))
+			return a.withRef(args[0], func(s *store.Store, id string) error {
+				d, err := loop.LeaseTTL(s, ttl)
+				if err != nil {
+					return err
+				}
+				l, err := loop.Refresh(s, a.txOptions(cmd, id), id, a.lease, d)
+				if err != nil {
+					return err
+				}
+				return a.leaseOut(l, fmt.Sprintf("Extended the lease on %s until %s.", id, l.ExpiresAt))
+			})
 		},
 	}
 	c.Flags().DurationVar(&ttl, "ttl", 0, "new lease length from now (default: config.json lease_ttl)")
@@ -126,11 +122,7 @@ func (a *app) releaseCommand() *cobra.Command {
 				}
 				return store.Errorf(store.CodeUsage, "%s", msg).WithHint(hint)
 			}
-			return a.withStore(func(s *store.Store) error {
-				id, _, err := s.ParseRef(args[0])
-				if err != nil {
-					return err
-				}
+			return a.withRef(args[0], func(s *store.Store, id string) error {
 				l, err := loop.Release(s, a.txOptions(cmd, id), id, a.lease, force)
 				if err != nil {
 					return err
@@ -148,21 +140,14 @@ func (a *app) releaseCommand() *cobra.Command {
 	return c
 }
 
-func (a *app) leaseTarget(ref string) (*store.Store, string, error) {
-	if a.lease == "" {
-		return nil, "", store.Errorf(store.CodeUsage, "give the lease token with --lease or PROOFLOOP_LEASE").
+// leaseGiven refuses refresh without a lease token, before the store is
+// opened.
+func leaseGiven(lease, ref string) error {
+	if lease == "" {
+		return store.Errorf(store.CodeUsage, "give the lease token with --lease or PROOFLOOP_LEASE").
 			WithHint(fmt.Sprintf("refresh extends a lease you hold: pass the token that `proofloop claim %s` or `proofloop next --claim` returned as `lease` (--lease TOKEN or $PROOFLOOP_LEASE); holding none, claim it first: `proofloop claim %s --role ROLE --holder NAME`", ref, ref))
 	}
-	s, err := a.open()
-	if err != nil {
-		return nil, "", err
-	}
-	id, _, err := s.ParseRef(ref)
-	if err != nil {
-		s.Close()
-		return nil, "", err
-	}
-	return s, id, nil
+	return nil
 }
 
 func (a *app) leaseOut(l *store.Lease, text string) error {
