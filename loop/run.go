@@ -15,7 +15,7 @@ import (
 )
 
 // The error codes of a run that ended without solving its problem. Each
-// is the summary's outcome too; skills.ErrorCodes gives their exit codes.
+// is the summary's outcome too; skills.ExitCodes gives their exit codes.
 const (
 	CodeStuck       store.Code = "stuck"        // work is left that no agent of config.json can do
 	CodeMaxTurns    store.Code = "max_turns"    // --max-turns was reached

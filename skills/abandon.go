@@ -20,15 +20,12 @@ var lessonParam = optText("lesson", "one line on what not to try again: required
 // The refusals of the guards a prover's new approach meets, the same for
 // state-complete-proof and state-setup-substatement.
 var (
-	reviewRefusal = Refusal{Code: store.CodeGuardFailed, Guard: "statement_reviewed",
-		When: "the statement waits for its review (review_statements)",
-		Do:   "A checker reviews it first: release the item and end your turn."}
-	lessonRefusal = Refusal{Code: store.CodeGuardFailed, Guard: "lesson_given",
-		When: "no --lesson where the call abandons an approach, or one where it abandons none",
-		Do:   "Add --lesson (one line: what not to try again), or drop it, as the message says."}
-	deadEndRefusal = Refusal{Code: store.CodeGuardFailed, Guard: "not_a_dead_end",
-		When: "the proof or decomposition repeats a dead end",
-		Do:   "Take another approach: the message names the dead end and its lesson."}
+	reviewRefusal = guardRefusal("statement_reviewed", "the statement waits for its review (review_statements)",
+		"A checker reviews it first: release the item and end your turn.")
+	lessonRefusal = guardRefusal("lesson_given", "no --lesson where the call abandons an approach, or one where it abandons none",
+		"Add --lesson (one line: what not to try again), or drop it, as the message says.")
+	deadEndRefusal = guardRefusal("not_a_dead_end", "the proof or decomposition repeats a dead end",
+		"Take another approach: the message names the dead end and its lesson.")
 )
 
 // lessonOf checks the call's --lesson: one line of at most

@@ -97,7 +97,7 @@ func TestCatalogJSONHasNoNulls(t *testing.T) {
 // undocumented.
 func TestCatalogDocTexts(t *testing.T) {
 	known := map[store.Code]bool{}
-	for _, e := range ErrorCodes {
+	for _, e := range ExitCodes {
 		known[e.Code] = true
 	}
 	for _, sk := range Registry {
@@ -154,14 +154,21 @@ func TestCatalogRoles(t *testing.T) {
 	if got := Roles(); !slices.Equal(got, want) {
 		t.Errorf("Roles() = %v; want %v", got, want)
 	}
-	var names []string
-	for _, sk := range ForRole(model.RoleFix) {
-		names = append(names, sk.Name)
-	}
-	wantFix := []string{"state-setup-substatement", "state-mark-false", "state-propose-modification", "fix-patch-proof", "fix-create-substatement",
-		"state-formalize", "state-complete-formal-proof"}
-	if !slices.Equal(names, wantFix) {
-		t.Errorf("ForRole(fix) = %v; want %v", names, wantFix)
+	// Each role's skills are the registry's skills whose row of the
+	// transition table names the role, in registry order.
+	for _, r := range want {
+		var got, wantNames []string
+		for _, sk := range ForRole(r) {
+			got = append(got, sk.Name)
+		}
+		for _, sk := range Registry {
+			if row, ok := model.Lookup(sk.Name); ok && slices.Contains(row.Roles, r) {
+				wantNames = append(wantNames, sk.Name)
+			}
+		}
+		if len(got) == 0 || !slices.Equal(got, wantNames) {
+			t.Errorf("ForRole(%s) = %v; want the registry's skills whose row names %s, %v", r, got, r, wantNames)
+		}
 	}
 	if got := ForRole(model.RoleDecide); len(got) != 0 {
 		t.Errorf("ForRole(decide) = %d skills; want none (decide is a command, not a skill)", len(got))
@@ -279,14 +286,6 @@ func TestCatalogSplitArgs(t *testing.T) {
 	for _, bad := range []string{`"unclosed`, `'unclosed`, `trailing\`, `a | b`, `a > f`, `$HOME`, `"$HOME"`, "\"`x`\"", `a*`, `{a,b}`, `a;b`} {
 		if got, err := SplitArgs(bad); err == nil {
 			t.Errorf("SplitArgs(%s) = %q; want an error", bad, got)
-		}
-	}
-}
-
-func TestCatalogExitOf(t *testing.T) {
-	for c, want := range map[store.Code]int{store.CodeInvalidInput: 2, store.CodeNotFound: 3, store.CodeGuardFailed: 4, store.CodeLeaseHeld: 5, store.CodeStoreDamaged: 6, "bogus": 1} {
-		if got := ExitOf(c); got != want {
-			t.Errorf("ExitOf(%s) = %d; want %d", c, got, want)
 		}
 	}
 }

@@ -31,14 +31,12 @@ var checkConfirmFormalization = &Skill{
 
 // formalStageRefusal is the refusal of a formal stage guard.
 func formalStageRefusal(guard, what string) Refusal {
-	return Refusal{Code: store.CodeGuardFailed, Guard: guard,
-		When: "the formal track is not at that stage (the message names the stage it is at)",
-		Do:   "Nothing to do at this stage: " + what + "; `proofloop show ID --field formal.stage` shows it. End your turn."}
+	return guardRefusal(guard, "the formal track is not at that stage (the message names the stage it is at)",
+		"Nothing to do at this stage: "+what+"; `proofloop show ID --field formal.stage` shows it. End your turn.")
 }
 
-var notFormalizerRefusal = Refusal{Code: store.CodeGuardFailed, Guard: "not_formalizer",
-	When: "you wrote the formal statement",
-	Do:   "Another checker judges it: release the item and end your turn."}
+var notFormalizerRefusal = guardRefusal("not_formalizer", "you wrote the formal statement",
+	"Another checker judges it: release the item and end your turn.")
 
 func runCheckConfirmFormalization(tx *store.Tx, in *Input) (*Result, error) {
 	id := in.Text("statement_path")

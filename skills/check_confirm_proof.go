@@ -23,12 +23,9 @@ var checkConfirmProof = &Skill{
 	ExampleAfter:  "state-complete-proof",
 	ExampleOutput: `{"command":"check-confirm-proof","confirmations":1,"created":[],"id":"stmt_example_wrap","ok":true,"proof_revision":1,"quorum":1,"revision":3,"status":"true"}`,
 	Refusals: []Refusal{
-		{Code: store.CodeGuardFailed, Guard: "no_open_issue",
-			When: "an issue on the proof is still open",
-			Do:   "An issue on the proof is still open, and it must be answered first (a fixer's turn): the proof is not ready to confirm; end your turn."},
-		{Code: store.CodeGuardFailed, Guard: "not_self_check",
-			When: "you wrote any of the current proof revision, its proof or a patch (forbid_self_check)",
-			Do:   "Leave it to another checker: release the item and end your turn."},
+		guardRefusal("no_open_issue", "an issue on the proof is still open",
+			"An issue on the proof is still open, and it must be answered first (a fixer's turn): the proof is not ready to confirm; end your turn."),
+		selfCheckRefusal("you wrote any of the current proof revision, its proof or a patch (forbid_self_check)"),
 	},
 	Run: runCheckConfirmProof,
 }

@@ -12,41 +12,59 @@ var checkRejectProof = &Skill{
 	Name:    "check-reject-proof",
 	Purpose: "Record the first gap of a proof, at its sentence.",
 	Target:  "statement_path",
-	Params: []Param{
-		ref("statement_path", "the statement whose proof has the gap: its id, or the path of its JSON file"),
-		{Name: "sentence_number", Type: TypeInt, Required: true, Help: "the sentence with the gap, numbered as proofloop show ID --sentences prints them"},
-		text("sentence_text", "the exact text of that sentence, or a quoted part of it (whitespace is ignored)"),
-		enum("error_type", "the kind of error", model.ErrorTypes, true),
-		text("explanation", "what is wrong, in detail"),
-		optText("suggested_fix", "what would be needed to fix it"),
-		severityParam,
-	},
-	Example:       `--statement-path stmt_example_wrap --sentence-number 2 --sentence-text "adding 2n+1 gives (n+1)^2" --error-type unjustified_leap --explanation "The identity n^2 + 2n + 1 = (n+1)^2 is used without being shown." --suggested-fix "Expand (n+1)^2."`,
+	Params: issueParams("the statement whose proof has the gap: its id, or the path of its JSON file",
+		"the sentence with the gap, numbered as proofloop show ID --sentences prints them"),
+	Example:       issueExample,
 	When:          "Use it at the first sentence that does not follow, reading sentence by sentence: quote its exact text and classify the error.",
 	WhenNot:       "Do not use it for style, for a terse step you can verify, or for a later error before the first. If every sentence holds and the proof proves the claim, use check-confirm-proof.",
 	Output:        "`issue_number` is the issue recorded (fixers answer it by that number); `round` the check/fix round. `status` is `has_gap`.",
 	ExampleAfter:  "state-complete-proof",
 	ExampleOutput: `{"command":"check-reject-proof","created":[],"id":"stmt_example_wrap","issue_number":1,"ok":true,"revision":3,"round":1,"severity":"gap","status":"has_gap"}`,
 	Refusals: []Refusal{
-		{Code: store.CodeGuardFailed, Guard: "sentence_in_range",
-			When: "the sentence number is not in the proof",
-			Do:   "Take the number from `proofloop show ID --sentences` of the current proof revision."},
+		guardRefusal("sentence_in_range", "the sentence number is not in the proof",
+			"Take the number from `proofloop show ID --sentences` of the current proof revision."),
 		quoteRefusal,
-		{Code: store.CodeGuardFailed, Guard: "not_self_check",
-			When: "you wrote any of the current proof revision, its proof or a patch (forbid_self_check)",
-			Do:   "Leave it to another checker: release the item and end your turn."},
-		{Code: store.CodeGuardFailed, Guard: "not_a_repeat",
-			When: "an open issue already records the same rejection word for word",
-			Do:   "Do not record it again: the message names the open issue, which the fixer must answer; record another error, or end your turn."},
+		selfCheckRefusal("you wrote any of the current proof revision, its proof or a patch (forbid_self_check)"),
+		repeatRefusal("an open issue already records the same rejection word for word"),
 	},
 	Run: runCheckRejectProof,
 }
 
 // quoteRefusal is the refusal of a sentence_text_found guard, the same for
 // every skill that quotes a sentence of the proof it records an issue on.
-var quoteRefusal = Refusal{Code: store.CodeGuardFailed, Guard: "sentence_text_found",
-	When: "the quoted text is not in that sentence",
-	Do:   "Copy the text from that sentence exactly (a contiguous part will do; whitespace is ignored): the message shows the real sentence, and where your quote does appear, if anywhere."}
+var quoteRefusal = guardRefusal("sentence_text_found", "the quoted text is not in that sentence",
+	"Copy the text from that sentence exactly (a contiguous part will do; whitespace is ignored): the message shows the real sentence, and where your quote does appear, if anywhere.")
+
+// issueParams are the parameters of an issue recorded on a proof
+// (check-reject-proof, reopen); statement and sentence describe the
+// statement and the sentence the skill's issue is on.
+func issueParams(statement, sentence string) []Param {
+	return []Param{
+		ref("statement_path", statement),
+		{Name: "sentence_number", Type: TypeInt, Required: true, Help: sentence},
+		text("sentence_text", "the exact text of that sentence, or a quoted part of it (whitespace is ignored)"),
+		enum("error_type", "the kind of error", model.ErrorTypes, true),
+		text("explanation", "what is wrong, in detail"),
+		optText("suggested_fix", "what would be needed to fix it"),
+		severityParam,
+	}
+}
+
+// issueExample is the example of a skill that records an issue.
+const issueExample = `--statement-path stmt_example_wrap --sentence-number 2 --sentence-text "adding 2n+1 gives (n+1)^2" --error-type unjustified_leap --explanation "The identity n^2 + 2n + 1 = (n+1)^2 is used without being shown." --suggested-fix "Expand (n+1)^2."`
+
+// selfCheckRefusal is a checker's not_self_check refusal; when says which
+// proof the checker wrote part of.
+func selfCheckRefusal(when string) Refusal {
+	return guardRefusal("not_self_check", when,
+		"Leave it to another checker: release the item and end your turn.")
+}
+
+// repeatRefusal is the not_a_repeat refusal of a recorded issue.
+func repeatRefusal(when string) Refusal {
+	return guardRefusal("not_a_repeat", when,
+		"Do not record it again: the message names the open issue, which the fixer must answer; record another error, or end your turn.")
+}
 
 func runCheckRejectProof(tx *store.Tx, in *Input) (*Result, error) {
 	// A rejection of a proof awaiting verification opens a round; further

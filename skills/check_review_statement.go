@@ -39,9 +39,8 @@ var checkReviewStatement = &Skill{
 		Leaves: "well_posed: pending (the prover's turn); ill_posed: needs_modification (decide's turn on the proposed change)",
 		Guards: []model.Guard{model.ReviewPending}},
 	Refusals: []Refusal{
-		{Code: store.CodeGuardFailed, Guard: "review_due",
-			When: "the statement has a proof already, or its claim and premises were reviewed",
-			Do:   "There is nothing to review: release the item and end your turn."},
+		guardRefusal("review_due", "the statement has a proof already, or its claim and premises were reviewed",
+			"There is nothing to review: release the item and end your turn."),
 		{Code: store.CodeInvalidInput,
 			When: "ill_posed without --modification-type and a suggested claim or premises, or well_posed with them",
 			Do:   "An ill_posed verdict proposes the change (--modification-type and --suggested-claim, --suggested-premises or both); a well_posed one proposes none."},

@@ -293,7 +293,7 @@ type agentData struct {
 }
 
 func agentFile(r model.Role, entries []Entry) ([]byte, error) {
-	d := agentData{Role: r, Name: "agent-" + string(r), Common: CommonRefusals, Codes: ErrorCodes}
+	d := agentData{Role: r, Name: "agent-" + string(r), Common: CommonRefusals, Codes: ExitCodes}
 	for _, e := range entries {
 		for _, er := range e.Roles {
 			if er == r {

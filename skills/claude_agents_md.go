@@ -163,7 +163,7 @@ func agentsMDFile(entries []Entry) ([]byte, error) {
 		}
 		d.Roles = append(d.Roles, row)
 	}
-	for _, c := range ErrorCodes {
+	for _, c := range ExitCodes {
 		do := agentsDo[c.Code]
 		for _, r := range CommonRefusals {
 			if r.Code == c.Code {

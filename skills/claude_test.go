@@ -48,7 +48,7 @@ func TestClaudeFilesPaths(t *testing.T) {
 			t.Errorf("no %s for protocol %s", d.Path, d.Protocol.Name)
 		}
 	}
-	if want := len(Registry) + 4 + len(model.Protocols) + len(DebateRoleDocs) + 1; len(files) != want {
+	if want := len(Registry) + len(Roles()) + len(model.Protocols) + len(DebateRoleDocs) + 1; len(files) != want {
 		t.Errorf("ClaudeFiles made %d files; want %d", len(files), want)
 	}
 }
@@ -420,7 +420,7 @@ func TestAgentsMDSkillSentences(t *testing.T) {
 	if strings.Contains(doc, "`state-setup-substatement` with `--source") || strings.Contains(doc, "state-setup-substatement`, `state-mark-false`, `state-propose-modification` with `--source fix`") {
 		t.Errorf("AGENTS.md gives state-setup-substatement a --source, which it does not take")
 	}
-	for _, c := range ErrorCodes {
+	for _, c := range ExitCodes {
 		if !strings.Contains(doc, fmt.Sprintf("| %d | `%s` |", c.Exit, c.Code)) {
 			t.Errorf("AGENTS.md's exit table lacks %s (exit %d)", c.Code, c.Exit)
 		}

@@ -96,12 +96,10 @@ func extend(tx *store.Tx, s *store.Store, id string, n int) (*Result, error) {
 // answers for them: decide is a person's command, not a registry skill with
 // Refusals of its own.
 var decideRefusals = []Refusal{
-	{Code: store.CodeGuardFailed, Guard: "modification_proposed",
-		When: "--accept or --reject on an item with no proposed modification",
-		Do:   "Nothing to accept or reject: `proofloop status` says whose turn it is; --extend N is for a spent round budget."},
-	{Code: store.CodeGuardFailed, Guard: "budget_exhausted",
-		When: "--extend on an item with budget left",
-		Do:   "It still has budget left: nothing to extend until `proofloop status` shows it out of budget (a decide turn)."},
+	guardRefusal("modification_proposed", "--accept or --reject on an item with no proposed modification",
+		"Nothing to accept or reject: `proofloop status` says whose turn it is; --extend N is for a spent round budget."),
+	guardRefusal("budget_exhausted", "--extend on an item with budget left",
+		"It still has budget left: nothing to extend until `proofloop status` shows it out of budget (a decide turn)."),
 }
 
 func decideModification(tx *store.Tx, d *store.Doc, st *model.Statement, p DecideParams) (*Result, error) {

@@ -135,14 +135,14 @@ func allowedFor(k model.Kind, st model.Status, role model.Role) []string {
 
 // CodeHint is what to do about a refusal of code c when the error brought
 // no hint of its own: the Do of CommonRefusals, which the generated docs
-// quote, else the code's meaning in ErrorCodes.
+// quote, else the code's meaning in ExitCodes.
 func CodeHint(c store.Code) string {
 	for _, r := range CommonRefusals {
 		if r.Code == c {
 			return r.Do
 		}
 	}
-	for _, e := range ErrorCodes {
+	for _, e := range ExitCodes {
 		if e.Code == c {
 			return e.Meaning
 		}

@@ -24,7 +24,7 @@ func TestEveryRefusalHasAHint(t *testing.T) {
 		}
 	}
 	seen := map[string]bool{}
-	for _, e := range ErrorCodes {
+	for _, e := range ExitCodes {
 		h := CodeHint(e.Code)
 		if h == "" {
 			t.Errorf("code %s has no line in the refusal table", e.Code)

@@ -24,9 +24,8 @@ var probFinishUp = &Skill{
 	ExampleAfter:  "check-confirm-proof",
 	ExampleOutput: `{"command":"prob-finish-up","created":[],"id":"prob_example","ok":true,"resolved_by":"stmt_example_wrap","revision":3,"status":"solved"}`,
 	Refusals: []Refusal{
-		{Code: store.CodeGuardFailed, Guard: "key_statement_true",
-			When: "the key statement is not true, or is not listed in the problem's progresses",
-			Do:   "Name a true statement from the problem's `progresses` (`proofloop show PROBLEM`). If none is true yet, the problem is not ready: end your turn."},
+		guardRefusal("key_statement_true", "the key statement is not true, or is not listed in the problem's progresses",
+			"Name a true statement from the problem's `progresses` (`proofloop show PROBLEM`). If none is true yet, the problem is not ready: end your turn."),
 		{Code: store.CodeNotFound,
 			When: "the key statement does not exist",
 			Do:   "Take the id from the problem's `progresses`."},

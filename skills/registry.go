@@ -88,6 +88,12 @@ type Refusal struct {
 	Do    string     `json:"do"`
 }
 
+// guardRefusal is the refusal of a call that a guard of the skill's row
+// stops (guard_failed): when it fails, and what to do then.
+func guardRefusal(guard, when, do string) Refusal {
+	return Refusal{Code: store.CodeGuardFailed, Guard: guard, When: when, Do: do}
+}
+
 // Rule is the skill's row of the transition table.
 func (s *Skill) Rule() *model.Rule {
 	r, _ := model.Lookup(s.Name)

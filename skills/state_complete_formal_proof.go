@@ -27,9 +27,8 @@ var stateCompleteFormalProof = &Skill{
 	ExampleAfter:  "check-confirm-formalization",
 	ExampleOutput: `{"command":"state-complete-formal-proof","created":[],"id":"stmt_example_wrap","ok":true,"revision":4,"stage":"proof_submitted","status":"pending"}`,
 	Refusals: []Refusal{
-		{Code: store.CodeGuardFailed, Guard: "formal_proof_due",
-			When: "as the prover, the formal statement is not confirmed (or a proof is already in); as the fixer, no open issue on the formal proof is named",
-			Do:   "`proofloop show ID --field formal.stage` shows the stage; as the fixer, name the open issue on the formal proof."},
+		guardRefusal("formal_proof_due", "as the prover, the formal statement is not confirmed (or a proof is already in); as the fixer, no open issue on the formal proof is named",
+			"`proofloop show ID --field formal.stage` shows the stage; as the fixer, name the open issue on the formal proof."),
 		{Code: store.CodeInvalidInput,
 			When: "the proof is refused before any run: an unfinished or assumed step, a command that reads or writes files, or no theorem of the statement's name",
 			Do:   "Correct the line the message quotes and call again; nothing was written."},

@@ -31,9 +31,8 @@ var stateFormalize = &Skill{
 	Output:        "`theorem` is the theorem a formal proof must prove; `stage` is `formalized`: a checker who did not write it confirms or rejects it next. With source fix, `response_number` names the response.",
 	ExampleOutput: `{"command":"state-formalize","created":[],"id":"stmt_example_wrap","ok":true,"revision":2,"stage":"formalized","status":"pending","theorem":"odd_squares"}`,
 	Refusals: []Refusal{
-		{Code: store.CodeGuardFailed, Guard: "formal_statement_open",
-			When: "as the prover, a formalization was confirmed already; as the fixer, no open issue on the formal statement is named",
-			Do:   "A confirmed formalization changes only after a checker rejects it; as the fixer, name the open issue on the formal statement (`proofloop show ID --field validate.issues`)."},
+		guardRefusal("formal_statement_open", "as the prover, a formalization was confirmed already; as the fixer, no open issue on the formal statement is named",
+			"A confirmed formalization changes only after a checker rejects it; as the fixer, name the open issue on the formal statement (`proofloop show ID --field validate.issues`)."),
 		reviewRefusal,
 		{Code: store.CodeInvalidInput,
 			When: "the text is refused: no theorem, a second one, a proof instead of Admitted, an axiom, or a command that reads or writes files",

@@ -24,9 +24,8 @@ var stateMarkFalse = &Skill{
 	ExampleAfter:  "state-setup-substatement",
 	ExampleOutput: `{"command":"state-mark-false","created":[],"id":"stmt_example_wrap_sub2","ok":true,"parent":{"id":"stmt_example_wrap","kind":"statement","status":"awaiting_substatements","effect":"Its parent stmt_example_wrap (awaiting_substatements) now has a false sub-statement; its prover must re-plan (state-setup-substatement, state-mark-false or state-propose-modification)."},"revision":2,"status":"false"}`,
 	Refusals: []Refusal{
-		{Code: store.CodeGuardFailed, Guard: "fix_names_open_issue",
-			When: "source fix without an open issue number",
-			Do:   "Name the open issue that revealed it with --issue-number (the message lists the open ones)."},
+		guardRefusal("fix_names_open_issue", "source fix without an open issue number",
+			"Name the open issue that revealed it with --issue-number (the message lists the open ones)."),
 		{Code: store.CodeInvalidInput,
 			When: "--issue-number with source prove",
 			Do:   "Drop --issue-number, or call as the fixer with --source fix."},

@@ -28,9 +28,8 @@ var stateProposeModification = &Skill{
 	ExampleAfter:  "state-setup-substatement",
 	ExampleOutput: `{"command":"state-propose-modification","created":[],"id":"stmt_example_wrap_sub2","ok":true,"revision":2,"status":"needs_modification"}`,
 	Refusals: []Refusal{
-		{Code: store.CodeGuardFailed, Guard: "fix_names_open_issue",
-			When: "source fix without an open issue number",
-			Do:   "Name the open issue that revealed it with --issue-number (the message lists the open ones)."},
+		guardRefusal("fix_names_open_issue", "source fix without an open issue number",
+			"Name the open issue that revealed it with --issue-number (the message lists the open ones)."),
 		{Code: store.CodeInvalidInput,
 			When: "neither --suggested-claim nor --suggested-premises",
 			Do:   "Say what the statement should become: a claim, premises, or both."},

@@ -302,6 +302,59 @@ func (a *app) source(s *store.Store) (skills.Source, error) {
 	return src, nil
 }
 
+// withStore runs f over the store of --root (a.open), closed when f
+// returns: the preamble of every command that reads or writes a project.
+func (a *app) withStore(f func(*store.Store) error) error {
+	s, err := a.open()
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return f(s)
+}
+
+// withSource is withStore for a command that reads inputs (@FILE, @-,
+// --input): f gets them as a.source reads them, capped by the store's
+// config.
+func (a *app) withSource(f func(*store.Store, skills.Source) error) error {
+	return a.withStore(func(s *store.Store) error {
+		src, err := a.source(s)
+		if err != nil {
+			return err
+		}
+		return f(s, src)
+	})
+}
+
+// withRef is withStore for a command on one document: f gets the id that
+// ref names (an id, or the path of the document's file).
+func (a *app) withRef(ref string, f func(s *store.Store, id string) error) error {
+	return a.withStore(func(s *store.Store) error {
+		id, _, err := s.ParseRef(ref)
+		if err != nil {
+			return err
+		}
+		return f(s, id)
+	})
+}
+
+// givenText reads the text of flag name (v, or the @FILE or @- it names)
+// when the command line gave the flag, and is nil when it did not.
+func (a *app) givenText(cmd *cobra.Command, s *store.Store, name, v string) (*string, error) {
+	if !cmd.Flags().Changed(name) {
+		return nil, nil
+	}
+	src, err := a.source(s)
+	if err != nil {
+		return nil, err
+	}
+	t, err := src.Text(name, v)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
 // open opens the store of --root, with the lock timeout of
 // $PROOFLOOP_LOCK_TIMEOUT, else of config.json. config.json is checked on
 // every open: a bad one is a damaged store (exit 6).
@@ -426,7 +479,7 @@ func (a *app) fail(err error) int {
 }
 
 // classify finds an error's code; its exit code comes from the one table
-// of the contract, skills.ErrorCodes, which the generated docs quote too.
+// of the contract, skills.ExitCodes, which the generated docs quote too.
 func classify(err error) (store.Code, int) {
 	code := codeOf(err)
 	return code, skills.ExitOf(code)

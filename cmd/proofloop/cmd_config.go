@@ -55,23 +55,20 @@ func (a *app) configGetCommand() *cobra.Command {
 			if len(args) == 1 {
 				key = args[0]
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			v, err := s.GetConfig(key)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				if key == "" {
-					return a.writeJSON(map[string]any{"ok": true, "command": a.command, "config": v})
+			return a.withStore(func(s *store.Store) error {
+				v, err := s.GetConfig(key)
+				if err != nil {
+					return err
 				}
-				return a.writeJSON(map[string]any{"ok": true, "command": a.command, "key": key, "value": v})
-			}
-			fmt.Fprintln(a.stdout, plainValue(v))
-			return nil
+				if a.json {
+					if key == "" {
+						return a.writeJSON(map[string]any{"ok": true, "command": a.command, "config": v})
+					}
+					return a.writeJSON(map[string]any{"ok": true, "command": a.command, "key": key, "value": v})
+				}
+				fmt.Fprintln(a.stdout, plainValue(v))
+				return nil
+			})
 		},
 	}
 }

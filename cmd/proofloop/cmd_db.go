@@ -185,28 +185,25 @@ func (a *app) importCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			r, err := s.Doctor()
-			if err != nil {
-				return err
-			}
-			out := map[string]any{"import": ir, "report": r}
-			if len(r.Findings) > 0 {
-				err := store.Errorf(store.CodeStoreDamaged, "the imported store is damaged: %s", plural(len(r.Findings), "finding", "findings"))
-				return &withReport{err, out, r}
-			}
-			if a.json {
-				out["ok"], out["command"] = true, "import"
-				return a.writeJSON(out)
-			}
-			fmt.Fprintf(a.stdout, "Imported %s, %s and %s from %s into %s, up to seq %d.\n",
-				plural(ir.Documents, "document", "documents"), plural(ir.Files, "file", "files"), plural(ir.Events, "event", "events"), from, ir.Into, ir.LastSeq)
-			fmt.Fprintf(a.stdout, "doctor on %s: consistent; log verified to seq %d.\n", ir.Into, r.Log.VerifiedSeq)
-			return nil
+			return a.withStore(func(s *store.Store) error {
+				r, err := s.Doctor()
+				if err != nil {
+					return err
+				}
+				out := map[string]any{"import": ir, "report": r}
+				if len(r.Findings) > 0 {
+					err := store.Errorf(store.CodeStoreDamaged, "the imported store is damaged: %s", plural(len(r.Findings), "finding", "findings"))
+					return &withReport{err, out, r}
+				}
+				if a.json {
+					out["ok"], out["command"] = true, "import"
+					return a.writeJSON(out)
+				}
+				fmt.Fprintf(a.stdout, "Imported %s, %s and %s from %s into %s, up to seq %d.\n",
+					plural(ir.Documents, "document", "documents"), plural(ir.Files, "file", "files"), plural(ir.Events, "event", "events"), from, ir.Into, ir.LastSeq)
+				fmt.Fprintf(a.stdout, "doctor on %s: consistent; log verified to seq %d.\n", ir.Into, r.Log.VerifiedSeq)
+				return nil
+			})
 		},
 	}
 	c.Flags().StringVar(&from, "from", "", "the file store's `DIR` (a contents root)")

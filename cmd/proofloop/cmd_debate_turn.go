@@ -3,10 +3,14 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
+	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
@@ -132,4 +136,138 @@ func conclusions() []string {
 		}
 	}
 	return out
+}
+
+func (a *app) debateTurnCommand() *cobra.Command {
+	var pid, input string
+	var tf turnFlags
+	c := &cobra.Command{
+		Use:   "turn ID --participant-id P (--input FILE|- | --body TEXT [--suggestion TEXT]... [--conclusion O --conclusion-text TEXT ...])",
+		Short: "Write a participant's turn; the engine validates it, then decides the outcome",
+		Long: "turn reads the turn as one JSON object (--input FILE, or - for standard input) with the\n" +
+			"protocol's fields (`proofloop transitions` lists them), or, for " + withField("body") + ", from --body\n" +
+			"(Markdown), --suggestion (" + withField("suggestions") + ", repeatable) and --conclusion O with --conclusion-text\n" +
+			"(" + withField("conclusion") + "; O one of " + strings.Join(conclusions(), "|") + ") and, for a dialectic\n" +
+			"conclusion, its summary: --agreed, --insight, --open-point (each repeatable) and --position ROLE=TEXT.\n" +
+			"Unknown keys and trailing data are\n" +
+			"refused. A dialectic user interjects with --participant-id user. The turn is checked before anything is written: a\n" +
+			"broken field exits 2 naming it and the rule; a turn out of order, on a closed debate, or for a\n" +
+			"seat another actor joined exits 4;\n" +
+			"a turn while another holds the debate's lease exits 5 (give yours with --lease). After the turn\n" +
+			"the engine evaluates the protocol's terminal rules and closes the debate in the same\n" +
+			"transaction when one holds (outcome in the result).",
+		Args: debateID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if pid == "" {
+				return store.Errorf(store.CodeUsage, "debate turn needs --participant-id").WithHint("debate join prints it")
+			}
+			if (input == "") == !tf.set() {
+				return store.Errorf(store.CodeUsage, "give either --input FILE|- or --body TEXT (with --suggestion, --conclusion)").
+					WithHint("a turn comes from one of the two: the whole turn as JSON with --input, or its flags (--body ...); drop the other")
+			}
+			return a.withSource(func(s *store.Store, src skills.Source) error {
+				var err error
+				var raw []byte
+				if input != "" {
+					raw, err = turnInput(src, input)
+				} else {
+					raw, err = tf.turn(src)
+				}
+				if err != nil {
+					return err
+				}
+				r, err := loop.TurnDebate(s, a.debateOpts(cmd), args[0], pid, raw)
+				if err != nil {
+					return err
+				}
+				return a.debateOK(r, fmt.Sprintf("Turn %d by %s (%s) recorded.", r.TurnNumber, r.ParticipantID, r.Role))
+			})
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&pid, "participant-id", "", "the writer's participant id (from debate join), or user for a dialectic interjection")
+	f.StringVar(&input, "input", "", "the turn as a JSON object in `FILE` (- reads standard input)")
+	tf.register(f)
+	return c
+}
+
+func (a *app) debateWaitCommand() *cobra.Command {
+	var pid string
+	var timeout time.Duration
+	c := &cobra.Command{
+		Use:   "wait ID --participant-id P [--timeout D]",
+		Short: "Block until it is P's turn or the debate is closed (file notifications, no polling)",
+		Long: "wait returns as soon as it is the participant's turn or the debate is closed, watching the\n" +
+			"event log with inotify; it exits 5 with code timeout when --timeout (default 10m; 0 waits\n" +
+			"forever) runs out. Many waiters may run at once. Its result is the debate's state (whose_turn,\n" +
+			"status, outcome).",
+		Args: debateID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if pid == "" {
+				return store.Errorf(store.CodeUsage, "debate wait needs --participant-id")
+			}
+			if timeout < 0 {
+				return store.Errorf(store.CodeUsage, "--timeout must not be negative")
+			}
+			return a.withStore(func(s *store.Store) error {
+				r, err := loop.WaitDebate(cmd.Context(), s, args[0], pid, timeout)
+				if err != nil {
+					return err
+				}
+				what := "It is " + pid + "'s turn."
+				if r.WhoseTurn.Closed {
+					what = "The debate is closed."
+				}
+				return a.debateOK(r, what)
+			})
+		},
+	}
+	c.Flags().StringVar(&pid, "participant-id", "", "the waiting participant's id")
+	c.Flags().DurationVar(&timeout, "timeout", 10*time.Minute, "give up after `D` (exit 5, timeout); 0 waits forever")
+	return c
+}
+
+func (a *app) debateCloseCommand() *cobra.Command {
+	var outcome, summary string
+	var discard bool
+	c := &cobra.Command{
+		Use:   "close ID (--outcome O [--summary TEXT] | --discard)",
+		Short: "Close a debate with an outcome whose rule holds, TIMEOUT, or invalidated; or discard it",
+		Long: "close --outcome O is accepted only when O's rule holds now (the engine usually closes a\n" +
+			"debate itself after the deciding turn); when O is TIMEOUT (socratic) after `proofloop claim ID\n" +
+			"--for-timeout` re-checked that a participant never joined (give its token with --lease); or\n" +
+			"when O is the protocol's invalidated outcome (INVALIDATED, or invalidated) with the reason in\n" +
+			"--summary. Otherwise it exits 4 saying what is missing. --discard removes the debate and its\n" +
+			"transcript; the event log still records that it existed.",
+		Args: debateID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if (outcome == "") == !discard {
+				return store.Errorf(store.CodeUsage, "give either --outcome O or --discard").
+					WithHint("--outcome O closes the debate with an outcome whose rule holds; --discard removes it: give one")
+			}
+			return a.withStore(func(s *store.Store) error {
+				in := loop.DebateClose{ID: args[0], Outcome: outcome, Discard: discard}
+				var err error
+				if in.Summary, err = a.givenText(cmd, s, "summary", summary); err != nil {
+					return err
+				}
+				r, err := loop.CloseDebate(s, a.debateOpts(cmd), in)
+				if err != nil {
+					return err
+				}
+				if discard {
+					if a.json {
+						return a.debateOK(r, "")
+					}
+					fmt.Fprintf(a.stdout, "Discarded %s and its transcript %s.\n", r.ID, r.Artifact)
+					return nil
+				}
+				return a.debateOK(r, "Closed "+r.ID+".")
+			})
+		},
+	}
+	c.Flags().StringVar(&outcome, "outcome", "", "the `OUTCOME`: one of the protocol's outcomes (proofloop transitions --protocols lists them)")
+	c.Flags().StringVar(&summary, "summary", "", "a closing summary; the reason of an invalidation (@FILE or @- reads it)")
+	c.Flags().BoolVar(&discard, "discard", false, "remove the debate and its transcript (the event log keeps that it existed)")
+	return c
 }

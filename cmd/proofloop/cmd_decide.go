@@ -40,38 +40,26 @@ func (a *app) decideCommand() *cobra.Command {
 					return store.Errorf(store.CodeUsage, "decide DEBATE takes --suggestion N (N >= 1) with --accept or --reject").
 						WithHint("e.g. `proofloop decide ID --suggestion 1 --accept`; `proofloop debate show ID` lists the suggestions")
 				}
-				s, err := a.open()
+				return a.withStore(func(s *store.Store) error {
+					r, err := loop.DecideSuggestion(s, a.txOptions(cmd, ""), args[0], suggestion, accept)
+					if err != nil {
+						return err
+					}
+					return a.debateOK(r, fmt.Sprintf("Suggestion %d of %s: %s.", suggestion, args[0], decision(accept, a.txOptions(cmd, "").Lease == "", a.actor)))
+				})
+			}
+			return a.withStore(func(s *store.Store) error {
+				p := skills.DecideParams{ID: args[0], Accept: accept, Extend: extend}
+				var err error
+				if p.Reason, err = a.givenText(cmd, s, "reason", reason); err != nil {
+					return err
+				}
+				r, err := skills.Decide(s, a.txOptions(cmd, ""), p)
 				if err != nil {
 					return err
 				}
-				defer s.Close()
-				r, err := loop.DecideSuggestion(s, a.txOptions(cmd, ""), args[0], suggestion, accept)
-				if err != nil {
-					return err
-				}
-				return a.debateOK(r, fmt.Sprintf("Suggestion %d of %s: %s.", suggestion, args[0], decision(accept, a.txOptions(cmd, "").Lease == "", a.actor)))
-			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			p := skills.DecideParams{ID: args[0], Accept: accept, Extend: extend}
-			if cmd.Flags().Changed("reason") {
-				src, err := a.source(s)
-				if err != nil {
-					return err
-				}
-				if reason, err = src.Text("reason", reason); err != nil {
-					return err
-				}
-				p.Reason = &reason
-			}
-			r, err := skills.Decide(s, a.txOptions(cmd, ""), p)
-			if err != nil {
-				return err
-			}
-			return a.ok(r)
+				return a.ok(r)
+			})
 		},
 	}
 	c.Flags().BoolVar(&accept, "accept", false, "apply the proposed claim and premises")

@@ -83,45 +83,42 @@ func (a *app) runEval(cmd *cobra.Command, o evalOptions) error {
 	case o.timeout <= 0:
 		return store.Errorf(store.CodeUsage, "--turn-timeout must be positive, got %s", o.timeout)
 	}
-	s, err := a.open()
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	cfg, err := s.Config()
-	if err != nil {
-		return err
-	}
-	agents, err := evalAgents(cfg, role, o.agents)
-	if err != nil {
-		return err
-	}
-	set := eval.Shipped()
-	if !o.shipped {
-		if set, err = eval.ReadSet(o.set, cfg.MaxInputBytes); err != nil {
+	return a.withStore(func(s *store.Store) error {
+		cfg, err := s.Config()
+		if err != nil {
 			return err
 		}
-	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-	self, _ := os.Executable()
-	rep, err := eval.Run(ctx, set, eval.Options{Role: role, Agents: agents, Jobs: o.jobs, TurnTimeout: o.timeout, Self: self, Progress: a.stderr})
-	if err == nil && ctx.Err() != nil {
-		err = store.Errorf(loop.CodeInterrupted, "eval was interrupted: nothing was recorded")
-	}
-	if err != nil {
-		return err
-	}
-	if !o.noRecord {
-		if err := eval.Record(s, rep, a.actor); err != nil {
+		agents, err := evalAgents(cfg, role, o.agents)
+		if err != nil {
 			return err
 		}
-	}
-	if a.json {
-		return a.writeJSON(map[string]any{"ok": true, "command": "eval", "recorded": !o.noRecord, "report": rep})
-	}
-	eval.WriteTable(a.stdout, rep)
-	return nil
+		set := eval.Shipped()
+		if !o.shipped {
+			if set, err = eval.ReadSet(o.set, cfg.MaxInputBytes); err != nil {
+				return err
+			}
+		}
+		ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+		defer stop()
+		self, _ := os.Executable()
+		rep, err := eval.Run(ctx, set, eval.Options{Role: role, Agents: agents, Jobs: o.jobs, TurnTimeout: o.timeout, Self: self, Progress: a.stderr})
+		if err == nil && ctx.Err() != nil {
+			err = store.Errorf(loop.CodeInterrupted, "eval was interrupted: nothing was recorded")
+		}
+		if err != nil {
+			return err
+		}
+		if !o.noRecord {
+			if err := eval.Record(s, rep, a.actor); err != nil {
+				return err
+			}
+		}
+		if a.json {
+			return a.writeJSON(map[string]any{"ok": true, "command": "eval", "recorded": !o.noRecord, "report": rep})
+		}
+		eval.WriteTable(a.stdout, rep)
+		return nil
+	})
 }
 
 // evalAgents are the agents of role that names pick (every one when none).

@@ -28,16 +28,13 @@ func (a *app) evalAgentCommand() *cobra.Command {
 				return store.Errorf(store.CodeUsage, "eval-agent takes its turn on $PROOFLOOP_ID, which is not set").
 					WithHint("`proofloop run` and `proofloop eval` set it; by hand: PROOFLOOP_ID=stmt_x_wrap proofloop eval-agent NAME")
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			r, err := eval.RunScripted(s, args[0], id, a.txOptions(cmd, id))
-			if err != nil {
-				return err
-			}
-			return a.ok(r)
+			return a.withStore(func(s *store.Store) error {
+				r, err := eval.RunScripted(s, args[0], id, a.txOptions(cmd, id))
+				if err != nil {
+					return err
+				}
+				return a.ok(r)
+			})
 		},
 	}
 }

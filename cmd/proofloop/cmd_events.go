@@ -26,36 +26,33 @@ func (a *app) eventsCommand() *cobra.Command {
 			"one event per line, as stored, as each transaction commits.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-			defer stop()
-			all := []json.RawMessage{}
-			err = loop.Events(ctx, s, since, follow, func(_ int, line []byte) error {
-				if only != "" && !mentions(line, only) {
-					return nil
-				}
-				switch {
-				case a.json && follow:
-					_, err := fmt.Fprintf(a.stdout, "%s\n", line)
+			return a.withStore(func(s *store.Store) error {
+				ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+				defer stop()
+				all := []json.RawMessage{}
+				err := loop.Events(ctx, s, since, follow, func(_ int, line []byte) error {
+					if only != "" && !mentions(line, only) {
+						return nil
+					}
+					switch {
+					case a.json && follow:
+						_, err := fmt.Fprintf(a.stdout, "%s\n", line)
+						return err
+					case a.json:
+						all = append(all, json.RawMessage(append([]byte(nil), line...)))
+						return nil
+					}
+					_, err := fmt.Fprintln(a.stdout, eventLine(line))
 					return err
-				case a.json:
-					all = append(all, json.RawMessage(append([]byte(nil), line...)))
-					return nil
+				})
+				if err != nil {
+					return err
 				}
-				_, err := fmt.Fprintln(a.stdout, eventLine(line))
-				return err
+				if a.json && !follow {
+					return a.writeJSON(map[string]any{"ok": true, "command": "events", "events": all})
+				}
+				return nil
 			})
-			if err != nil {
-				return err
-			}
-			if a.json && !follow {
-				return a.writeJSON(map[string]any{"ok": true, "command": "events", "events": all})
-			}
-			return nil
 		},
 	}
 	c.Flags().IntVar(&since, "since", 0, "print only events with a seq above `SEQ`")

@@ -46,42 +46,39 @@ func (a *app) exportCommand() *cobra.Command {
 			if to == "" {
 				return store.Errorf(store.CodeUsage, "export needs --to DIR").WithHint("e.g. --to backup/contents-2026-11-23")
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			ex, err := s.Export(to)
-			if err != nil {
-				return err
-			}
-			cp, err := store.Open(to)
-			if err != nil {
-				return err
-			}
-			defer cp.Close()
-			r, err := cp.CheckCopy()
-			if err != nil {
-				return err
-			}
-			out := map[string]any{"export": ex, "report": r}
-			if len(r.Findings) > 0 {
-				err := store.Errorf(store.CodeStoreDamaged, "the copy at %s is damaged, so the store is too: %s", to, plural(len(r.Findings), "finding", "findings")).
-					WithHint("run `proofloop doctor` on the store and repair it, then export again")
-				return &withReport{err, out, r}
-			}
-			if a.json {
-				out["ok"], out["command"] = true, "export"
-				return a.writeJSON(out)
-			}
-			for _, p := range ex.Swept {
-				fmt.Fprintf(a.stdout, "Removed %s, left by an export that was killed.\n", p)
-			}
-			fmt.Fprintf(a.stdout, "Exported %s (%s) to %s, as of seq %d; writers waited at most %d ms.\n",
-				plural(ex.Files, "file", "files"), byteSize(ex.Bytes), to, ex.LastSeq, ex.LockHeldMS)
-			fmt.Fprintf(a.stdout, "doctor on the copy: consistent, %s, %s, %s; log verified to seq %d.\n",
-				plural(r.Problems, "problem", "problems"), plural(r.Statements, "statement", "statements"), plural(r.Debates, "debate", "debates"), r.Log.VerifiedSeq)
-			return nil
+			return a.withStore(func(s *store.Store) error {
+				ex, err := s.Export(to)
+				if err != nil {
+					return err
+				}
+				cp, err := store.Open(to)
+				if err != nil {
+					return err
+				}
+				defer cp.Close()
+				r, err := cp.CheckCopy()
+				if err != nil {
+					return err
+				}
+				out := map[string]any{"export": ex, "report": r}
+				if len(r.Findings) > 0 {
+					err := store.Errorf(store.CodeStoreDamaged, "the copy at %s is damaged, so the store is too: %s", to, plural(len(r.Findings), "finding", "findings")).
+						WithHint("run `proofloop doctor` on the store and repair it, then export again")
+					return &withReport{err, out, r}
+				}
+				if a.json {
+					out["ok"], out["command"] = true, "export"
+					return a.writeJSON(out)
+				}
+				for _, p := range ex.Swept {
+					fmt.Fprintf(a.stdout, "Removed %s, left by an export that was killed.\n", p)
+				}
+				fmt.Fprintf(a.stdout, "Exported %s (%s) to %s, as of seq %d; writers waited at most %d ms.\n",
+					plural(ex.Files, "file", "files"), byteSize(ex.Bytes), to, ex.LastSeq, ex.LockHeldMS)
+				fmt.Fprintf(a.stdout, "doctor on the copy: consistent, %s, %s, %s; log verified to seq %d.\n",
+					plural(r.Problems, "problem", "problems"), plural(r.Statements, "statement", "statements"), plural(r.Debates, "debate", "debates"), r.Log.VerifiedSeq)
+				return nil
+			})
 		},
 	}
 	c.Flags().StringVar(&to, "to", "", "the new store's `DIR` (must not exist, or be empty)")
@@ -108,42 +105,39 @@ func (a *app) exportProof(pf proofFlags) error {
 	case pf.problem == "":
 		return store.Errorf(store.CodeUsage, "--format needs --problem P").WithHint("`proofloop status` lists the problems")
 	}
-	s, err := a.open()
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	doc, err := loop.ExportProof(s, pf.problem, pf.draft)
-	if err != nil {
-		return err
-	}
-	text, notes := doc.Markdown(), []loop.MathNote{}
-	if pf.format == "tex" {
-		if text, notes = doc.TeX(); notes == nil {
-			notes = []loop.MathNote{}
+	return a.withStore(func(s *store.Store) error {
+		doc, err := loop.ExportProof(s, pf.problem, pf.draft)
+		if err != nil {
+			return err
 		}
-	}
-	out := map[string]any{"ok": true, "command": "export", "problem": pf.problem, "format": pf.format,
-		"draft": pf.draft, "statements": len(doc.Statements), "math_as_text": notes}
-	if pf.out == "" {
+		text, notes := doc.Markdown(), []loop.MathNote{}
+		if pf.format == "tex" {
+			if text, notes = doc.TeX(); notes == nil {
+				notes = []loop.MathNote{}
+			}
+		}
+		out := map[string]any{"ok": true, "command": "export", "problem": pf.problem, "format": pf.format,
+			"draft": pf.draft, "statements": len(doc.Statements), "math_as_text": notes}
+		if pf.out == "" {
+			if a.json {
+				out["text"] = text
+				return a.writeJSON(out)
+			}
+			a.noteMath(notes)
+			_, err := io.WriteString(a.stdout, text)
+			return err
+		}
+		if err := os.WriteFile(pf.out, []byte(text), 0o644); err != nil {
+			return store.Errorf(store.CodeInvalidInput, "cannot write %s", pf.out).Wrap(err).WithHint("give -o a file in a folder that exists and that you may write")
+		}
 		if a.json {
-			out["text"] = text
+			out["file"] = pf.out
 			return a.writeJSON(out)
 		}
+		fmt.Fprintf(a.stdout, "Wrote the proof of %s (%s) to %s.\n", pf.problem, plural(len(doc.Statements), "statement", "statements"), pf.out)
 		a.noteMath(notes)
-		_, err := io.WriteString(a.stdout, text)
-		return err
-	}
-	if err := os.WriteFile(pf.out, []byte(text), 0o644); err != nil {
-		return store.Errorf(store.CodeInvalidInput, "cannot write %s", pf.out).Wrap(err).WithHint("give -o a file in a folder that exists and that you may write")
-	}
-	if a.json {
-		out["file"] = pf.out
-		return a.writeJSON(out)
-	}
-	fmt.Fprintf(a.stdout, "Wrote the proof of %s (%s) to %s.\n", pf.problem, plural(len(doc.Statements), "statement", "statements"), pf.out)
-	a.noteMath(notes)
-	return nil
+		return nil
+	})
 }
 
 // noteMath tells a person, on stderr, each formula the LaTeX export shows

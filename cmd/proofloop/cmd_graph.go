@@ -30,45 +30,46 @@ dashed, what a proof relies on beyond its own sub-statements.
 			if format != "dot" && format != "mermaid" && format != "json" {
 				return store.Errorf(store.CodeUsage, "--format %q is not dot, mermaid or json", format)
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			var snap *loop.Snapshot
-			if problem != "" {
-				var id string
-				if id, _, err = s.ParseRef(problem); err != nil {
+			return a.withStore(func(s *store.Store) error {
+				snap, err := treeSnapshot(s, problem)
+				if err != nil {
 					return err
 				}
-				snap, err = loop.Subtree(s, id)
-			} else {
-				snap, err = loop.Load(s)
-			}
-			if err != nil {
+				items, _ := treeOrder(snap)
+				if err := loop.Proved(s, items); err != nil {
+					return err
+				}
+				relies, err := loop.ReliesOn(s, items)
+				if err != nil {
+					return err
+				}
+				g := loop.NewGraph(items, relies)
+				switch format {
+				case "json":
+					return a.writeJSON(map[string]any{"ok": true, "command": "graph", "nodes": g.Nodes, "edges": g.Edges})
+				case "mermaid":
+					_, err = a.stdout.Write(g.Mermaid())
+				default:
+					_, err = a.stdout.Write(g.DOT())
+				}
 				return err
-			}
-			items, _ := treeOrder(snap)
-			if err := loop.Proved(s, items); err != nil {
-				return err
-			}
-			relies, err := loop.ReliesOn(s, items)
-			if err != nil {
-				return err
-			}
-			g := loop.NewGraph(items, relies)
-			switch format {
-			case "json":
-				return a.writeJSON(map[string]any{"ok": true, "command": "graph", "nodes": g.Nodes, "edges": g.Edges})
-			case "mermaid":
-				_, err = a.stdout.Write(g.Mermaid())
-			default:
-				_, err = a.stdout.Write(g.DOT())
-			}
-			return err
+			})
 		},
 	}
 	c.Flags().StringVar(&problem, "problem", "", "only this problem and what lies below it")
 	c.Flags().StringVar(&format, "format", "dot", "`dot`, mermaid or json")
 	return c
+}
+
+// treeSnapshot loads the tree below the problem or statement ref names, or
+// the whole project when ref is "".
+func treeSnapshot(s *store.Store, ref string) (*loop.Snapshot, error) {
+	if ref == "" {
+		return loop.Load(s)
+	}
+	id, _, err := s.ParseRef(ref)
+	if err != nil {
+		return nil, err
+	}
+	return loop.Subtree(s, id)
 }

@@ -31,56 +31,53 @@ func (a *app) guideCommand() *cobra.Command {
 					return err
 				}
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			opts := a.txOptions(cmd, "")
-			switch {
-			case list:
-				all, err := loop.AllGuidance(cmd.Context(), s)
+			return a.withStore(func(s *store.Store) error {
+				opts := a.txOptions(cmd, "")
+				switch {
+				case list:
+					all, err := loop.AllGuidance(cmd.Context(), s)
+					if err != nil {
+						return err
+					}
+					if a.json {
+						return a.writeJSON(map[string]any{"ok": true, "command": "guide", "guidance": append([]loop.Guidance{}, all...)})
+					}
+					if len(all) == 0 {
+						fmt.Fprintln(a.stdout, "No guidance is in force.")
+					}
+					for _, g := range all {
+						fmt.Fprintf(a.stdout, "%s: %s\n", g.Role, g.Line())
+					}
+					return nil
+				case withdraw > 0:
+					g, err := loop.Withdraw(cmd.Context(), s, opts, withdraw)
+					if err != nil {
+						return err
+					}
+					if a.json {
+						return a.writeJSON(map[string]any{"ok": true, "command": "guide", "withdrawn": g})
+					}
+					fmt.Fprintf(a.stdout, "Withdrew guidance %d for %s.\n", g.Number, g.Role)
+					return nil
+				}
+				r := model.Role(role)
+				if !slices.Contains(loop.GuideRoles, r) {
+					return store.Errorf(store.CodeUsage, "guide --role must be prove, check or fix, got %q", role).
+						WithHint(`e.g. proofloop guide --role check "Check every inequality's direction."`)
+				}
+				if round < 0 {
+					return store.Errorf(store.CodeUsage, "--round must be 1 or more, got %d", round).WithHint("leave --round out for every round")
+				}
+				n, err := loop.Guide(s, opts, loop.Guidance{Role: r, ID: id, Round: round, Text: strings.Join(args, " ")})
 				if err != nil {
 					return err
 				}
 				if a.json {
-					return a.writeJSON(map[string]any{"ok": true, "command": "guide", "guidance": append([]loop.Guidance{}, all...)})
+					return a.writeJSON(map[string]any{"ok": true, "command": "guide", "number": n})
 				}
-				if len(all) == 0 {
-					fmt.Fprintln(a.stdout, "No guidance is in force.")
-				}
-				for _, g := range all {
-					fmt.Fprintf(a.stdout, "%s: %s\n", g.Role, g.Line())
-				}
+				fmt.Fprintf(a.stdout, "Recorded guidance %d for %s; prime shows it (`proofloop guide --withdraw %d` ends it).\n", n, r, n)
 				return nil
-			case withdraw > 0:
-				g, err := loop.Withdraw(cmd.Context(), s, opts, withdraw)
-				if err != nil {
-					return err
-				}
-				if a.json {
-					return a.writeJSON(map[string]any{"ok": true, "command": "guide", "withdrawn": g})
-				}
-				fmt.Fprintf(a.stdout, "Withdrew guidance %d for %s.\n", g.Number, g.Role)
-				return nil
-			}
-			r := model.Role(role)
-			if !slices.Contains(loop.GuideRoles, r) {
-				return store.Errorf(store.CodeUsage, "guide --role must be prove, check or fix, got %q", role).
-					WithHint(`e.g. proofloop guide --role check "Check every inequality's direction."`)
-			}
-			if round < 0 {
-				return store.Errorf(store.CodeUsage, "--round must be 1 or more, got %d", round).WithHint("leave --round out for every round")
-			}
-			n, err := loop.Guide(s, opts, loop.Guidance{Role: r, ID: id, Round: round, Text: strings.Join(args, " ")})
-			if err != nil {
-				return err
-			}
-			if a.json {
-				return a.writeJSON(map[string]any{"ok": true, "command": "guide", "number": n})
-			}
-			fmt.Fprintf(a.stdout, "Recorded guidance %d for %s; prime shows it (`proofloop guide --withdraw %d` ends it).\n", n, r, n)
-			return nil
+			})
 		},
 	}
 	c.Flags().StringVar(&role, "role", "", "prove, check or fix")

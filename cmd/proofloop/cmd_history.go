@@ -33,49 +33,42 @@ inclusive: --since 4 starts at seq 4.
 			if err != nil {
 				return err
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			id, _, err := s.ParseRef(args[0])
-			if err != nil {
-				return err
-			}
-			steps, err := s.History(id)
-			if err != nil {
-				return err
-			}
-			entries := []map[string]any{}
-			for _, st := range steps {
-				if (from != nil && from.Cmp(st.Event) < 0) || (to != nil && to.Cmp(st.Event) > 0) {
-					continue
+			return a.withRef(args[0], func(s *store.Store, id string) error {
+				steps, err := s.History(id)
+				if err != nil {
+					return err
 				}
-				changes := model.DescribeChanges(st.Before, st.After)
-				if st.After == nil && !st.Change.Deleted {
-					changes = []string{"(written before events kept patches: the fields it changed are not known)"}
+				entries := []map[string]any{}
+				for _, st := range steps {
+					if (from != nil && from.Cmp(st.Event) < 0) || (to != nil && to.Cmp(st.Event) > 0) {
+						continue
+					}
+					changes := model.DescribeChanges(st.Before, st.After)
+					if st.After == nil && !st.Change.Deleted {
+						changes = []string{"(written before events kept patches: the fields it changed are not known)"}
+					}
+					if changes == nil {
+						changes = []string{}
+					}
+					e := map[string]any{"seq": st.Event.Seq, "time": st.Event.Time, "actor": st.Event.Actor,
+						"command": st.Event.Command, "lease_holder": st.Event.LeaseHolder, "before": st.Change.Before,
+						"after": st.Change.After, "revision": st.Change.Revision, "changes": changes}
+					if len(st.Change.Patch) > 0 {
+						e["patch"] = st.Change.Patch
+					}
+					entries = append(entries, e)
+					if !a.json {
+						a.printStep(st, changes)
+					}
 				}
-				if changes == nil {
-					changes = []string{}
+				if a.json {
+					return a.writeJSON(map[string]any{"ok": true, "command": "history", "id": id, "entries": entries})
 				}
-				e := map[string]any{"seq": st.Event.Seq, "time": st.Event.Time, "actor": st.Event.Actor,
-					"command": st.Event.Command, "lease_holder": st.Event.LeaseHolder, "before": st.Change.Before,
-					"after": st.Change.After, "revision": st.Change.Revision, "changes": changes}
-				if len(st.Change.Patch) > 0 {
-					e["patch"] = st.Change.Patch
+				if len(entries) == 0 {
+					fmt.Fprintf(a.stdout, "No change of %s in that range.\n", id)
 				}
-				entries = append(entries, e)
-				if !a.json {
-					a.printStep(st, changes)
-				}
-			}
-			if a.json {
-				return a.writeJSON(map[string]any{"ok": true, "command": "history", "id": id, "entries": entries})
-			}
-			if len(entries) == 0 {
-				fmt.Fprintf(a.stdout, "No change of %s in that range.\n", id)
-			}
-			return nil
+				return nil
+			})
 		},
 	}
 	c.Flags().StringVar(&since, "since", "", "only changes at or after `SEQ|TIME`")

@@ -34,16 +34,13 @@ func (a *app) claimCommand() *cobra.Command {
 				if role != "" || holder == "" {
 					return store.Errorf(store.CodeUsage, "claim --for-timeout takes --holder NAME and no --role")
 				}
-				s, err := a.open()
-				if err != nil {
-					return err
-				}
-				defer s.Close()
-				l, err := loop.ClaimForTimeout(s, a.txOptions(cmd, args[0]), args[0], holder)
-				if err != nil {
-					return err
-				}
-				return a.leaseOut(l, fmt.Sprintf("Claimed %s for its timeout until %s; lease %s", args[0], l.ExpiresAt, l.Token))
+				return a.withStore(func(s *store.Store) error {
+					l, err := loop.ClaimForTimeout(s, a.txOptions(cmd, args[0]), args[0], holder)
+					if err != nil {
+						return err
+					}
+					return a.leaseOut(l, fmt.Sprintf("Claimed %s for its timeout until %s; lease %s", args[0], l.ExpiresAt, l.Token))
+				})
 			}
 			r, err := parseRole(role, false)
 			if k, _ := model.KindOf(args[0]); k == model.KindDebate && role != "" {
@@ -56,24 +53,17 @@ func (a *app) claimCommand() *cobra.Command {
 			if holder == "" {
 				return store.Errorf(store.CodeUsage, "claim needs --holder NAME").WithHint("e.g. --holder check-1")
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			id, _, err := s.ParseRef(args[0])
-			if err != nil {
-				return err
-			}
-			d, err := loop.LeaseTTL(s, ttl)
-			if err != nil {
-				return err
-			}
-			cl, err := loop.Claim(s, a.txOptions(cmd, id), id, r, holder, d)
-			if err != nil {
-				return err
-			}
-			return a.leaseOut(cl.Lease, fmt.Sprintf("Claimed %s for %s until %s; lease %s", id, r, cl.Lease.ExpiresAt, cl.Lease.Token))
+			return a.withRef(args[0], func(s *store.Store, id string) error {
+				d, err := loop.LeaseTTL(s, ttl)
+				if err != nil {
+					return err
+				}
+				cl, err := loop.Claim(s, a.txOptions(cmd, id), id, r, holder, d)
+				if err != nil {
+					return err
+				}
+				return a.leaseOut(cl.Lease, fmt.Sprintf("Claimed %s for %s until %s; lease %s", id, r, cl.Lease.ExpiresAt, cl.Lease.Token))
+			})
 		},
 	}
 	c.Flags().StringVar(&role, "role", "", "the role whose turn it is: solve, prove, check, fix or decide (on a debate: its role)")
@@ -91,20 +81,20 @@ func (a *app) refreshCommand() *cobra.Command {
 		Short: "Extend a live lease",
 		Args:  oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, id, err := a.leaseTarget(args[0])
-			if err != nil {
+			if err := leaseGiven(a.lease, args[0]); err != nil {
 				return err
 			}
-			defer s.Close()
-			d, err := loop.LeaseTTL(s, ttl)
-			if err != nil {
-				return err
-			}
-			l, err := loop.Refresh(s, a.txOptions(cmd, id), id, a.lease, d)
-			if err != nil {
-				return err
-			}
-			return a.leaseOut(l, fmt.Sprintf("Extended the lease on %s until %s.", id, l.ExpiresAt))
+			return a.withRef(args[0], func(s *store.Store, id string) error {
+				d, err := loop.LeaseTTL(s, ttl)
+				if err != nil {
+					return err
+				}
+				l, err := loop.Refresh(s, a.txOptions(cmd, id), id, a.lease, d)
+				if err != nil {
+					return err
+				}
+				return a.leaseOut(l, fmt.Sprintf("Extended the lease on %s until %s.", id, l.ExpiresAt))
+			})
 		},
 	}
 	c.Flags().DurationVar(&ttl, "ttl", 0, "new lease length from now (default: config.json lease_ttl)")
@@ -134,24 +124,17 @@ func (a *app) releaseCommand() *cobra.Command {
 				}
 				return store.Errorf(store.CodeUsage, "%s", msg).WithHint(hint)
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			id, _, err := s.ParseRef(args[0])
-			if err != nil {
-				return err
-			}
-			l, err := loop.Release(s, a.txOptions(cmd, id), id, a.lease, force)
-			if err != nil {
-				return err
-			}
-			text := fmt.Sprintf("Released the lease on %s.", id)
-			if force {
-				text = fmt.Sprintf("Released %s's lease on %s by force; the event log records it.", l.Holder, id)
-			}
-			return a.leaseOut(l, text)
+			return a.withRef(args[0], func(s *store.Store, id string) error {
+				l, err := loop.Release(s, a.txOptions(cmd, id), id, a.lease, force)
+				if err != nil {
+					return err
+				}
+				text := fmt.Sprintf("Released the lease on %s.", id)
+				if force {
+					text = fmt.Sprintf("Released %s's lease on %s by force; the event log records it.", l.Holder, id)
+				}
+				return a.leaseOut(l, text)
+			})
 		},
 	}
 	c.Flags().BoolVar(&force, "force", false, "end another's lease without its token (recorded with your --actor)")
@@ -159,21 +142,14 @@ func (a *app) releaseCommand() *cobra.Command {
 	return c
 }
 
-func (a *app) leaseTarget(ref string) (*store.Store, string, error) {
-	if a.lease == "" {
-		return nil, "", store.Errorf(store.CodeUsage, "give the lease token with --lease or PROOFLOOP_LEASE").
+// leaseGiven refuses refresh without a lease token, before the store is
+// opened.
+func leaseGiven(lease, ref string) error {
+	if lease == "" {
+		return store.Errorf(store.CodeUsage, "give the lease token with --lease or PROOFLOOP_LEASE").
 			WithHint(fmt.Sprintf("refresh extends a lease you hold: pass the token that `proofloop claim %s` or `proofloop next --claim` returned as `lease` (--lease TOKEN or $PROOFLOOP_LEASE); holding none, claim it first: `proofloop claim %s --role ROLE --holder NAME`", ref, ref))
 	}
-	s, err := a.open()
-	if err != nil {
-		return nil, "", err
-	}
-	id, _, err := s.ParseRef(ref)
-	if err != nil {
-		s.Close()
-		return nil, "", err
-	}
-	return s, id, nil
+	return nil
 }
 
 func (a *app) leaseOut(l *store.Lease, text string) error {

@@ -26,9 +26,8 @@ func (a *app) mcpCommand() *cobra.Command {
 			"call runs the same code as the CLI with --json, and a refusal is a tool result with isError\n" +
 			"and the CLI's error code. --role R (default $PROOFLOOP_ROLE) offers only that role's tools:\n" +
 			"its skills and " + strings.Join(skills.MCPLoopTools, ", ") + " (a debate role gets the\n" +
-			"debate tools instead of skills). Admin and host commands (init, doctor, config, db migrate,\n" +
-			"import, export, report, serve, run, release --force) are never tools. Over MCP every text\n" +
-			"argument is literal (no @FILE), and every path (a debate's source, an artifact) must lie inside the project\n" +
+			"debate tools instead of skills). Admin and host commands, and a person's, are never tools:\n" +
+			neverTools() + ".\nOver MCP every text argument is literal (no @FILE), and every path (a debate's source, an artifact) must lie inside the project\n" +
 			"folder, the folder that holds the root. --root and --actor set the store and the default\n" +
 			"actor of every call; a call may name its own actor. Prompts give each role's `prime`;\n" +
 			"resources give the skill catalog, the transition table and every document as\n" +

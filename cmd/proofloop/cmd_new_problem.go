@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/proofloop/proofloop/skills"
+	"github.com/proofloop/proofloop/store"
 )
 
 func (a *app) newProblemCommand() *cobra.Command {
@@ -13,26 +14,20 @@ func (a *app) newProblemCommand() *cobra.Command {
 		Short: "Create the root problem prob_<name>",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			src, err := a.source(s)
-			if err != nil {
-				return err
-			}
-			if p.Objective, err = src.Text("objective", p.Objective); err != nil {
-				return err
-			}
-			if err := src.Texts("hypothesis", p.Hypothesis); err != nil {
-				return err
-			}
-			r, err := skills.NewProblem(s, a.txOptions(cmd, ""), p)
-			if err != nil {
-				return err
-			}
-			return a.ok(r)
+			return a.withSource(func(s *store.Store, src skills.Source) error {
+				var err error
+				if p.Objective, err = src.Text("objective", p.Objective); err != nil {
+					return err
+				}
+				if err := src.Texts("hypothesis", p.Hypothesis); err != nil {
+					return err
+				}
+				r, err := skills.NewProblem(s, a.txOptions(cmd, ""), p)
+				if err != nil {
+					return err
+				}
+				return a.ok(r)
+			})
 		},
 	}
 	c.Flags().StringVar(&p.Name, "name", "", "problem name: a-z, 0-9 and _ (the id becomes prob_<name>)")

@@ -16,9 +16,7 @@ import (
 )
 
 func (a *app) nextCommand() *cobra.Command {
-	var role, holder, problem string
-	var claim bool
-	var ttl time.Duration
+	var o nextOptions
 	c := &cobra.Command{
 		Use:   "next [--role R] [--claim --holder H [--ttl D]]",
 		Short: "List the actionable items, deepest first; with --claim, lease the first free one in one step",
@@ -27,101 +25,115 @@ func (a *app) nextCommand() *cobra.Command {
 			"transaction, so two workers never get the same item; --json then prints\n" +
 			`{"ok":true,"item":{"id","kind","role","reason","lease","expires_at"}}, or "item":null.`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, r, err := a.openWithRole(role)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			var roles []model.Role
-			if r != "" {
-				roles = []model.Role{r}
-			}
-			if !claim {
-				items, err := loop.Actionable(s, roles, problem)
-				if err != nil {
-					return err
-				}
-				if a.actor != "" && !a.actorDefaulted {
-					// A lone duellist's own duel waits for its peer: not offered.
-					items = slices.DeleteFunc(items, func(it *loop.Item) bool {
-						return it.Kind == model.KindDebate && loop.LoneInDuel(s, it.ID, a.actor)
-					})
-				}
-				var others map[model.Role]int
-				if len(items) == 0 && r != "" {
-					if others, err = otherRoles(s, problem); err != nil {
-						return err
-					}
-				}
-				if a.json {
-					out := map[string]any{"ok": true, "command": "next", "items": nonNilItems(items)}
-					if others != nil {
-						out["other_roles"] = others
-					}
-					return a.writeJSON(out)
-				}
-				for _, it := range items {
-					fmt.Fprintf(a.stdout, "%-7s %s [%s]: %s\n", it.Role, it.ID, it.Status, it.Reason)
-				}
-				switch {
-				case len(items) > 0:
-				case r != "":
-					fmt.Fprintln(a.stdout, nothingFor(r, others))
-				default:
-					fmt.Fprintln(a.stdout, "Nothing is actionable.")
-				}
-				return nil
-			}
-			if holder == "" {
-				return store.Errorf(store.CodeUsage, "--claim needs --holder NAME").WithHint("e.g. --holder check-1")
-			}
-			d, err := loop.LeaseTTL(s, ttl)
-			if err != nil {
-				return err
-			}
-			cl, busy, err := loop.ClaimNext(s, a.txOptions(cmd, ""), roles, problem, holder, d)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				var item any
-				if cl != nil {
-					item = claimedJSON(cl)
-				}
-				out := map[string]any{"ok": true, "command": "next", "item": item}
-				if busy != nil {
-					out["busy"] = busy
-				}
-				return a.writeJSON(out)
-			}
-			if cl == nil && busy != nil {
-				fmt.Fprintf(a.stdout, "Nothing is free for %s: %s leased (%s); the first lease, on %s, ends at %s.\n",
-					roleName(r), plural(busy.Leased, "actionable item is", "actionable items are"), holders(busy.Holders), busy.FirstItem, busy.NextFree)
-				return nil
-			}
-			if cl == nil && r != "" {
-				others, err := otherRoles(s, problem)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintln(a.stdout, nothingFor(r, others))
-				return nil
-			}
-			if cl == nil {
-				fmt.Fprintln(a.stdout, "Nothing is actionable.")
-				return nil
-			}
-			fmt.Fprintf(a.stdout, "Claimed %s for %s (%s) until %s; lease %s\n", cl.Item.ID, cl.Item.Role, cl.Item.Reason, cl.Lease.ExpiresAt, cl.Lease.Token)
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runNext(a.txOptions(cmd, ""), o) },
 	}
-	c.Flags().StringVar(&role, "role", "", "only items for this role: solve, prove, check, fix, decide, a debate role or an open agora debate's position")
-	c.Flags().BoolVar(&claim, "claim", false, "lease the first free item to --holder")
-	c.Flags().StringVar(&holder, "holder", "", "who takes the lease (with --claim)")
-	c.Flags().DurationVar(&ttl, "ttl", 0, "lease length (default: config.json lease_ttl)")
-	c.Flags().StringVar(&problem, "problem", "", "only items under this root problem")
+	c.Flags().StringVar(&o.Role, "role", "", "only items for this role: solve, prove, check, fix, decide, a debate role or an open agora debate's position")
+	c.Flags().BoolVar(&o.Claim, "claim", false, "lease the first free item to --holder")
+	c.Flags().StringVar(&o.Holder, "holder", "", "who takes the lease (with --claim)")
+	c.Flags().DurationVar(&o.TTL, "ttl", 0, "lease length (default: config.json lease_ttl)")
+	c.Flags().StringVar(&o.Problem, "problem", "", "only items under this root problem")
 	return c
+}
+
+// nextOptions are next's flags.
+type nextOptions struct {
+	Role, Holder, Problem string
+	Claim                 bool
+	TTL                   time.Duration
+}
+
+// runNext lists what o.Role may act on, or with o.Claim leases the first
+// free item to o.Holder in transaction tx.
+func (a *app) runNext(tx store.TxOptions, o nextOptions) error {
+	s, r, err := a.openWithRole(o.Role)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var roles []model.Role
+	if r != "" {
+		roles = []model.Role{r}
+	}
+	if !o.Claim {
+		return a.listNext(s, r, roles, o.Problem)
+	}
+	if o.Holder == "" {
+		return store.Errorf(store.CodeUsage, "--claim needs --holder NAME").WithHint("e.g. --holder check-1")
+	}
+	d, err := loop.LeaseTTL(s, o.TTL)
+	if err != nil {
+		return err
+	}
+	cl, busy, err := loop.ClaimNext(s, tx, roles, o.Problem, o.Holder, d)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		var item any
+		if cl != nil {
+			item = claimedJSON(cl)
+		}
+		out := map[string]any{"ok": true, "command": "next", "item": item}
+		if busy != nil {
+			out["busy"] = busy
+		}
+		return a.writeJSON(out)
+	}
+	switch {
+	case cl == nil && busy != nil:
+		fmt.Fprintf(a.stdout, "Nothing is free for %s: %s leased (%s); the first lease, on %s, ends at %s.\n",
+			roleName(r), plural(busy.Leased, "actionable item is", "actionable items are"), holders(busy.Holders), busy.FirstItem, busy.NextFree)
+	case cl == nil && r != "":
+		others, err := otherRoles(s, o.Problem)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(a.stdout, nothingFor(r, others))
+	case cl == nil:
+		fmt.Fprintln(a.stdout, "Nothing is actionable.")
+	default:
+		fmt.Fprintf(a.stdout, "Claimed %s for %s (%s) until %s; lease %s\n", cl.Item.ID, cl.Item.Role, cl.Item.Reason, cl.Lease.ExpiresAt, cl.Lease.Token)
+	}
+	return nil
+}
+
+// listNext prints the items roles may act on (every role's when none),
+// and for a role with none, what the other roles have.
+func (a *app) listNext(s *store.Store, r model.Role, roles []model.Role, problem string) error {
+	items, err := loop.Actionable(s, roles, problem)
+	if err != nil {
+		return err
+	}
+	if a.actor != "" && !a.actorDefaulted {
+		// A lone duellist's own duel waits for its peer: not offered.
+		items = slices.DeleteFunc(items, func(it *loop.Item) bool {
+			return it.Kind == model.KindDebate && loop.LoneInDuel(s, it.ID, a.actor)
+		})
+	}
+	var others map[model.Role]int
+	if len(items) == 0 && r != "" {
+		if others, err = otherRoles(s, problem); err != nil {
+			return err
+		}
+	}
+	if a.json {
+		out := map[string]any{"ok": true, "command": "next", "items": nonNilItems(items)}
+		if others != nil {
+			out["other_roles"] = others
+		}
+		return a.writeJSON(out)
+	}
+	for _, it := range items {
+		fmt.Fprintf(a.stdout, "%-7s %s [%s]: %s\n", it.Role, it.ID, it.Status, it.Reason)
+	}
+	switch {
+	case len(items) > 0:
+	case r != "":
+		fmt.Fprintln(a.stdout, nothingFor(r, others))
+	default:
+		fmt.Fprintln(a.stdout, "Nothing is actionable.")
+	}
+	return nil
 }
 
 // otherRoles counts the actionable items by role, for the answer of a

@@ -18,139 +18,171 @@ import (
 )
 
 func (a *app) primeCommand() *cobra.Command {
-	var role, id string
-	var hook bool
+	var o primeOptions
 	c := &cobra.Command{
 		Use:   "prime --role R [--id ID] [--hook]",
 		Short: "Print a short orientation for an agent starting a session in a role; with --id, the item as the role needs it",
 		Args:  noArgs,
-		RunE: func(*cobra.Command, []string) error {
-			if role == "" {
-				if _, err := parseRole(role, false); err != nil {
-					return err
-				}
-			}
-			// A debate's roles read the debate with `debate show`: run
-			// names it in $PROOFLOOP_ID too, and the hook passes it on.
-			if k, err := model.KindOf(id); id != "" && (err != nil || k != model.KindDebate) {
-				return a.primeItem(role, id, hook)
-			}
-			// An open agora debate's position is a role too (run sets it as
-			// $PROOFLOOP_ROLE for the session hook).
-			s, r, err := a.openWithRole(role)
-			if err != nil && hook && store.CodeOf(err) == store.CodeNotFound {
-				return a.primeOutside()
-			}
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			snap, err := loop.Load(s)
-			if err != nil {
-				return err
-			}
-			counts := map[string]int{}
-			kernel := 0 // true statements a kernel checked
-			for _, it := range snap.Items {
-				counts[string(it.Kind)+" "+string(it.Status)]++
-				if it.Status == model.StatementTrue && it.KernelChecked() {
-					kernel++
-				}
-			}
-			var state []string
-			for _, k := range slices.Sorted(maps.Keys(counts)) {
-				kind, status, _ := strings.Cut(k, " ")
-				state = append(state, model.Count(counts[k], kind)+" "+status)
-			}
-			next := snap.Actionable(r, "")
-			mine := []string{}
-			for _, sk := range skills.ForRole(r) {
-				mine = append(mine, sk.Name)
-			}
-			protos := primeProtocols(r)
-			roots := snap.Roots
-			if roots == nil {
-				roots = []string{}
-			}
-			guidance, err := loop.GuidanceFor(context.Background(), s, r, "", 0)
-			if err != nil {
-				return err
-			}
-			pools := []loop.DebatePool{}
-			if len(protos) > 0 {
-				if pools, err = loop.EvidencePools(s, string(r)); err != nil {
-					return err
-				}
-			}
-			// With --id, the debate as seed 004's context injection gives
-			// it: the role's position, the topic, what the other side said.
-			var dctx *model.DebateContext
-			if id != "" {
-				d, _, err := loop.ShowDebate(s, id)
-				if err != nil {
-					return err
-				}
-				c := model.ContextOf(d, string(r))
-				dctx = &c
-			}
-			if a.json {
-				return a.writeJSON(map[string]any{"ok": true, "command": "prime", "role": r, "roots": roots,
-					"state": counts, "kernel_checked": kernel, "next": nonNilItems(next), "skills": mine, "protocols": protos, "guidance": guidance,
-					"evidence_pools": pools, "debate": dctx})
-			}
-			w := a.stdout
-			if len(protos) > 0 {
-				primeDebate(w, a.root, r, state, next, protos, dctx)
-				primePools(w, pools)
-				return nil
-			}
-			fmt.Fprintf(w, "You are the %s agent of a proofloop project (root %s).\n\n", r, a.root)
-			rootsLine := model.Count(len(snap.Roots), "root problem")
-			if len(snap.Roots) > 0 {
-				rootsLine += " (" + strings.Join(snap.Roots, ", ") + ")"
-			}
-			if len(state) > 0 {
-				rootsLine += "; " + strings.Join(state, ", ")
-			}
-			fmt.Fprintf(w, "State: %s.\n", rootsLine)
-			if n := counts["statement true"]; n > 0 {
-				fmt.Fprintf(w, "Of the %s, %d kernel-checked; the others rest on the agents' word.\n", model.Count(n, "true statement"), kernel)
-			}
-			fmt.Fprintf(w, "\nNext for %s (%s, deepest first):\n", r, model.Count(len(next), "item"))
-			for i, it := range next {
-				if i == 5 {
-					fmt.Fprintf(w, "  ... and %d more (`proofloop next --role %s`)\n", len(next)-5, r)
-					break
-				}
-				lease := ""
-				if it.Holder != "" {
-					lease = " (leased to " + it.Holder + ")"
-				}
-				fmt.Fprintf(w, "  %s [%s]: %s%s\n", it.ID, it.Status, it.Reason, lease)
-			}
-			if len(next) == 0 {
-				fmt.Fprintln(w, "  nothing now; `proofloop status` shows what everything waits on.")
-			}
-			fmt.Fprintf(w, "\nYour skills: %s (`proofloop <skill> --help`).\n", strings.Join(mine, ", "))
-			primeNotes(w, r)
-			fmt.Fprintf(w, "\nCommands:\n")
-			fmt.Fprintf(w, "  proofloop next --role %s --claim --holder NAME --json   take an item; export PROOFLOOP_LEASE=<lease>\n", r)
-			fmt.Fprintf(w, "  proofloop show ID --sentences                            read an item, proof numbered as checkers cite it\n")
-			fmt.Fprintf(w, "  proofloop <skill> ... --json                             act; one skill that changes the status ends your turn\n")
-			fmt.Fprintf(w, "  proofloop release ID                                     give the item back if you cannot act\n")
-			fmt.Fprintf(w, "  proofloop status                                         the whole tree and whose turn it is\n")
-			if len(guidance) > 0 {
-				fmt.Fprintln(w)
-				primeGuidance(w, guidance)
-			}
-			primeShared(w)
-			return nil
-		},
+		RunE:  func(*cobra.Command, []string) error { return a.runPrime(o) },
 	}
-	c.Flags().StringVar(&id, "id", "", "the item of your turn ($PROOFLOOP_ID): print it as your role needs it, with the skills allowed now")
-	c.Flags().BoolVar(&hook, "hook", false, "run as a session-start hook: outside a project (no contents root) print nothing and exit 0")
-	c.Flags().StringVar(&role, "role", "", "solve, prove, check, fix or decide; or a debate role: "+strings.Join(model.DebateRoles(), ", "))
+	c.Flags().StringVar(&o.ID, "id", "", "the item of your turn ($PROOFLOOP_ID): print it as your role needs it, with the skills allowed now")
+	c.Flags().BoolVar(&o.Hook, "hook", false, "run as a session-start hook: outside a project (no contents root) print nothing and exit 0")
+	c.Flags().StringVar(&o.Role, "role", "", "solve, prove, check, fix or decide; or a debate role: "+strings.Join(model.DebateRoles(), ", "))
 	return c
+}
+
+// primeOptions are prime's flags.
+type primeOptions struct {
+	Role, ID string
+	Hook     bool // a session-start hook: quiet outside a project
+}
+
+// runPrime prints the orientation of a session in o.Role, or with o.ID
+// the item of its turn.
+func (a *app) runPrime(o primeOptions) error {
+	if o.Role == "" {
+		if _, err := parseRole(o.Role, false); err != nil {
+			return err
+		}
+	}
+	// A debate's roles read the debate with `debate show`: run
+	// names it in $PROOFLOOP_ID too, and the hook passes it on.
+	if k, err := model.KindOf(o.ID); o.ID != "" && (err != nil || k != model.KindDebate) {
+		return a.primeItem(o.Role, o.ID, o.Hook)
+	}
+	// An open agora debate's position is a role too (run sets it as
+	// $PROOFLOOP_ROLE for the session hook).
+	s, r, err := a.openWithRole(o.Role)
+	if err != nil && o.Hook && store.CodeOf(err) == store.CodeNotFound {
+		return a.primeOutside()
+	}
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	v, err := primeGather(s, r, o.ID)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.writeJSON(map[string]any{"ok": true, "command": "prime", "role": r, "roots": v.roots,
+			"state": v.counts, "kernel_checked": v.kernel, "next": nonNilItems(v.next), "skills": v.skills, "protocols": v.protos, "guidance": v.guidance,
+			"evidence_pools": v.pools, "debate": v.debate})
+	}
+	if len(v.protos) > 0 {
+		primeDebate(a.stdout, a.root, r, v.state, v.next, v.protos, v.debate)
+		primePools(a.stdout, v.pools)
+		return nil
+	}
+	primeRole(a.stdout, a.root, v)
+	return nil
+}
+
+// primeView is what `prime --role R` tells a session: the project's state,
+// and the role's next items, skills, protocols, guidance and evidence pools.
+type primeView struct {
+	role     model.Role
+	roots    []string
+	counts   map[string]int // documents by "kind status"
+	kernel   int            // true statements a kernel checked
+	state    []string       // counts as phrases, in key order
+	next     []*loop.Item
+	skills   []string
+	protos   []primeProtocol
+	guidance []loop.Guidance
+	pools    []loop.DebatePool
+	debate   *model.DebateContext // with --id, the role's debate
+}
+
+// primeGather reads what prime says about role r; id, when set, is r's
+// debate, given as seed 004's context injection gives it: the role's
+// position, the topic, what the other side said.
+func primeGather(s *store.Store, r model.Role, id string) (*primeView, error) {
+	snap, err := loop.Load(s)
+	if err != nil {
+		return nil, err
+	}
+	v := &primeView{role: r, roots: snap.Roots, counts: map[string]int{}, skills: []string{}, protos: primeProtocols(r), pools: []loop.DebatePool{}}
+	if v.roots == nil {
+		v.roots = []string{}
+	}
+	for _, it := range snap.Items {
+		v.counts[string(it.Kind)+" "+string(it.Status)]++
+		if it.Status == model.StatementTrue && it.KernelChecked() {
+			v.kernel++
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(v.counts)) {
+		kind, status, _ := strings.Cut(k, " ")
+		v.state = append(v.state, model.Count(v.counts[k], kind)+" "+status)
+	}
+	v.next = snap.Actionable(r, "")
+	for _, sk := range skills.ForRole(r) {
+		v.skills = append(v.skills, sk.Name)
+	}
+	if v.guidance, err = loop.GuidanceFor(context.Background(), s, r, "", 0); err != nil {
+		return nil, err
+	}
+	if len(v.protos) > 0 {
+		if v.pools, err = loop.EvidencePools(s, string(r)); err != nil {
+			return nil, err
+		}
+	}
+	if id != "" {
+		d, _, err := loop.ShowDebate(s, id)
+		if err != nil {
+			return nil, err
+		}
+		c := model.ContextOf(d, string(r))
+		v.debate = &c
+	}
+	return v, nil
+}
+
+// primeRole prints the orientation of a proof role or decide: the state,
+// the role's next items, its skills and commands, and the guidance.
+func primeRole(w io.Writer, root string, v *primeView) {
+	r := v.role
+	fmt.Fprintf(w, "You are the %s agent of a proofloop project (root %s).\n\n", r, root)
+	rootsLine := model.Count(len(v.roots), "root problem")
+	if len(v.roots) > 0 {
+		rootsLine += " (" + strings.Join(v.roots, ", ") + ")"
+	}
+	if len(v.state) > 0 {
+		rootsLine += "; " + strings.Join(v.state, ", ")
+	}
+	fmt.Fprintf(w, "State: %s.\n", rootsLine)
+	if n := v.counts["statement true"]; n > 0 {
+		fmt.Fprintf(w, "Of the %s, %d kernel-checked; the others rest on the agents' word.\n", model.Count(n, "true statement"), v.kernel)
+	}
+	fmt.Fprintf(w, "\nNext for %s (%s, deepest first):\n", r, model.Count(len(v.next), "item"))
+	for i, it := range v.next {
+		if i == 5 {
+			fmt.Fprintf(w, "  ... and %d more (`proofloop next --role %s`)\n", len(v.next)-5, r)
+			break
+		}
+		lease := ""
+		if it.Holder != "" {
+			lease = " (leased to " + it.Holder + ")"
+		}
+		fmt.Fprintf(w, "  %s [%s]: %s%s\n", it.ID, it.Status, it.Reason, lease)
+	}
+	if len(v.next) == 0 {
+		fmt.Fprintln(w, "  nothing now; `proofloop status` shows what everything waits on.")
+	}
+	fmt.Fprintf(w, "\nYour skills: %s (`proofloop <skill> --help`).\n", strings.Join(v.skills, ", "))
+	primeNotes(w, r)
+	fmt.Fprintf(w, "\nCommands:\n")
+	fmt.Fprintf(w, "  proofloop next --role %s --claim --holder NAME --json   take an item; export PROOFLOOP_LEASE=<lease>\n", r)
+	fmt.Fprintf(w, "  proofloop show ID --sentences                            read an item, proof numbered as checkers cite it\n")
+	fmt.Fprintf(w, "  proofloop <skill> ... --json                             act; one skill that changes the status ends your turn\n")
+	fmt.Fprintf(w, "  proofloop release ID                                     give the item back if you cannot act\n")
+	fmt.Fprintf(w, "  proofloop status                                         the whole tree and whose turn it is\n")
+	if len(v.guidance) > 0 {
+		fmt.Fprintln(w)
+		primeGuidance(w, v.guidance)
+	}
+	primeShared(w)
 }
 
 // primeProtocol is what `prime --role R` says about a debate protocol R

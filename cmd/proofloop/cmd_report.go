@@ -48,12 +48,7 @@ open issues, and what the engine suggests (extend, modify the claim, split it). 
 			if !cmd.Flags().Changed("output") {
 				out = "-"
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			return a.failureReport(s, failure, out)
+			return a.withStore(func(s *store.Store) error { return a.failureReport(s, failure, out) })
 		},
 	}
 	c.Flags().StringVar(&problem, "problem", "", "only this problem's subtree (`PROBLEM` id)")

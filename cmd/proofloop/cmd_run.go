@@ -32,49 +32,47 @@ func (a *app) runCommand() *cobra.Command {
 			if err := o.Check(); err != nil {
 				return err
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if o.Problem != "" {
-				if o.Problem, _, err = s.ParseRef(o.Problem); err != nil {
+			return a.withStore(func(s *store.Store) error {
+				if o.Problem != "" {
+					var err error
+					if o.Problem, _, err = s.ParseRef(o.Problem); err != nil {
+						return err
+					}
+				}
+				ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+				defer stop()
+				if a.json {
+					o.Events = a.stdout
+				} else {
+					o.Progress, o.LiveWidth = a.stderr, liveWidth(a.stderr)
+				}
+				o.Self, _ = os.Executable()
+				cfg, err := s.Config()
+				if err != nil {
 					return err
 				}
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-			defer stop()
-			if a.json {
-				o.Events = a.stdout
-			} else {
-				o.Progress, o.LiveWidth = a.stderr, liveWidth(a.stderr)
-			}
-			o.Self, _ = os.Executable()
-			cfg, err := s.Config()
-			if err != nil {
-				return err
-			}
-			// Canaries: planted when config.json has them; what a killed
-			// run left is settled either way, before the first turn.
-			if o.Canaries, err = eval.NewCanaries(s, cfg, a.actor, a.stderr); err != nil {
-				return err
-			}
-			sum, err := loop.Run(ctx, s, o)
-			if sum == nil {
-				return err
-			}
-			if !a.json {
-				a.printRunSummary(sum)
-			}
-			if err != nil {
-				// The summary rides on the error object; its text was
-				// printed above, so the report adds none.
-				return &withReport{err, map[string]any{"event": "summary", "summary": sum}, &store.Report{}}
-			}
-			if a.json {
-				return a.writeJSON(map[string]any{"ok": true, "command": "run", "event": "summary", "summary": sum})
-			}
-			return nil
+				// Canaries: planted when config.json has them; what a killed
+				// run left is settled either way, before the first turn.
+				if o.Canaries, err = eval.NewCanaries(s, cfg, a.actor, a.stderr); err != nil {
+					return err
+				}
+				sum, err := loop.Run(ctx, s, o)
+				if sum == nil {
+					return err
+				}
+				if !a.json {
+					a.printRunSummary(sum)
+				}
+				if err != nil {
+					// The summary rides on the error object; its text was
+					// printed above, so the report adds none.
+					return &withReport{err, map[string]any{"event": "summary", "summary": sum}, &store.Report{}}
+				}
+				if a.json {
+					return a.writeJSON(map[string]any{"ok": true, "command": "run", "event": "summary", "summary": sum})
+				}
+				return nil
+			})
 		},
 	}
 	c.Flags().StringVar(&o.Problem, "problem", "", "drive only the root problem `ID`")
@@ -85,7 +83,7 @@ func (a *app) runCommand() *cobra.Command {
 	return c
 }
 
-// runHelp is run's long help. Its exit codes come from skills.ErrorCodes,
+// runHelp is run's long help. Its exit codes come from skills.ExitCodes,
 // the one table the CLI maps errors with.
 func runHelp() string {
 	var b strings.Builder
@@ -143,7 +141,7 @@ Exit codes:
 			names[i] = string(c)
 		}
 		meaning := row.meaning
-		for _, e := range skills.ErrorCodes {
+		for _, e := range skills.ExitCodes {
 			if meaning == "" && e.Code == row.codes[0] {
 				meaning = strings.TrimPrefix(e.Meaning, "run only: ")
 			}

@@ -45,34 +45,31 @@ found (exit 3), and show says so.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if revGiven := cmd.Flags().Changed("proof-revision"); revGiven || diffRange != "" {
-				if at != "" {
-					return store.Errorf(store.CodeUsage, "--at and --proof-revision/--diff do not go together: a kept revision is the same at any time")
+			return a.withStore(func(s *store.Store) error {
+				if revGiven := cmd.Flags().Changed("proof-revision"); revGiven || diffRange != "" {
+					if at != "" {
+						return store.Errorf(store.CodeUsage, "--at and --proof-revision/--diff do not go together: a kept revision is the same at any time")
+					}
+					return a.showRevisions(s, args, revGiven, proofRevision, diffRange, sentences, field)
 				}
-				return a.showRevisions(s, args, revGiven, proofRevision, diffRange, sentences, field)
-			}
-			q := loop.ShowQuery{Field: field}
-			if at != "" {
-				p, err := store.ParsePoint(at)
+				q := loop.ShowQuery{Field: field}
+				if at != "" {
+					p, err := store.ParsePoint(at)
+					if err != nil {
+						return err
+					}
+					q.At = &p
+				}
+				docs, err := loop.Show(s, args, q)
 				if err != nil {
 					return err
 				}
-				q.At = &p
-			}
-			docs, err := loop.Show(s, args, q)
-			if err != nil {
-				return err
-			}
-			items := make([]shown, len(docs))
-			for i, sh := range docs {
-				items[i] = renderShown(sh, q, sentences)
-			}
-			return a.writeShown(items)
+				items := make([]shown, len(docs))
+				for i, sh := range docs {
+					items[i] = renderShown(sh, q, sentences)
+				}
+				return a.writeShown(items)
+			})
 		},
 	}
 	c.Flags().BoolVar(&sentences, "sentences", false, "number the proof's sentences, as checkers cite them")

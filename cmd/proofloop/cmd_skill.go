@@ -30,30 +30,24 @@ func (a *app) skillCommand(sk *skills.Skill) *cobra.Command {
 					flags[name] = v.vals
 				}
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			src, err := a.source(s)
-			if err != nil {
-				return err
-			}
-			var raw []byte
-			if input != "" {
-				if raw, err = readInput(src, input); err != nil {
+			return a.withSource(func(s *store.Store, src skills.Source) error {
+				var raw []byte
+				var err error
+				if input != "" {
+					if raw, err = readInput(src, input); err != nil {
+						return err
+					}
+				}
+				in, err := skills.ParseInput(sk, flags, raw, src)
+				if err != nil {
 					return err
 				}
-			}
-			in, err := skills.ParseInput(sk, flags, raw, src)
-			if err != nil {
-				return err
-			}
-			r, err := skills.Execute(s, sk, a.txOptions(cmd, ""), in)
-			if err != nil {
-				return err
-			}
-			return a.ok(r)
+				r, err := skills.Execute(s, sk, a.txOptions(cmd, ""), in)
+				if err != nil {
+					return err
+				}
+				return a.ok(r)
+			})
 		},
 	}
 	for _, p := range sk.Params {

@@ -54,62 +54,51 @@ func (a *app) statusCommand() *cobra.Command {
 				// collector would free, the exit frees.
 				defer pauseGC(statusHeap)()
 			}
-			s, err := a.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if cost {
-				return a.statusCost(cmd, s, problem)
-			}
-			if checkers {
-				return a.statusCheckers(s)
-			}
-			top := problem
-			if len(args) == 1 {
-				if top != "" {
-					return store.Errorf(store.CodeUsage, "give an ID or --problem, not both")
+			return a.withStore(func(s *store.Store) error {
+				if cost {
+					return a.statusCost(cmd, s, problem)
 				}
-				top = args[0]
-			}
-			var snap *loop.Snapshot
-			if top != "" {
-				if top, _, err = s.ParseRef(top); err != nil {
+				if checkers {
+					return a.statusCheckers(s)
+				}
+				top := problem
+				if len(args) == 1 {
+					if top != "" {
+						return store.Errorf(store.CodeUsage, "give an ID or --problem, not both")
+					}
+					top = args[0]
+				}
+				snap, err := treeSnapshot(s, top)
+				if err != nil {
 					return err
 				}
-				snap, err = loop.Subtree(s, top)
-			} else {
-				snap, err = loop.Load(s)
-			}
-			if err != nil {
-				return err
-			}
-			items, depths := treeOrder(snap)
-			if err := loop.Proved(s, items); err != nil {
-				return err
-			}
-			if problem == "" {
-				for _, d := range snap.Debates {
-					if it, ok := snap.Items[d]; ok {
-						items, depths[d] = append(items, it), 0
+				items, depths := treeOrder(snap)
+				if err := loop.Proved(s, items); err != nil {
+					return err
+				}
+				if problem == "" {
+					for _, d := range snap.Debates {
+						if it, ok := snap.Items[d]; ok {
+							items, depths[d] = append(items, it), 0
+						}
 					}
 				}
-			}
-			if a.json {
-				return writeStatusJSON(a.stdout, items)
-			}
-			if len(items) == 0 {
-				fmt.Fprintln(a.stdout, "No problems yet: start one with `proofloop new-problem`.")
+				if a.json {
+					return writeStatusJSON(a.stdout, items)
+				}
+				if len(items) == 0 {
+					fmt.Fprintln(a.stdout, "No problems yet: start one with `proofloop new-problem`.")
+					return nil
+				}
+				if len(items) > bigTree && !all {
+					a.summary(snap, items)
+					return nil
+				}
+				for _, it := range items {
+					fmt.Fprintf(a.stdout, "%s%s\n", strings.Repeat("  ", depths[it.ID]), statusLine(it))
+				}
 				return nil
-			}
-			if len(items) > bigTree && !all {
-				a.summary(snap, items)
-				return nil
-			}
-			for _, it := range items {
-				fmt.Fprintf(a.stdout, "%s%s\n", strings.Repeat("  ", depths[it.ID]), statusLine(it))
-			}
-			return nil
+			})
 		},
 	}
 	c.Flags().StringVar(&problem, "problem", "", "only this problem and what lies below it")

@@ -18,7 +18,7 @@ import (
 
 // TestRefusalHints (issue 22, item 6) walks the refusals through the real
 // binary: every guard of the transition table (model.Table) that a call can
-// reach, and every error code of the contract (skills.ErrorCodes) that a
+// reach, and every error code of the contract (skills.ExitCodes) that a
 // command can meet, each with --json. Each refusal must carry a hint that
 // says what to do now, in its own terms: never the generic line of its
 // code, and for a guard exactly the skill's refusal of that guard that the
@@ -324,7 +324,7 @@ func TestRefusalHints(t *testing.T) {
 	// store_unwritable needs a read-only mount or another user
 	// (loop/readonly_test.go walks it on both stores).
 	notHere := []store.Code{store.CodeInternal, "stuck", "max_turns", "budget_spent", "interrupted", store.CodeStoreUnwritable}
-	for _, e := range skills.ErrorCodes {
+	for _, e := range skills.ExitCodes {
 		if !seen[string(e.Code)] && !slices.Contains(notHere, e.Code) {
 			t.Errorf("no refusal with code %s was walked", e.Code)
 		}

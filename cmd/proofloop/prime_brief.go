@@ -210,7 +210,7 @@ func primeRefs(w io.Writer, title string, refs []loop.BriefRef) {
 
 // primeShared prints what every role needs on every turn, once: how to
 // call, and how to read a refusal. The codes by exit come from
-// skills.ErrorCodes; what to do about one is in its own hint, at runtime.
+// skills.ExitCodes; what to do about one is in its own hint, at runtime.
 func primeShared(w io.Writer) {
 	fmt.Fprintln(w, "\nCalling: `proofloop SKILL --flag VALUE ... --json` (`--input -`: the parameters as one JSON object on")
 	fmt.Fprintln(w, "stdin; a text flag takes @FILE). $PROOFLOOP_LEASE and $PROOFLOOP_ACTOR carry your lease and name (else")
@@ -220,7 +220,7 @@ func primeShared(w io.Writer) {
 	var groups []string
 	for exit := 2; exit <= 6; exit++ {
 		var codes []string
-		for _, e := range skills.ErrorCodes {
+		for _, e := range skills.ExitCodes {
 			if e.Exit == exit {
 				codes = append(codes, string(e.Code))
 			}

@@ -12,7 +12,7 @@ import (
 
 // TestRunExitCodesInREADME checks that the exit-code table of docs/cli.md
 // (moved there from the README) gives
-// every error code of skills.ErrorCodes (run's outcomes included) the exit
+// every error code of skills.ExitCodes (run's outcomes included) the exit
 // code the CLI maps it to, and names no other: the table is copied by hand,
 // so this keeps it from drifting.
 func TestRunExitCodesInREADME(t *testing.T) {
@@ -41,13 +41,13 @@ func TestRunExitCodesInREADME(t *testing.T) {
 			got[c[1]] = exit
 		}
 	}
-	for _, e := range skills.ErrorCodes {
+	for _, e := range skills.ExitCodes {
 		if exit, ok := got[string(e.Code)]; !ok || exit != e.Exit {
 			t.Errorf("docs/cli.md exit-code table gives %s exit %d (listed: %v); want %d", e.Code, exit, ok, e.Exit)
 		}
 		delete(got, string(e.Code))
 	}
 	if len(got) != 0 {
-		t.Errorf("docs/cli.md exit-code table names codes that skills.ErrorCodes does not: %v", got)
+		t.Errorf("docs/cli.md exit-code table names codes that skills.ExitCodes does not: %v", got)
 	}
 }

@@ -119,9 +119,9 @@ func TestGenClaudeCommandErrors(t *testing.T) {
 }
 
 // TestCatalogErrorCodesMatchCLI checks the exit codes the docs quote
-// (skills.ErrorCodes) against the CLI's one mapping of errors to exit codes.
+// (skills.ExitCodes) against the CLI's one mapping of errors to exit codes.
 func TestCatalogErrorCodesMatchCLI(t *testing.T) {
-	for _, e := range skills.ErrorCodes {
+	for _, e := range skills.ExitCodes {
 		code, exit := classify(&store.Error{Code: e.Code, Msg: "x"})
 		if code != e.Code || exit != e.Exit {
 			t.Errorf("classify(%s) = %s, exit %d; the docs say exit %d", e.Code, code, exit, e.Exit)
@@ -129,7 +129,7 @@ func TestCatalogErrorCodesMatchCLI(t *testing.T) {
 	}
 	for _, r := range skills.CommonRefusals {
 		if skills.ExitOf(r.Code) == 1 && r.Code != store.CodeInternal {
-			t.Errorf("common refusal %s has no exit code in skills.ErrorCodes", r.Code)
+			t.Errorf("common refusal %s has no exit code in skills.ExitCodes", r.Code)
 		}
 	}
 }
@@ -152,7 +152,7 @@ func TestSkillsAgentsMDNamesEverySkill(t *testing.T) {
 			t.Errorf("AGENTS.md does not name agent-%s", r)
 		}
 	}
-	for _, e := range skills.ErrorCodes {
+	for _, e := range skills.ExitCodes {
 		if !strings.Contains(text, "`"+string(e.Code)+"`") {
 			t.Errorf("AGENTS.md does not name the error code %s", e.Code)
 		}
