@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
 	"path"
 	"runtime"
 	"slices"
@@ -43,59 +44,99 @@ import (
 // both.
 func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 	r.Since = pt.seq
-	docs := newDocSet()
-	docs.count = map[model.Kind]int{}
-	s.listProofFiles(docs)
-	s.doctorDir(".", r, docs, bad) // sweeps the root's temp files
-	changed, stamps := s.changedFiles(r, pt, docs, bad)
-	suspects := map[string]bool{} // documents to recheck
-	leaseIDs := map[string]bool{} // leases to recheck
-	allDebates := false
-	checked := map[string]bool{}
-	for _, p := range slices.Sorted(maps.Keys(changed)) {
-		dir, file := path.Split(p)
-		id := strings.TrimSuffix(strings.TrimSuffix(file, ".json"), ".jsonl")
-		switch dir = strings.TrimSuffix(dir, "/"); dir {
-		case LeaseDir:
-			leaseIDs[id] = true
-		case model.TranscriptDir:
-			allDebates = true
-		case ProofsDir:
-			suspects[id] = true
-		default:
-			suspects[id] = true
-			if _, ok := stamps[p]; ok {
-				s.checkDoc(model.Kind(dir), p, file, docs, bad) // names it unexpected_file when it is no document
-				checked[id] = true
-			}
-		}
-	}
-
-	// The log: the whole chain, and the facts of the lines after the point.
+	rt := &routineCheck{s: s, r: r, pt: pt, bad: bad, docs: newDocSet(), suspects: map[string]bool{}, leaseIDs: map[string]bool{},
+		checked: map[string]bool{}, locs: map[int]lineLoc{}, idSeqs: map[string][]int{}}
+	rt.docs.count = map[model.Kind]int{}
+	s.listProofFiles(rt.docs)
+	s.doctorDir(".", r, rt.docs, bad) // sweeps the root's temp files
+	rt.files()
 	f, err := s.root.Open(EventsFile)
 	if err != nil {
 		bad("unreadable", EventsFile, 0, "cannot read: %v", err)
 		return
 	}
 	defer f.Close()
-	type loc struct {
-		off int64
-		n   int
+	rt.log = f
+	rt.scan()
+	rt.documents()
+	rt.replay()
+	configChanged := rt.leasesAndConfig()
+	rt.index(configChanged)
+	r.stamps = rt.stamps
+}
+
+// routineCheck is what the routine check's phases share.
+type routineCheck struct {
+	s    *Store
+	r    *Report
+	pt   *point
+	bad  findingFunc
+	docs *docSet
+	log  *os.File
+	// stamps are the files' fingerprints now; changed the files that
+	// differ from the point's.
+	stamps  map[string]fileStamp
+	changed map[string]bool
+	// suspects are the documents to recheck, leaseIDs the leases; checked
+	// the documents read already, allDebates whether a transcript changed.
+	suspects, leaseIDs, checked map[string]bool
+	allDebates                  bool
+	// locs is where each line of the log is, idSeqs the seqs of the lines
+	// that name each id.
+	locs     map[int]lineLoc
+	idSeqs   map[string][]int
+	complete bool // the log is chained from its first event
+	setSince bool // a config-set event came after the point
+}
+
+// lineLoc is where a line of the log is: its offset and length.
+type lineLoc struct {
+	off int64
+	n   int
+}
+
+// files lists the changed files (changedFiles) and sorts them into the
+// documents, the leases and the transcripts to recheck; a changed
+// document file is checked at once.
+func (rt *routineCheck) files() {
+	rt.changed, rt.stamps = rt.s.changedFiles(rt.r, rt.pt, rt.docs, rt.bad)
+	for _, p := range slices.Sorted(maps.Keys(rt.changed)) {
+		dir, file := path.Split(p)
+		id := strings.TrimSuffix(strings.TrimSuffix(file, ".json"), ".jsonl")
+		switch dir = strings.TrimSuffix(dir, "/"); dir {
+		case LeaseDir:
+			rt.leaseIDs[id] = true
+		case model.TranscriptDir:
+			rt.allDebates = true
+		case ProofsDir:
+			rt.suspects[id] = true
+		default:
+			rt.suspects[id] = true
+			if _, ok := rt.stamps[p]; ok {
+				rt.s.checkDoc(model.Kind(dir), p, file, rt.docs, rt.bad) // names it unexpected_file when it is no document
+				rt.checked[id] = true
+			}
+		}
 	}
-	locs := map[int]loc{}
-	idSeqs := map[string][]int{}
+}
+
+// scan checks the whole chain, and notes the facts of the lines after the
+// point: the ids they name are suspects, their leases and config-set
+// events are kept.
+func (rt *routineCheck) scan() {
+	pt, r, bad, docs := rt.pt, rt.r, rt.bad, rt.docs
 	atPoint := false
 	sc := &logScan{deep: func(seq int) bool { return seq > pt.seq }, line: func(seq int, off int64, line []byte) {
-		locs[seq] = loc{off, len(line)}
+		rt.locs[seq] = lineLoc{off, len(line)}
 		ids := eventIDs(line)
 		for _, id := range ids {
-			idSeqs[id] = append(idSeqs[id], seq)
+			rt.idSeqs[id] = append(rt.idSeqs[id], seq)
 		}
 		switch {
 		case seq > pt.seq:
 			docs.logged.add(seq, line)
 			for _, id := range ids {
-				suspects[id] = true
+				rt.suspects[id] = true
 			}
 		case bytes.Contains(line, []byte(ConfigSetCommand)):
 			docs.logged.add(seq, line) // every config-set event, for checkConfigLog
@@ -108,30 +149,33 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 			}
 		}
 	}}
-	r.Log = s.scanLog(f, sc, bad)
+	r.Log = rt.s.scanLog(rt.log, sc, bad)
 	r.Events, r.logSize = r.Log.Events, sc.size
 	if !atPoint && pt.seq > 0 {
 		bad("event_gap", EventsFile, pt.seq, "the last clean check verified the log up to seq %d, but it now ends at seq %d: events were removed", pt.seq, r.Log.VerifiedSeq)
 	}
-	r.Log.Quarantined = s.checkQuarantine(bad)
-	s.checkExpectHead(&r.Log, bad)
-	complete := r.Log.ChainFrom == 1 || (r.Events == 0 && r.Log.ChainFrom == 0)
-	setSince := false
+	r.Log.Quarantined = rt.s.checkQuarantine(bad)
+	rt.s.checkExpectHead(&r.Log, bad)
+	rt.complete = r.Log.ChainFrom == 1 || (r.Events == 0 && r.Log.ChainFrom == 0)
 	for _, c := range docs.logged.configSets {
-		setSince = setSince || c.seq > pt.seq
+		rt.setSince = rt.setSince || c.seq > pt.seq
 	}
 	for id, l := range docs.logged.leases {
 		if l.seq > pt.seq {
-			leaseIDs[id] = true
+			rt.leaseIDs[id] = true
 		}
 	}
+}
 
-	// The changed documents, then their neighbours (read quietly: they are
-	// as the point verified them), from their files and their index rows.
-	// A debate names the statement it disputes, and no index row links
-	// back to it: with any document changed, every debate is read (debates
-	// are few beside statements).
-	if allDebates || len(suspects) > 0 {
+// documents checks the changed documents, then their neighbours (read
+// quietly: they are as the point verified them), from their files and
+// their index rows, and the links between them. A debate names the
+// statement it disputes, and no index row links back to it: with any
+// document changed, every debate is read (debates are few beside
+// statements).
+func (rt *routineCheck) documents() {
+	s, docs, bad, suspects := rt.s, rt.docs, rt.bad, rt.suspects
+	if rt.allDebates || len(suspects) > 0 {
 		ids, _ := s.List(model.KindDebate)
 		for _, id := range ids {
 			suspects[id] = true
@@ -139,11 +183,11 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 	}
 	quiet := func(string, string, int, string, ...any) {}
 	for _, id := range slices.Sorted(maps.Keys(suspects)) {
-		if k, err := model.KindOf(id); err == nil && docs.present[id] && !checked[id] {
+		if k, err := model.KindOf(id); err == nil && docs.present[id] && !rt.checked[id] {
 			s.checkDoc(k, DocPath(k, id), id+".json", docs, bad)
 		}
 	}
-	r.Rechecked = len(suspects)
+	rt.r.Rechecked = len(suspects)
 	neighbours := map[string]bool{}
 	s.indexNeighbours(suspects, neighbours)
 	for id := range suspects {
@@ -156,17 +200,7 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 			s.checkDoc(k, DocPath(k, id), id+".json", docs, quiet)
 		}
 	}
-	// Only what involves a changed document can be new: the rest was clean
-	// at the point.
-	near := func(code, p string, seq int, format string, args ...any) {
-		hit := code == "dependency_cycle" || suspects[strings.TrimSuffix(strings.TrimSuffix(path.Base(p), ".json"), ".jsonl")]
-		for _, a := range args {
-			hit = hit || suspects[fmt.Sprint(a)]
-		}
-		if hit {
-			bad(code, p, seq, format, args...)
-		}
-	}
+	near := rt.near
 	checkRefs(docs.problems, docs.statements, func(p, format string, args ...any) {
 		if len(args) > 0 && docs.present[fmt.Sprint(args[0])] && strings.Contains(format, "does not exist") {
 			return
@@ -174,19 +208,41 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 		near("bad_reference", p, 0, format, args...)
 	})
 	s.checkRevisions(docs, near)
-	s.checkDebates(r, docs, near)
-	s.checkProjectArtifacts(r, docs, bad)
+	s.checkDebates(rt.r, docs, near)
+	s.checkProjectArtifacts(rt.r, docs, bad)
+}
 
-	// Replay each changed document from the lines that name it.
-	for _, id := range slices.Sorted(maps.Keys(suspects)) {
+// near reports only what involves a changed document, which alone can be
+// new: the rest was clean at the point.
+func (rt *routineCheck) near(code, p string, seq int, format string, args ...any) {
+	hit := code == "dependency_cycle" || rt.suspects[strings.TrimSuffix(strings.TrimSuffix(path.Base(p), ".json"), ".jsonl")]
+	for _, a := range args {
+		hit = hit || rt.suspects[fmt.Sprint(a)]
+	}
+	if hit {
+		rt.bad(code, p, seq, format, args...)
+	}
+}
+
+// line reads the line of seq from the log.
+func (rt *routineCheck) line(seq int) ([]byte, error) {
+	l := rt.locs[seq]
+	buf := make([]byte, l.n)
+	_, err := rt.log.ReadAt(buf, l.off)
+	return buf, err
+}
+
+// replay replays each changed document from the lines that name it.
+func (rt *routineCheck) replay() {
+	for _, id := range slices.Sorted(maps.Keys(rt.suspects)) {
 		var refs []changeRef
-		for _, seq := range idSeqs[id] {
-			l := locs[seq]
-			buf := make([]byte, l.n)
-			if _, err := f.ReadAt(buf, l.off); err != nil {
-				bad("unreadable", EventsFile, seq, "read seq %d: %v", seq, err)
+		for _, seq := range rt.idSeqs[id] {
+			buf, err := rt.line(seq)
+			if err != nil {
+				rt.bad("unreadable", EventsFile, seq, "read seq %d: %v", seq, err)
 				continue
 			}
+			l := rt.locs[seq]
 			for i, c := range gjson.GetBytes(buf, "changes").Array() {
 				if c.Get("id").String() == id {
 					refs = append(refs, changeRef{seq: seq, off: l.off, n: l.n, index: i,
@@ -195,38 +251,42 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 				}
 			}
 		}
-		if len(refs) == 0 && !docs.present[id] {
+		if len(refs) == 0 && !rt.docs.present[id] {
 			continue // a lease's item, say: no document
 		}
-		if ok, skipped := s.replayDoc(f, id, refs, docs, complete, bad); ok {
-			r.Log.Replayed++
+		if ok, skipped := rt.s.replayDoc(rt.log, id, refs, rt.docs, rt.complete, rt.bad); ok {
+			rt.r.Log.Replayed++
 		} else if skipped {
-			r.Log.NotReplayed++
+			rt.r.Log.NotReplayed++
 		}
 	}
-	s.checkKeptAgainstLog(docs, bad)
+	rt.s.checkKeptAgainstLog(rt.docs, rt.bad)
+}
 
-	// Leases and config.json. A lease's facts are in the lines that name
-	// its item (a transaction names every item whose lease it wrote).
+// leasesAndConfig checks the leases changed or written since the point,
+// and config.json when it changed or was set since. A lease's facts are in
+// the lines that name its item (a transaction names every item whose lease
+// it wrote). It says whether config.json changed.
+func (rt *routineCheck) leasesAndConfig() bool {
+	s, docs := rt.s, rt.docs
 	lf := &logFacts{leases: map[string]leaseFact{}}
 	for _, seq := range slices.Sorted(func(yield func(int) bool) {
-		for id := range leaseIDs {
-			for _, seq := range idSeqs[id] {
+		for id := range rt.leaseIDs {
+			for _, seq := range rt.idSeqs[id] {
 				if !yield(seq) {
 					return
 				}
 			}
 		}
 	}) {
-		buf := make([]byte, locs[seq].n)
-		if _, err := f.ReadAt(buf, locs[seq].off); err == nil {
+		if buf, err := rt.line(seq); err == nil {
 			lf.add(seq, buf)
 		}
 	}
 	facts := &logFacts{leases: map[string]leaseFact{}, legacy: map[string]bool{}}
 	leasesOnDisk := docs.leases
 	docs.leases = map[string][]byte{}
-	for id := range leaseIDs {
+	for id := range rt.leaseIDs {
 		if l, ok := lf.leases[id]; ok {
 			facts.leases[id] = l
 		}
@@ -236,39 +296,42 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 		}
 	}
 	cfg, err := s.root.ReadFile(ConfigFile)
-	configChanged := setSince || err != nil || !bytes.Equal(cfg, pt.config)
+	configChanged := rt.setSince || err != nil || !bytes.Equal(cfg, rt.pt.config)
 	if configChanged {
-		s.checkConfigLog(docs.logged, complete, bad) // every config-set event was kept by the walk
+		s.checkConfigLog(docs.logged, rt.complete, rt.bad) // every config-set event was kept by the walk
 	}
 	docs.logged = facts
-	s.checkLeases(docs, complete, bad)
+	s.checkLeases(docs, rt.complete, rt.bad)
+	return configChanged
+}
 
-	// The index. A changed config.json (max_rounds) changes rows without
-	// damage: then it is compared whole, as by the full check.
-	r.Index = "consistent"
+// index checks the index. A changed config.json (max_rounds) changes rows
+// without damage: then it is compared whole, as by the full check.
+// Otherwise the rows of the changed items, their leases' and their
+// parents' are derived afresh (checkIndexSince).
+func (rt *routineCheck) index(configChanged bool) {
+	rt.r.Index = "consistent"
 	if configChanged {
-		s.checkIndex(r, nil, bad)
-		r.stamps = stamps
+		rt.s.checkIndex(rt.r, nil, rt.bad)
 		return
 	}
-	rows := maps.Clone(suspects)
-	for id := range leaseIDs {
+	rows := maps.Clone(rt.suspects)
+	for id := range rt.leaseIDs {
 		rows[id] = true
 	}
-	for id := range suspects {
-		for _, n := range parentsOf(docs, id) {
+	for id := range rt.suspects {
+		for _, n := range parentsOf(rt.docs, id) {
 			rows[n] = true
 		}
 	}
-	s.indexNeighbours(suspects, rows) // a parent's row reflects its children
-	s.checkIndexSince(r, pt, rows, func(id string) []kv {
+	rt.s.indexNeighbours(rt.suspects, rows) // a parent's row reflects its children
+	rt.s.checkIndexSince(rt.r, rt.pt, rows, func(id string) []kv {
 		var out []kv
-		for _, seq := range idSeqs[id] {
-			out = append(out, kv{eventKey(id, seq), []byte(eventLoc(locs[seq].off, locs[seq].n+1))})
+		for _, seq := range rt.idSeqs[id] {
+			out = append(out, kv{eventKey(id, seq), []byte(eventLoc(rt.locs[seq].off, rt.locs[seq].n+1))})
 		}
 		return out
-	}, bad)
-	r.stamps = stamps
+	}, rt.bad)
 }
 
 func short12(h string) string { return h[:min(12, len(h))] }
