@@ -28,7 +28,7 @@ func (s *Store) CheckerRecords() ([]model.CheckerRecord, error) {
 	if err != nil {
 		return nil, damaged(CheckersFile, err)
 	}
-	return parseCheckerRecords(raw)
+	return ParseCheckerRecords(raw)
 }
 
 // CheckerRecords reads checkers.jsonl as the transaction sees it, without
@@ -42,7 +42,7 @@ func (tx *Tx) CheckerRecords() ([]model.CheckerRecord, error) {
 	if err != nil {
 		return nil, damaged(CheckersFile, err)
 	}
-	return parseCheckerRecords(raw)
+	return ParseCheckerRecords(raw)
 }
 
 // AppendCheckerRecords appends records to checkers.jsonl when the
@@ -64,7 +64,8 @@ func (tx *Tx) AppendCheckerRecords(recs []model.CheckerRecord) error {
 	return tx.AppendFile(CheckersFile, b.Bytes())
 }
 
-func parseCheckerRecords(raw []byte) ([]model.CheckerRecord, error) {
+// ParseCheckerRecords parses the lines of checkers.jsonl.
+func ParseCheckerRecords(raw []byte) ([]model.CheckerRecord, error) {
 	if i := bytes.LastIndexByte(raw, '\n'); i < len(raw)-1 {
 		raw = raw[:i+1]
 	}

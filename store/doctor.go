@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io/fs"
 	"maps"
 	"regexp"
@@ -85,6 +84,23 @@ type Report struct {
 	indexVersion string
 }
 
+// newReport is an empty report of a check that found rec of the journal.
+func newReport(rec Recovery) *Report {
+	r := &Report{Recovery: rec, Journal: "none", Swept: []string{}, Findings: []Finding{}}
+	switch {
+	case rec.Finished:
+		r.Journal = fmt.Sprintf("finished transaction %d", rec.Seq)
+	case rec.Found:
+		r.Journal = "discarded: " + rec.Discarded
+	}
+	return r
+}
+
+// bad reports a finding (a FindingFunc).
+func (r *Report) bad(code, p string, seq int, format string, args ...any) {
+	r.Findings = append(r.Findings, Finding{code, p, fmt.Sprintf(format, args...), seq})
+}
+
 // RenderTranscript renders a debate's transcript for doctor; package loop
 // sets it (loop.RenderDebate), since the store does not import the loop.
 var RenderTranscript func(d *model.Debate) []byte
@@ -95,9 +111,6 @@ var RenderTranscript func(d *model.Debate) []byte
 var tempRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\.(\.journal|\.wal|\.verified|[a-z0-9_]+\.json|[0-9]{4}-[0-9]{2}-[0-9]{2}-[\p{L}\p{N}\p{M}_-]+\.md)[0-9]+$`)
 })
-
-// docDirs are the folders of documents, each holding one kind.
-var docDirs = []model.Kind{model.KindProblem, model.KindStatement, model.KindDebate}
 
 // Doctor is the full check, under the lock: it finishes or discards a
 // leftover journal, removes stale temp files (under the lock no transaction
@@ -130,26 +143,19 @@ func (s *Store) doctor(full, record bool) (*Report, error) {
 		}
 		return r, err
 	}
-	unlock, err := lock(s.root, s.Dir, s.LockTimeout)
+	unlock, err := s.Lock()
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	rec, err := s.recover()
+	rec, err := s.Recover()
 	if err != nil && CodeOf(err) != CodeStoreDamaged {
 		return nil, err
 	}
-	r := &Report{Recovery: rec, Journal: "none", Swept: []string{}, Findings: []Finding{}}
-	bad := func(code, p string, seq int, format string, args ...any) {
-		r.Findings = append(r.Findings, Finding{code, p, fmt.Sprintf(format, args...), seq})
-	}
-	switch {
-	case err != nil:
+	r := newReport(rec)
+	bad := r.bad
+	if err != nil {
 		bad("unreadable", JournalFile, 0, "%v", err)
-	case rec.Finished:
-		r.Journal = fmt.Sprintf("finished transaction %d", rec.Seq)
-	case rec.Found:
-		r.Journal = "discarded: " + rec.Discarded
 	}
 	if _, err := s.Config(); err != nil {
 		bad("config", ConfigFile, 0, "%v", err)
@@ -199,10 +205,10 @@ func newDocSet() *docSet {
 }
 
 // doctorFull checks every file and the whole log.
-func (s *Store) doctorFull(r *Report, docs *docSet, bad findingFunc) {
+func (s *Store) doctorFull(r *Report, docs *docSet, bad FindingFunc) {
 	s.listProofFiles(docs)
-	docs.first = newFirstPass()
-	for _, dir := range append([]string{"."}, append(kindDirs(), LeaseDir)...) {
+	docs.first = NewFirstPass()
+	for _, dir := range append([]string{"."}, append(KindDirs(), LeaseDir)...) {
 		s.doctorDir(dir, r, docs, bad)
 	}
 	r.Problems, r.Statements, r.Debates = docs.count[model.KindProblem], docs.count[model.KindStatement], docs.count[model.KindDebate]
@@ -224,8 +230,7 @@ func (s *Store) doctorFull(r *Report, docs *docSet, bad findingFunc) {
 	r.logSize = docs.logSize
 	first := docs.first
 	*docs = docSet{} // the index check derives its own rows: let the documents' go first
-	r.Index = "consistent"
-	s.checkIndex(r, first, bad)
+	r.Index = s.CheckIndex(first, bad)
 }
 
 // recordPoint writes the verified point of a clean check: the log's head,
@@ -247,7 +252,7 @@ func (s *Store) recordPoint(r *Report) {
 		}
 	}
 	if p.index == nil {
-		if p.index, p.indexVersion, err = s.fileIndexDigests(); err != nil {
+		if p.index, p.indexVersion, err = s.FileIndexDigests(); err != nil {
 			return
 		}
 	}
@@ -278,14 +283,6 @@ func (s *Store) stampAll() (map[string]fileStamp, error) {
 	return out, nil
 }
 
-func kindDirs() []string {
-	var out []string
-	for _, k := range docDirs {
-		out = append(out, k.Dir())
-	}
-	return out
-}
-
 // docSet is what doctor learns of the documents on disk.
 type docSet struct {
 	problems   map[string]*model.Problem
@@ -304,97 +301,14 @@ type docSet struct {
 	proofFiles map[string]bool
 	mu         sync.Mutex // guards the maps above while documents are read in parallel
 	logSize    int64      // the bytes of events.jsonl's whole lines
-	first      *firstPass // the full check's, for the index check; nil in a routine one
-}
-
-// firstPass is what the full check's reading of every document leaves for
-// its index check, so that each document is read for the index once and
-// schema-checked once in all: the links of deriveStream's first pass of
-// every document read, and a hash of the bytes of every one that passed
-// readDoc's checks (a document whose bytes hash otherwise when the index
-// check reads it is checked again there).
-type firstPass struct {
-	mu       sync.Mutex
-	links    map[string]docLink
-	sums     map[string]uint64
-	leases   map[string]bool               // the items with a file in leases/, when listed
-	listed   bool                          // leases/ was listed (or is not there)
-	statuses map[model.Status]model.Status // one string per status, not one per document
-}
-
-// docLink is what linkRow reads of a document, held compactly: the full
-// check holds one per document while it replays the log.
-type docLink struct {
-	parent string
-	status model.Status
-	fills  *int
-}
-
-// firstSeed seeds the hashes of firstPass: they are compared within one
-// process.
-var firstSeed = maphash.MakeSeed()
-
-func newFirstPass() *firstPass {
-	return &firstPass{links: map[string]docLink{}, sums: map[string]uint64{}, leases: map[string]bool{}, statuses: map[model.Status]model.Status{}}
-}
-
-func (f *firstPass) link(d *Doc) {
-	if f == nil {
-		return
-	}
-	r := linkRow(d)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	st, ok := f.statuses[r.Status]
-	if !ok {
-		st = r.Status
-		f.statuses[st] = st
-	}
-	f.links[d.ID] = docLink{parent: r.Parent, status: st, fills: r.FillsIssue}
-}
-
-func (f *firstPass) checked(id string, raw []byte) {
-	if f == nil {
-		return
-	}
-	sum := maphash.Bytes(firstSeed, raw)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.sums[id] = sum
-}
-
-// noLease says that id has no lease file: leases/ was listed, under the
-// lock, and has none for it.
-func (f *firstPass) noLease(id string) bool { return f != nil && f.listed && !f.leases[id] }
-
-// linkOf is the row of deriveStream's first pass of id (linkRow), from the
-// full check's reading; nil when that did not read it.
-func (f *firstPass) linkOf(id string) *Row {
-	if f == nil {
-		return nil
-	}
-	l, ok := f.links[id]
-	k, err := model.KindOf(id)
-	if !ok || err != nil {
-		return nil
-	}
-	return &Row{ID: id, Kind: k, Status: l.status, Parent: l.parent, FillsIssue: l.fills}
-}
-
-// wasChecked says whether raw are the bytes of id that passed the checks.
-func (f *firstPass) wasChecked(id string, raw []byte) bool {
-	if f == nil {
-		return false
-	}
-	sum, ok := f.sums[id]
-	return ok && sum == maphash.Bytes(firstSeed, raw)
+	first      *FirstPass // the full check's, for the index check; nil in a routine one
 }
 
 // doctorDir checks the files of one folder of the root.
 func (s *Store) doctorDir(dir string, r *Report, docs *docSet, bad func(code, p string, seq int, format string, args ...any)) {
 	entries, err := fs.ReadDir(s.root.FS(), dir)
 	if dir == LeaseDir && docs.first != nil {
-		docs.first.listed = err == nil || errors.Is(err, fs.ErrNotExist)
+		docs.first.ListedLeases(err == nil || errors.Is(err, fs.ErrNotExist))
 	}
 	if (dir == LeaseDir || dir == model.KindDebate.Dir()) && errors.Is(err, fs.ErrNotExist) {
 		return
@@ -453,7 +367,7 @@ func (s *Store) doctorDir(dir string, r *Report, docs *docSet, bad func(code, p 
 }
 
 // checkLeaseFile reads one file of leases/.
-func (s *Store) checkLeaseFile(name string, docs *docSet, bad findingFunc) {
+func (s *Store) checkLeaseFile(name string, docs *docSet, bad FindingFunc) {
 	p := LeaseDir + "/" + name
 	id, ok := strings.CutSuffix(name, ".json")
 	if !ok {
@@ -461,9 +375,7 @@ func (s *Store) checkLeaseFile(name string, docs *docSet, bad findingFunc) {
 		return
 	}
 	docs.leases[id] = nil // present; the bytes only when it reads
-	if docs.first != nil {
-		docs.first.leases[id] = true
-	}
+	docs.first.LeaseFile(id)
 	if _, err := s.ReadLease(id); err != nil {
 		bad("lease", p, 0, "%v", err)
 	} else if raw, err := s.root.ReadFile(p); err == nil {
@@ -482,7 +394,7 @@ func (s *Store) checkDoc(k model.Kind, p, name string, docs *docSet, bad func(co
 		bad("unreadable", p, 0, "cannot read: %v", err)
 		return
 	}
-	docs.first.link(&Doc{ID: id, Kind: k, Raw: raw})
+	docs.first.Link(&Doc{ID: id, Kind: k, Raw: raw})
 	if err := schemas.Validate(schemas.Kind(k), raw); err != nil {
 		bad("schema", p, 0, "%v", err)
 		return
@@ -496,7 +408,7 @@ func (s *Store) checkDoc(k model.Kind, p, name string, docs *docSet, bad func(co
 		bad("wrong_id", p, 0, "its id field is %q, not %q", got, id)
 		return
 	}
-	docs.first.checked(id, raw)
+	docs.first.Checked(id, raw)
 	docs.mu.Lock()
 	docs.revision[id] = int(d.Get("revision").Int())
 	docs.mu.Unlock()
@@ -585,7 +497,7 @@ func (s *Store) checkDebates(r *Report, docs *docSet, bad func(code, p string, s
 		if got, err := s.root.ReadFile(db.Artifact); err == nil && bytes.Equal(got, want) {
 			continue
 		}
-		if err := writeAtomic(s.root, db.Artifact, want); err != nil {
+		if err := s.WriteDerived(db.Artifact, want); err != nil {
 			bad("unreadable", db.Artifact, 0, "cannot regenerate the transcript: %v", err)
 			continue
 		}

@@ -18,7 +18,7 @@ import (
 // checkers.jsonl, derived, must hold, in order.
 type checkersLog struct{ recs []model.CheckerRecord }
 
-func (c *checkersLog) add(seq int, line []byte, bad findingFunc) {
+func (c *checkersLog) add(seq int, line []byte, bad FindingFunc) {
 	for _, r := range gjson.GetBytes(line, "detail.records").Array() {
 		var rec model.CheckerRecord
 		if err := json.Unmarshal([]byte(r.Raw), &rec); err != nil {
@@ -32,7 +32,7 @@ func (c *checkersLog) add(seq int, line []byte, bad findingFunc) {
 // check compares checkers.jsonl with the records of a log whole from its
 // first event: a line edited, added or removed by hand is
 // checkers_mismatch (`doctor --reindex` writes it again from the log).
-func (c *checkersLog) check(s *Store, complete bool, bad findingFunc) {
+func (c *checkersLog) check(s *Store, complete bool, bad FindingFunc) {
 	if !complete {
 		return
 	}
@@ -45,9 +45,9 @@ func (c *checkersLog) check(s *Store, complete bool, bad findingFunc) {
 		bad("checkers_mismatch", CheckersFile, 0, "the last line has no newline: a write was cut short or the file was edited by hand")
 		return
 	}
-	got, err := parseCheckerRecords(raw)
+	got, err := ParseCheckerRecords(raw)
 	if err != nil {
-		bad("schema", CheckersFile, 0, "%v", unwrapDamage(err))
+		bad("schema", CheckersFile, 0, "%v", UnwrapDamage(err))
 		return
 	}
 	if len(got) != len(c.recs) {

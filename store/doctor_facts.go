@@ -57,7 +57,7 @@ func (f *logFacts) add(seq int, line []byte) {
 // default config.json of init, changed by each config-set event in turn. A
 // hand edit (forbid_self_check set to false, say) is damage. Settings are
 // compared as in effect, so a key left out and a key at its default agree.
-func (s *Store) checkConfigLog(f *logFacts, complete bool, bad findingFunc) {
+func (s *Store) checkConfigLog(f *logFacts, complete bool, bad FindingFunc) {
 	if !complete {
 		return // the log does not reach back to init
 	}
@@ -68,7 +68,7 @@ func (s *Store) checkConfigLog(f *logFacts, complete bool, bad findingFunc) {
 // compareConfig compares config.json with base (settings known good: init's
 // default, or config.json at the last verified point, which from says)
 // changed by each config-set event of sets in turn.
-func (s *Store) compareConfig(want []byte, from0 string, sets []configSet, bad findingFunc) {
+func (s *Store) compareConfig(want []byte, from0 string, sets []configSet, bad FindingFunc) {
 	raw, err := s.root.ReadFile(ConfigFile)
 	if err != nil {
 		return // reported as config
@@ -79,7 +79,7 @@ func (s *Store) compareConfig(want []byte, from0 string, sets []configSet, bad f
 	}
 	lastSet := map[string]int{}
 	for _, c := range sets {
-		path, err := configPath(c.key, true)
+		path, err := ConfigPath(c.key, true)
 		if err != nil {
 			bad("config", EventsFile, c.seq, "the config-set event of seq %d sets %q, which is no setting", c.seq, c.key)
 			continue
@@ -97,7 +97,7 @@ func (s *Store) compareConfig(want []byte, from0 string, sets []configSet, bad f
 	}
 	wantCfg, err := ParseConfig(want)
 	if err != nil {
-		bad("config", ConfigFile, 0, "the settings that init and the log's config-set events give do not pass: %v", unwrapDamage(err))
+		bad("config", ConfigFile, 0, "the settings that init and the log's config-set events give do not pass: %v", UnwrapDamage(err))
 		return
 	}
 	hb, _ := json.Marshal(have)
@@ -123,7 +123,7 @@ func (s *Store) compareConfig(want []byte, from0 string, sets []configSet, bad f
 // recorded for its item. A lease the log never recorded was written by
 // hand. A missing lease file is damage only while the recorded lease is
 // live: an expired or released lease may be kept or not.
-func (s *Store) checkLeases(docs *docSet, complete bool, bad findingFunc) {
+func (s *Store) checkLeases(docs *docSet, complete bool, bad FindingFunc) {
 	f := docs.logged
 	ids := map[string]bool{}
 	for id := range docs.leases {
@@ -136,7 +136,7 @@ func (s *Store) checkLeases(docs *docSet, complete bool, bad findingFunc) {
 	for _, id := range slices.Sorted(maps.Keys(ids)) {
 		raw, have := docs.leases[id]
 		fact, logged := f.leases[id]
-		p := leasePath(id)
+		p := LeasePath(id)
 		switch {
 		case have && raw == nil:
 			// Damaged: reported where it was read.

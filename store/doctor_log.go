@@ -54,11 +54,9 @@ type changeRef struct {
 	hasPatch bool
 }
 
-type findingFunc func(code, p string, seq int, format string, args ...any)
-
 // checkLog checks every line of the log, its seqs and its hash chain, and
 // then replays each document's patches against its file.
-func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
+func (s *Store) checkLog(docs *docSet, bad FindingFunc) LogReport {
 	f, err := s.root.Open(EventsFile)
 	if err != nil {
 		bad("unreadable", EventsFile, 0, "cannot read: %v", err)
@@ -117,7 +115,7 @@ type logScan struct {
 // a line's own bytes say (its hash, and its schema where every line is
 // checked) is worked out for a batch of lines on every core; the seqs and
 // the chain, which run from line to line, are then followed in order.
-func (s *Store) scanLog(f *os.File, sc *logScan, bad findingFunc) LogReport {
+func (s *Store) scanLog(f *os.File, sc *logScan, bad FindingFunc) LogReport {
 	var r LogReport
 	br := bufio.NewReaderSize(f, 1<<20)
 	var off int64
@@ -255,7 +253,7 @@ func checkEvent(line []byte) error {
 // prev is read at its place; any other shape goes through LineHash.
 func lineHash(line []byte) (hash, prev string, sealed, ok bool) {
 	const prevLen = len(`,"prev":""`) + 64
-	n := len(line) - hashSuffixLen
+	n := len(line) - HashSuffixLen
 	if n < prevLen || !bytes.HasPrefix(line[n:], []byte(`,"hash":"`)) || !bytes.HasSuffix(line, []byte(`"}`)) {
 		return LineHash(line)
 	}
@@ -274,7 +272,7 @@ func lineHash(line []byte) (hash, prev string, sealed, ok bool) {
 }
 
 // checkExpectHead reports a log that does not pass through --expect-head.
-func (s *Store) checkExpectHead(r *LogReport, bad findingFunc) {
+func (s *Store) checkExpectHead(r *LogReport, bad FindingFunc) {
 	if s.ExpectHead != "" {
 		r.ExpectedHead = s.ExpectHead
 		if r.ExpectedSeq == 0 {
@@ -284,7 +282,7 @@ func (s *Store) checkExpectHead(r *LogReport, bad findingFunc) {
 }
 
 // checkQuarantine reports every torn line kept in the quarantine file.
-func (s *Store) checkQuarantine(bad findingFunc) int {
+func (s *Store) checkQuarantine(bad FindingFunc) int {
 	raw, err := s.root.ReadFile(QuarantineFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0
@@ -318,7 +316,7 @@ func (s *Store) checkQuarantine(bad findingFunc) int {
 // against the last one the log records. complete says the log is chained
 // from its first event, so a document the log never mentions was made by
 // hand. Documents are replayed in parallel.
-func (s *Store) replay(log *os.File, docs *docSet, changes map[string][]changeRef, complete bool, r *LogReport, bad findingFunc) {
+func (s *Store) replay(log *os.File, docs *docSet, changes map[string][]changeRef, complete bool, r *LogReport, bad FindingFunc) {
 	ids := map[string]bool{}
 	for id := range changes {
 		ids[id] = true
@@ -371,7 +369,7 @@ func (s *Store) replay(log *os.File, docs *docSet, changes map[string][]changeRe
 }
 
 // replayDoc checks one document against the log.
-func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSet, complete bool, bad findingFunc) (replayed, skipped bool) {
+func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSet, complete bool, bad FindingFunc) (replayed, skipped bool) {
 	k, err := model.KindOf(id)
 	if err != nil {
 		return false, false

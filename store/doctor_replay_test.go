@@ -144,13 +144,13 @@ func TestScanLogAcrossBatches(t *testing.T) {
 func TestDeriveStreamRechecksChangedBytes(t *testing.T) {
 	s, dir, _ := damageStore(t)
 	const prob = "problem/prob_x.json"
-	first := newFirstPass()
+	first := NewFirstPass()
 	first.listed = true
 	for _, id := range []string{"prob_x", "stmt_x_wrap"} {
 		k, _ := model.KindOf(id)
 		raw := readFile(t, dir, DocPath(k, id))
-		first.link(&Doc{ID: id, Kind: k, Raw: raw})
-		first.checked(id, raw)
+		first.Link(&Doc{ID: id, Kind: k, Raw: raw})
+		first.Checked(id, raw)
 	}
 	plain, err := deriveStream(s.src(), model.Policy{MaxRounds: 3}, nil)
 	if err != nil {

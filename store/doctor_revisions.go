@@ -30,7 +30,7 @@ func (s *Store) listProofFiles(docs *docSet) {
 // statement that exists (each statement's kept revisions are checked as it
 // is read: checkKept). It also asserts that the dependency graph has no
 // cycle.
-func (s *Store) checkRevisions(docs *docSet, bad findingFunc) {
+func (s *Store) checkRevisions(docs *docSet, bad FindingFunc) {
 	entries, err := fs.ReadDir(s.root.FS(), ProofsDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		bad("unreadable", ProofsDir, 0, "cannot list: %v", err)
@@ -62,7 +62,7 @@ func (s *Store) checkRevisions(docs *docSet, bad findingFunc) {
 // checkKept checks one statement's kept revisions: a statement that keeps
 // them has its file, the lines count up to the statement's proof, and every
 // issue's quote is at its sentence in the revision it cites.
-func (s *Store) checkKept(id string, st *model.Statement, docs *docSet, bad findingFunc) {
+func (s *Store) checkKept(id string, st *model.Statement, docs *docSet, bad FindingFunc) {
 	p := ProofsFile(id)
 	if !docs.proofFiles[id] {
 		if st.RevisionsKeptFrom > 0 {
@@ -79,7 +79,7 @@ func (s *Store) checkKept(id string, st *model.Statement, docs *docSet, bad find
 		bad("schema", p, 0, "the last line is not terminated: a torn append")
 		return
 	}
-	kept, err := parseProofRevisions(raw)
+	kept, err := ParseProofRevisions(raw)
 	if err != nil {
 		bad("schema", p, 0, "%v", err)
 		return
@@ -153,7 +153,7 @@ func (d *docSet) setProofs(id string, proofs []proofAt) {
 // last, with the proof the log's patches give at that revision: its text,
 // strategy, author and time. A kept revision the log has no proof for (it
 // predates the log's patches) is not compared.
-func (s *Store) checkKeptAgainstLog(docs *docSet, bad findingFunc) {
+func (s *Store) checkKeptAgainstLog(docs *docSet, bad FindingFunc) {
 	for _, id := range slices.Sorted(maps.Keys(docs.proofs)) {
 		proofs := docs.proofs[id]
 		p := ProofsFile(id)
@@ -161,7 +161,7 @@ func (s *Store) checkKeptAgainstLog(docs *docSet, bad findingFunc) {
 		if err != nil {
 			continue // a missing file is reported as revisions_missing
 		}
-		kept, err := parseProofRevisions(raw)
+		kept, err := ParseProofRevisions(raw)
 		if err != nil {
 			continue // reported as schema
 		}

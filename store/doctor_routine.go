@@ -14,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/tidwall/gjson"
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/proofloop/proofloop/model"
 )
@@ -42,7 +41,7 @@ import (
 // (ctime is the kernel's, so that takes a changed clock or a write beneath
 // the file system), and a point file forged to match. `doctor --full` sees
 // both.
-func (s *Store) doctorRoutine(r *Report, pt *point, bad findingFunc) {
+func (s *Store) doctorRoutine(r *Report, pt *point, bad FindingFunc) {
 	r.Since = pt.seq
 	rt := &routineCheck{s: s, r: r, pt: pt, bad: bad, docs: newDocSet(), suspects: map[string]bool{}, leaseIDs: map[string]bool{},
 		checked: map[string]bool{}, locs: map[int]lineLoc{}, idSeqs: map[string][]int{}}
@@ -70,7 +69,7 @@ type routineCheck struct {
 	s    *Store
 	r    *Report
 	pt   *point
-	bad  findingFunc
+	bad  FindingFunc
 	docs *docSet
 	log  *os.File
 	// stamps are the files' fingerprints now; changed the files that
@@ -128,7 +127,7 @@ func (rt *routineCheck) scan() {
 	atPoint := false
 	sc := &logScan{deep: func(seq int) bool { return seq > pt.seq }, line: func(seq int, off int64, line []byte) {
 		rt.locs[seq] = lineLoc{off, len(line)}
-		ids := eventIDs(line)
+		ids := EventIDs(line)
 		for _, id := range ids {
 			rt.idSeqs[id] = append(rt.idSeqs[id], seq)
 		}
@@ -189,7 +188,7 @@ func (rt *routineCheck) documents() {
 	}
 	rt.r.Rechecked = len(suspects)
 	neighbours := map[string]bool{}
-	s.indexNeighbours(suspects, neighbours)
+	s.IndexNeighbours(suspects, neighbours)
 	for id := range suspects {
 		for _, n := range links(docs, id) {
 			neighbours[n] = true
@@ -308,11 +307,11 @@ func (rt *routineCheck) leasesAndConfig() bool {
 // index checks the index. A changed config.json (max_rounds) changes rows
 // without damage: then it is compared whole, as by the full check.
 // Otherwise the rows of the changed items, their leases' and their
-// parents' are derived afresh (checkIndexSince).
+// parents' are derived afresh (CheckIndexSince).
 func (rt *routineCheck) index(configChanged bool) {
 	rt.r.Index = "consistent"
 	if configChanged {
-		rt.s.checkIndex(rt.r, nil, rt.bad)
+		rt.r.Index = rt.s.CheckIndex(nil, rt.bad)
 		return
 	}
 	rows := maps.Clone(rt.suspects)
@@ -324,14 +323,19 @@ func (rt *routineCheck) index(configChanged bool) {
 			rows[n] = true
 		}
 	}
-	rt.s.indexNeighbours(rt.suspects, rows) // a parent's row reflects its children
-	rt.s.checkIndexSince(rt.r, rt.pt, rows, func(id string) []kv {
-		var out []kv
+	rt.s.IndexNeighbours(rt.suspects, rows) // a parent's row reflects its children
+	since := IndexDigests{Seq: rt.pt.seq, Digests: rt.pt.index, Version: rt.pt.indexVersion}
+	index, now := rt.s.CheckIndexSince(since, rows, func(id string) []EventLine {
+		var out []EventLine
 		for _, seq := range rt.idSeqs[id] {
-			out = append(out, kv{eventKey(id, seq), []byte(eventLoc(rt.locs[seq].off, rt.locs[seq].n+1))})
+			out = append(out, EventLine{Seq: seq, Off: rt.locs[seq].off, N: rt.locs[seq].n})
 		}
 		return out
 	}, rt.bad)
+	rt.r.Index = index
+	if now != nil {
+		rt.r.digests, rt.r.indexVersion = now.Digests, now.Version
+	}
 }
 
 func short12(h string) string { return h[:min(12, len(h))] }
@@ -340,7 +344,7 @@ func short12(h string) string { return h[:min(12, len(h))] }
 // files, counts the documents, notes every document present and returns the
 // files whose fingerprint differs from the point's, new files and files
 // gone. New or changed lease files are read (checkLeaseFile).
-func (s *Store) changedFiles(r *Report, pt *point, docs *docSet, bad findingFunc) (map[string]bool, map[string]fileStamp) {
+func (s *Store) changedFiles(r *Report, pt *point, docs *docSet, bad FindingFunc) (map[string]bool, map[string]fileStamp) {
 	changed := map[string]bool{}
 	stamps := make(map[string]fileStamp, len(pt.files))
 	for _, dir := range pointDirs() {
@@ -351,7 +355,7 @@ func (s *Store) changedFiles(r *Report, pt *point, docs *docSet, bad findingFunc
 			bad("unreadable", dir, 0, "cannot list: %v", err)
 			continue
 		}
-		kind, isDocs := model.Kind(dir), slices.Contains(kindDirs(), dir)
+		kind, isDocs := model.Kind(dir), slices.Contains(KindDirs(), dir)
 		sts, oks := statAll(entries)
 		for i, e := range entries {
 			name := e.Name()
@@ -440,130 +444,4 @@ func parentsOf(docs *docSet, id string) []string {
 		return []string{st.Context}
 	}
 	return nil
-}
-
-// indexNeighbours adds to out the parent and children the index's rows give
-// each id: those of a document removed or rewritten, as they were.
-func (s *Store) indexNeighbours(ids, out map[string]bool) {
-	db, err := s.openIndex(false)
-	if err != nil {
-		return
-	}
-	defer db.Close()
-	db.View(func(btx *bolt.Tx) error {
-		ix := &indexState{kv: boltKV{btx}}
-		for id := range ids {
-			if row, err := ix.row(id); err == nil && row != nil {
-				if row.Parent != "" {
-					out[row.Parent] = true
-				}
-				for _, c := range row.Children {
-					out[c] = true
-				}
-			}
-		}
-		return nil
-	})
-}
-
-// checkIndexSince checks the index from the point: its stamp (a stale index
-// is rebuilt, as the full check does), the entries of the items in rows
-// against a fresh derivation, and every other item's entries against the
-// point's digests.
-func (s *Store) checkIndexSince(r *Report, pt *point, rows map[string]bool, events func(id string) []kv, bad findingFunc) {
-	if why, err := s.indexStale(); err != nil || why != "" {
-		if err == nil {
-			_, err = s.reindex()
-		}
-		if err != nil {
-			bad("index_mismatch", IndexFile, 0, "the index is %s and could not be rebuilt: %v", why, err)
-			return
-		}
-		r.Index = "rebuilt: it was " + why
-		return // derived afresh from the documents, which are checked
-	}
-	cfg, err := s.Config()
-	if err != nil {
-		return // reported as config
-	}
-	db, err := s.openIndex(false)
-	if err != nil {
-		bad("index_mismatch", IndexFile, 0, "cannot open the index: %v", err)
-		return
-	}
-	err = db.View(func(btx *bolt.Tx) error {
-		ix := boltKV{btx}
-		have, version := indexDigests(ix)
-		if version != pt.indexVersion {
-			return errIndexVersion
-		}
-		r.digests, r.indexVersion = have, version
-		for _, id := range slices.Sorted(maps.Keys(have)) {
-			if !rows[id] && have[id] != pt.index[id] {
-				bad("index_mismatch", IndexFile, 0, "the index's entries of %s changed since the last verified point (seq %d), but %s did not", id, pt.seq, id)
-			}
-		}
-		for _, id := range slices.Sorted(maps.Keys(pt.index)) {
-			if _, ok := have[id]; !ok && !rows[id] {
-				bad("index_mismatch", IndexFile, 0, "the index has no entries for %s, which it had at the last verified point (seq %d)", id, pt.seq)
-			}
-		}
-		want := map[string]*Row{}
-		var evs []kv
-		st := &indexState{kv: ix, rows: map[string]*Row{}}
-		for _, id := range slices.Sorted(maps.Keys(rows)) {
-			evs = append(evs, events(id)...)
-			d, err := readDoc(s.src(), id)
-			if errors.Is(err, fs.ErrNotExist) || isNotFound(err) {
-				continue
-			}
-			if err != nil {
-				return nil // the document is damaged, which is reported already
-			}
-			row, err := deriveRow(d, st, cfg.Policy())
-			if err != nil {
-				return nil
-			}
-			l, err := readLease(s.src(), id)
-			if err != nil {
-				return nil
-			}
-			row.Lease = rowLease(l)
-			want[id] = row
-		}
-		compareIndex(onlyIDs{ix, rows}, want, evs, bad)
-		return nil
-	})
-	db.Close()
-	if errors.Is(err, errIndexVersion) {
-		s.checkIndex(r, nil, bad) // another version's rows: compared whole
-	}
-}
-
-// errIndexVersion says the index is of another version than the point's
-// digests, so they cannot be compared.
-var errIndexVersion = errors.New("the index is of another version than the point's digests")
-
-func isNotFound(err error) bool { return CodeOf(err) == CodeNotFound }
-
-// onlyIDs is an index that shows only the entries of some items.
-type onlyIDs struct {
-	KV
-	ids map[string]bool
-}
-
-func (o onlyIDs) Scan(bucket string, prefix []byte, fn func(k, v []byte) error) error {
-	return o.KV.Scan(bucket, prefix, func(k, v []byte) error {
-		id := string(k)
-		switch bucket {
-		case string(bucketTurn):
-			id = string(k[bytes.LastIndexByte(k, 0)+1:])
-		case string(bucketEvents):
-			id = string(k[:max(0, bytes.IndexByte(k, 0))])
-		}
-		if !o.ids[id] {
-			return nil
-		}
-		return fn(k, v)
-	})
 }

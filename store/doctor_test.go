@@ -63,7 +63,7 @@ func damageStore(t *testing.T) (*Store, string, int) {
 // reseal recomputes a log line's hash after an edit of its bytes, as a
 // careful forger would.
 func reseal(line []byte) []byte {
-	body := append(bytes.Clone(line[:len(line)-hashSuffixLen]), '}')
+	body := append(bytes.Clone(line[:len(line)-HashSuffixLen]), '}')
 	sum := sha256.Sum256(body)
 	return append(body[:len(body)-1], []byte(`,"hash":"`+hex.EncodeToString(sum[:])+`"}`)...)
 }

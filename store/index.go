@@ -386,8 +386,8 @@ func (b boltKV) Scan(bucket string, prefix []byte, fn func(k, v []byte) error) e
 	return nil
 }
 
-// eventIDs are the ids an event line names.
-func eventIDs(line []byte) []string {
+// EventIDs are the ids an event line names.
+func EventIDs(line []byte) []string {
 	var out []string
 	for _, id := range gjson.GetBytes(line, "ids").Array() {
 		out = append(out, id.String())
