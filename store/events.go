@@ -393,3 +393,18 @@ func (s *Store) Tail() (seq int, hash string, torn []byte, err error) {
 	t, err := s.tail()
 	return t.Seq, t.Hash, t.Torn, err
 }
+
+// SummarizePatch names the paths a patch touches, for a message.
+func SummarizePatch(p json.RawMessage) string {
+	var ops []struct{ Op, Path string }
+	json.Unmarshal(p, &ops)
+	var parts []string
+	for i, o := range ops {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(ops)-5))
+			break
+		}
+		parts = append(parts, o.Op+" "+o.Path)
+	}
+	return fmt.Sprintf("%v", parts)
+}

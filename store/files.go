@@ -163,3 +163,11 @@ func KindDirs() []string {
 
 // docDirs are the folders of documents, each holding one kind.
 var docDirs = []model.Kind{model.KindProblem, model.KindStatement, model.KindDebate}
+
+// PointFile is the last verified point: what the last clean doctor saw, so
+// that the next routine doctor rechecks only what changed since. It is
+// derived data in the store's private area: written atomically by a clean
+// check only, never exported, and a missing or damaged one (any line that
+// does not parse, or a checksum that does not match) just means the next
+// doctor is a full check.
+const PointFile = ".verified"

@@ -185,7 +185,7 @@ func compareIndex(ix KV, want map[string]*Row, events []kv, bad FindingFunc) {
 				hb, _ := json.Marshal(&have)
 				if !bytes.Equal(wb, hb) {
 					diff, _ := Patch(wb, hb)
-					verdicts[i].differing = summarizePatch(diff)
+					verdicts[i].differing = SummarizePatch(diff)
 				}
 			}
 		})

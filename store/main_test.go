@@ -19,6 +19,7 @@ import (
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 )
 
 // The multi-process tests re-execute the test binary as child processes, the
@@ -353,9 +354,9 @@ func readEvents(t testing.TB, dir string) []store.Event {
 }
 
 // doctorClean runs Doctor and fails on any finding.
-func doctorClean(t testing.TB, s *store.Store) *store.Report {
+func doctorClean(t testing.TB, s *store.Store) *doctor.Report {
 	t.Helper()
-	r, err := s.Doctor()
+	r, err := doctor.Full(s)
 	if err != nil {
 		t.Fatalf("Doctor: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 )
 
 func (a *app) doctorCommand() *cobra.Command {
@@ -64,10 +65,10 @@ func (a *app) doctorCommand() *cobra.Command {
 			}
 			defer s.Close()
 			s.ExpectHead = expectHead
-			check := func() (*store.Report, error) {
+			check := func() (*doctor.Report, error) {
 				switch {
 				case quick:
-					return s.DoctorQuick()
+					return doctor.Quick(s)
 				case reindex: // then the full check, with or without --full
 					if _, err := s.Reindex(); err != nil {
 						return nil, err
@@ -78,15 +79,15 @@ func (a *app) doctorCommand() *cobra.Command {
 					} else if rewrote {
 						fmt.Fprintf(a.stderr, "Wrote %s again from the event log's records.\n", store.CheckersFile)
 					}
-					r, err := s.Doctor()
+					r, err := doctor.Full(s)
 					if r != nil {
 						r.Index = "rebuilt on request"
 					}
 					return r, err
 				case full:
-					return s.Doctor()
+					return doctor.Full(s)
 				}
-				return s.DoctorRoutine()
+				return doctor.Routine(s)
 			}
 			r, err := check()
 			if err != nil {
@@ -135,10 +136,10 @@ func (a *app) doctorCommand() *cobra.Command {
 				plural(r.Problems, "problem", "problems"), plural(r.Statements, "statement", "statements"), plural(r.Events, "event", "events"),
 				r.Journal, r.Index, plural(len(r.Swept), "stale temp file", "stale temp files"))
 			switch r.Mode {
-			case store.ModeRoutine:
+			case doctor.ModeRoutine:
 				fmt.Fprintf(a.stdout, "Routine check since the last verified point (seq %d): %s rechecked; `doctor --full` reads everything.\n",
 					r.Since, plural(r.Rechecked, "changed document", "changed documents"))
-			case store.ModeFullNoPoint:
+			case doctor.ModeFullNoPoint:
 				fmt.Fprintf(a.stdout, "Full check: there was no usable verified point; the next doctor starts from this one.\n")
 			}
 			if r.Log.ChainFrom > 0 {
@@ -168,7 +169,7 @@ func short(hash string) string { return hash[:min(len(hash), 12)] }
 type withReport struct {
 	error
 	extra  map[string]any
-	report *store.Report
+	report *doctor.Report
 }
 
 func (w *withReport) Unwrap() error { return w.error }

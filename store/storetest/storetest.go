@@ -21,6 +21,7 @@ import (
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 )
 
 // Open gives a fresh, empty, initialised store for one test, closed when the
@@ -146,7 +147,7 @@ func sameState(t *testing.T, what string, s *store.Store, before map[string]stri
 
 func doctorClean(t *testing.T, s *store.Store) {
 	t.Helper()
-	r, err := s.Doctor()
+	r, err := doctor.Full(s)
 	if err != nil {
 		t.Fatalf("Doctor: %v", err)
 	}

@@ -1,4 +1,4 @@
-package store
+package doctor
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/proofloop/proofloop/store"
 
 	"github.com/tidwall/gjson"
 
@@ -41,7 +43,7 @@ import (
 // (ctime is the kernel's, so that takes a changed clock or a write beneath
 // the file system), and a point file forged to match. `doctor --full` sees
 // both.
-func (s *Store) doctorRoutine(r *Report, pt *point, bad FindingFunc) {
+func (s *checker) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 	r.Since = pt.seq
 	rt := &routineCheck{s: s, r: r, pt: pt, bad: bad, docs: newDocSet(), suspects: map[string]bool{}, leaseIDs: map[string]bool{},
 		checked: map[string]bool{}, locs: map[int]lineLoc{}, idSeqs: map[string][]int{}}
@@ -49,9 +51,9 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad FindingFunc) {
 	s.listProofFiles(rt.docs)
 	s.doctorDir(".", r, rt.docs, bad) // sweeps the root's temp files
 	rt.files()
-	f, err := s.root.Open(EventsFile)
+	f, err := s.Root().Open(store.EventsFile)
 	if err != nil {
-		bad("unreadable", EventsFile, 0, "cannot read: %v", err)
+		bad("unreadable", store.EventsFile, 0, "cannot read: %v", err)
 		return
 	}
 	defer f.Close()
@@ -66,10 +68,10 @@ func (s *Store) doctorRoutine(r *Report, pt *point, bad FindingFunc) {
 
 // routineCheck is what the routine check's phases share.
 type routineCheck struct {
-	s    *Store
+	s    *checker
 	r    *Report
 	pt   *point
-	bad  FindingFunc
+	bad  findingFunc
 	docs *docSet
 	log  *os.File
 	// stamps are the files' fingerprints now; changed the files that
@@ -103,11 +105,11 @@ func (rt *routineCheck) files() {
 		dir, file := path.Split(p)
 		id := strings.TrimSuffix(strings.TrimSuffix(file, ".json"), ".jsonl")
 		switch dir = strings.TrimSuffix(dir, "/"); dir {
-		case LeaseDir:
+		case store.LeaseDir:
 			rt.leaseIDs[id] = true
 		case model.TranscriptDir:
 			rt.allDebates = true
-		case ProofsDir:
+		case store.ProofsDir:
 			rt.suspects[id] = true
 		default:
 			rt.suspects[id] = true
@@ -127,7 +129,7 @@ func (rt *routineCheck) scan() {
 	atPoint := false
 	sc := &logScan{deep: func(seq int) bool { return seq > pt.seq }, line: func(seq int, off int64, line []byte) {
 		rt.locs[seq] = lineLoc{off, len(line)}
-		ids := EventIDs(line)
+		ids := store.EventIDs(line)
 		for _, id := range ids {
 			rt.idSeqs[id] = append(rt.idSeqs[id], seq)
 		}
@@ -137,21 +139,21 @@ func (rt *routineCheck) scan() {
 			for _, id := range ids {
 				rt.suspects[id] = true
 			}
-		case bytes.Contains(line, []byte(ConfigSetCommand)):
+		case bytes.Contains(line, []byte(store.ConfigSetCommand)):
 			docs.logged.add(seq, line) // every config-set event, for checkConfigLog
 		}
 		if seq == pt.seq {
 			atPoint = true
-			hash, _, _, _ := LineHash(line)
+			hash, _, _, _ := store.LineHash(line)
 			if hash != pt.hash || off+int64(len(line))+1 != pt.size {
-				bad("chain_broken", EventsFile, seq, "seq %d is not the event the last clean check verified (hash %s, ending at byte %d): the log was rewritten up to it, its hashes recomputed", seq, short12(pt.hash), pt.size)
+				bad("chain_broken", store.EventsFile, seq, "seq %d is not the event the last clean check verified (hash %s, ending at byte %d): the log was rewritten up to it, its hashes recomputed", seq, short12(pt.hash), pt.size)
 			}
 		}
 	}}
 	r.Log = rt.s.scanLog(rt.log, sc, bad)
 	r.Events, r.logSize = r.Log.Events, sc.size
 	if !atPoint && pt.seq > 0 {
-		bad("event_gap", EventsFile, pt.seq, "the last clean check verified the log up to seq %d, but it now ends at seq %d: events were removed", pt.seq, r.Log.VerifiedSeq)
+		bad("event_gap", store.EventsFile, pt.seq, "the last clean check verified the log up to seq %d, but it now ends at seq %d: events were removed", pt.seq, r.Log.VerifiedSeq)
 	}
 	r.Log.Quarantined = rt.s.checkQuarantine(bad)
 	rt.s.checkExpectHead(&r.Log, bad)
@@ -183,7 +185,7 @@ func (rt *routineCheck) documents() {
 	quiet := func(string, string, int, string, ...any) {}
 	for _, id := range slices.Sorted(maps.Keys(suspects)) {
 		if k, err := model.KindOf(id); err == nil && docs.present[id] && !rt.checked[id] {
-			s.checkDoc(k, DocPath(k, id), id+".json", docs, bad)
+			s.checkDoc(k, store.DocPath(k, id), id+".json", docs, bad)
 		}
 	}
 	rt.r.Rechecked = len(suspects)
@@ -196,7 +198,7 @@ func (rt *routineCheck) documents() {
 	}
 	for _, id := range slices.Sorted(maps.Keys(neighbours)) {
 		if k, err := model.KindOf(id); err == nil && docs.present[id] && !suspects[id] {
-			s.checkDoc(k, DocPath(k, id), id+".json", docs, quiet)
+			s.checkDoc(k, store.DocPath(k, id), id+".json", docs, quiet)
 		}
 	}
 	near := rt.near
@@ -238,7 +240,7 @@ func (rt *routineCheck) replay() {
 		for _, seq := range rt.idSeqs[id] {
 			buf, err := rt.line(seq)
 			if err != nil {
-				rt.bad("unreadable", EventsFile, seq, "read seq %d: %v", seq, err)
+				rt.bad("unreadable", store.EventsFile, seq, "read seq %d: %v", seq, err)
 				continue
 			}
 			l := rt.locs[seq]
@@ -294,7 +296,7 @@ func (rt *routineCheck) leasesAndConfig() bool {
 			docs.leases[id] = raw
 		}
 	}
-	cfg, err := s.root.ReadFile(ConfigFile)
+	cfg, err := s.Root().ReadFile(store.ConfigFile)
 	configChanged := rt.setSince || err != nil || !bytes.Equal(cfg, rt.pt.config)
 	if configChanged {
 		s.checkConfigLog(docs.logged, rt.complete, rt.bad) // every config-set event was kept by the walk
@@ -324,11 +326,11 @@ func (rt *routineCheck) index(configChanged bool) {
 		}
 	}
 	rt.s.IndexNeighbours(rt.suspects, rows) // a parent's row reflects its children
-	since := IndexDigests{Seq: rt.pt.seq, Digests: rt.pt.index, Version: rt.pt.indexVersion}
-	index, now := rt.s.CheckIndexSince(since, rows, func(id string) []EventLine {
-		var out []EventLine
+	since := store.IndexDigests{Seq: rt.pt.seq, Digests: rt.pt.index, Version: rt.pt.indexVersion}
+	index, now := rt.s.CheckIndexSince(since, rows, func(id string) []store.EventLine {
+		var out []store.EventLine
 		for _, seq := range rt.idSeqs[id] {
-			out = append(out, EventLine{Seq: seq, Off: rt.locs[seq].off, N: rt.locs[seq].n})
+			out = append(out, store.EventLine{Seq: seq, Off: rt.locs[seq].off, N: rt.locs[seq].n})
 		}
 		return out
 	}, rt.bad)
@@ -344,25 +346,25 @@ func short12(h string) string { return h[:min(12, len(h))] }
 // files, counts the documents, notes every document present and returns the
 // files whose fingerprint differs from the point's, new files and files
 // gone. New or changed lease files are read (checkLeaseFile).
-func (s *Store) changedFiles(r *Report, pt *point, docs *docSet, bad FindingFunc) (map[string]bool, map[string]fileStamp) {
+func (s *checker) changedFiles(r *Report, pt *point, docs *docSet, bad findingFunc) (map[string]bool, map[string]fileStamp) {
 	changed := map[string]bool{}
 	stamps := make(map[string]fileStamp, len(pt.files))
 	for _, dir := range pointDirs() {
-		entries, err := fs.ReadDir(s.root.FS(), dir)
+		entries, err := fs.ReadDir(s.Root().FS(), dir)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		} else if err != nil {
 			bad("unreadable", dir, 0, "cannot list: %v", err)
 			continue
 		}
-		kind, isDocs := model.Kind(dir), slices.Contains(KindDirs(), dir)
+		kind, isDocs := model.Kind(dir), slices.Contains(store.KindDirs(), dir)
 		sts, oks := statAll(entries)
 		for i, e := range entries {
 			name := e.Name()
 			p := dir + "/" + name
 			if strings.HasPrefix(name, ".") {
 				if tempRe().MatchString(name) && e.Type().IsRegular() && dir != model.TranscriptDir {
-					if err := s.root.Remove(p); err == nil {
+					if err := s.Root().Remove(p); err == nil {
 						r.Swept = append(r.Swept, p)
 					}
 				}
@@ -378,7 +380,7 @@ func (s *Store) changedFiles(r *Report, pt *point, docs *docSet, bad FindingFunc
 			}
 			if was, seen := pt.files[p]; !ok || !seen || was != st || !e.Type().IsRegular() {
 				changed[p] = true
-				if dir == LeaseDir {
+				if dir == store.LeaseDir {
 					s.checkLeaseFile(name, docs, bad)
 				}
 			}

@@ -1,8 +1,10 @@
-package store
+package doctor
 
 import (
 	"bytes"
 	"os"
+
+	"github.com/proofloop/proofloop/store"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/tidwall/gjson"
@@ -10,7 +12,7 @@ import (
 
 // checkProjectArtifact rewrites a debate's missing or stale copy in the
 // project folder (debate start --artifact), as doctor does the transcript.
-func (s *Store) checkProjectArtifact(r *Report, name string, want []byte, bad FindingFunc) {
+func (s *checker) checkProjectArtifact(r *Report, name string, want []byte, bad findingFunc) {
 	project, err := s.ProjectDir()
 	if err != nil {
 		bad("unreadable", name, 0, "cannot find the project folder: %v", err)
@@ -39,13 +41,13 @@ func (s *Store) checkProjectArtifact(r *Report, name string, want []byte, bad Fi
 // must be the debate's transcript under the root, which the point vouches
 // for (a changed transcript makes the check read every debate); a missing
 // or edited copy is rewritten, as the full check does.
-func (s *Store) checkProjectArtifacts(r *Report, docs *docSet, bad FindingFunc) {
+func (s *checker) checkProjectArtifacts(r *Report, docs *docSet, bad findingFunc) {
 	ids, _ := s.List(model.KindDebate)
 	for _, id := range ids {
 		if docs.debates[id] != nil {
 			continue // read, and its copy checked, by checkDebates
 		}
-		raw, err := s.root.ReadFile(DocPath(model.KindDebate, id))
+		raw, err := s.Root().ReadFile(store.DocPath(model.KindDebate, id))
 		if err != nil {
 			continue // a file gone is a change the routine check reports
 		}
@@ -53,7 +55,7 @@ func (s *Store) checkProjectArtifacts(r *Report, docs *docSet, bad FindingFunc) 
 		if f[0].Str == "" {
 			continue
 		}
-		want, err := s.root.ReadFile(f[1].Str)
+		want, err := s.Root().ReadFile(f[1].Str)
 		if err != nil {
 			continue
 		}

@@ -1,11 +1,13 @@
-package store
+package doctor
 
-// DoctorQuick checks only what a crash can leave behind, in O(1): it
+import "github.com/proofloop/proofloop/store"
+
+// quick checks only what a crash can leave behind, in O(1): it
 // finishes or discards a leftover journal, checks the index's stamp
 // against the log (rebuilding a stale index) and checks that the log's last
 // line is whole and its hash matches.
-func (s *Store) DoctorQuick() (*Report, error) {
-	if s.backend != nil {
+func (s *checker) quick() (*Report, error) {
+	if s.Backend() != nil {
 		return s.doctorQuickBackend()
 	}
 	unlock, err := s.Lock()
@@ -18,14 +20,14 @@ func (s *Store) DoctorQuick() (*Report, error) {
 		return nil, err
 	}
 	r := newReport(rec)
-	r.Index, r.Mode = IndexConsistent, ModeQuick
+	r.Index, r.Mode = store.IndexConsistent, ModeQuick
 	seq, hash, torn, err := s.Tail()
 	if err != nil {
-		r.bad("event_invalid", EventsFile, 0, "%v", err)
+		r.bad("event_invalid", store.EventsFile, 0, "%v", err)
 		return r, nil
 	}
 	if torn != nil {
-		r.bad("event_invalid", EventsFile, seq+1, "the log ends in a torn line that no journal covers (%d bytes)", len(torn))
+		r.bad("event_invalid", store.EventsFile, seq+1, "the log ends in a torn line that no journal covers (%d bytes)", len(torn))
 	}
 	r.Events, r.Log.Events, r.Log.VerifiedSeq, r.Log.VerifiedHash = seq, seq, seq, hash
 	if r.Index, err = s.ReindexStale(); err != nil {
@@ -34,11 +36,11 @@ func (s *Store) DoctorQuick() (*Report, error) {
 	return r, nil
 }
 
-// doctorQuickBackend is DoctorQuick on a backend: its transactions leave
+// doctorQuickBackend is quick on a backend: its transactions leave
 // nothing half done, so it checks the index's stamp (rebuilding a stale
 // index) and reads the log's tail.
-func (s *Store) doctorQuickBackend() (*Report, error) {
-	r := newReport(Recovery{})
+func (s *checker) doctorQuickBackend() (*Report, error) {
+	r := newReport(store.Recovery{})
 	r.Mode = ModeQuick
 	var err error
 	if r.Index, err = s.ReindexStale(); err != nil {
@@ -55,17 +57,17 @@ func (s *Store) doctorQuickBackend() (*Report, error) {
 // doctorBackend checks a backend's store: the full check of an exported
 // snapshot (CopyToCheck), then the backend's own index against one derived
 // afresh from the same snapshot (CheckBackendIndex).
-func (s *Store) doctorBackend() (*Report, error) {
+func (s *checker) doctorBackend() (*Report, error) {
 	c, done, err := s.CopyToCheck()
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	r, err := c.CheckCopy()
+	r, err := CheckCopy(c)
 	if err != nil {
 		return nil, err
 	}
-	r.Index = IndexConsistent
+	r.Index = store.IndexConsistent
 	s.CheckBackendIndex(r.bad)
 	return r, nil
 }

@@ -1,4 +1,4 @@
-package store
+package doctor
 
 import (
 	"bufio"
@@ -12,18 +12,12 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/proofloop/proofloop/store"
+
 	"github.com/proofloop/proofloop/model"
 )
 
-// PointFile is the last verified point: what the last clean doctor saw, so
-// that the next routine doctor rechecks only what changed since. It is
-// derived data in the store's private area: written atomically by a clean
-// check only, never exported, and a missing or damaged one (any line that
-// does not parse, or a checksum that does not match) just means the next
-// doctor is a full check.
-const PointFile = ".verified"
-
-// point is the content of PointFile.
+// point is the content of store.PointFile.
 type point struct {
 	seq       int    // the last event the clean check verified
 	hash      string // its hash
@@ -145,8 +139,8 @@ func decodePoint(raw []byte) (*point, error) {
 
 // readPoint reads the last verified point; nil when there is none or it is
 // damaged.
-func (s *Store) readPoint() *point {
-	raw, err := s.root.ReadFile(PointFile)
+func (s *checker) readPoint() *point {
+	raw, err := s.Root().ReadFile(store.PointFile)
 	if err != nil {
 		return nil
 	}
@@ -159,12 +153,12 @@ func (s *Store) readPoint() *point {
 
 // writePoint records a clean check's point. A failure to write it is not
 // damage: the next doctor is a full check.
-func (s *Store) writePoint(p *point) {
-	s.WriteDerived(PointFile, p.encode())
+func (s *checker) writePoint(p *point) {
+	s.WriteDerived(store.PointFile, p.encode())
 }
 
 // pointDirs are the folders whose files the point fingerprints: every
 // document, lease, kept revision and transcript.
 func pointDirs() []string {
-	return append(KindDirs(), LeaseDir, ProofsDir, model.TranscriptDir)
+	return append(store.KindDirs(), store.LeaseDir, store.ProofsDir, model.TranscriptDir)
 }
