@@ -19,3 +19,6 @@ type DoctorReport struct {
 
 // RunDoctor runs the full check (doctor.Full) on s.
 var RunDoctor func(s *Store) (*DoctorReport, error)
+
+// DoctorClean is doctorClean, for the store's external tests.
+var DoctorClean = doctorClean

@@ -19,7 +19,6 @@ import (
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
 	"github.com/proofloop/proofloop/store"
-	"github.com/proofloop/proofloop/store/doctor"
 )
 
 // The multi-process tests re-execute the test binary as child processes, the
@@ -353,18 +352,8 @@ func readEvents(t testing.TB, dir string) []store.Event {
 	return evs
 }
 
-// doctorClean runs Doctor and fails on any finding.
-func doctorClean(t testing.TB, s *store.Store) *doctor.Report {
-	t.Helper()
-	r, err := doctor.Full(s)
-	if err != nil {
-		t.Fatalf("Doctor: %v", err)
-	}
-	for _, f := range r.Findings {
-		t.Errorf("Doctor finding: %s: %s", f.Path, f.Message)
-	}
-	return r
-}
+// doctorClean runs the full check and fails on any finding.
+var doctorClean = store.DoctorClean
 
 func envInt(name string) (int, error) {
 	n, err := strconv.Atoi(os.Getenv(name))

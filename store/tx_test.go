@@ -135,7 +135,8 @@ func wantCode(t *testing.T, what string, err error, want Code) {
 	}
 }
 
-func doctorClean(t *testing.T, s *Store) *DoctorReport {
+// doctorClean runs the full check and fails on any finding.
+func doctorClean(t testing.TB, s *Store) *DoctorReport {
 	t.Helper()
 	r, err := RunDoctor(s)
 	if err != nil {
