@@ -185,23 +185,6 @@ func TestDoctorFindsDamage(t *testing.T) {
 	}
 }
 
-// TestDuplicateKeyRefusedOnRead: a document with a duplicate key is refused
-// by every reader, not only by doctor: two JSON readers would see two
-// different documents.
-func TestDuplicateKeyRefusedOnRead(t *testing.T) {
-	s, dir, _ := damageStore(t)
-	editFile(t, dir, "problem/prob_x.json", func(s string) string { return strings.Replace(s, "{", `{"status": "solved",`, 1) })
-	before := snapshot(t, dir)
-	_, err := s.Read("prob_x")
-	wantCode(t, "Read of a document with a duplicate key", err, store.CodeStoreDamaged)
-	_, err = s.Update(store.TxOptions{Command: "test"}, func(tx *store.Tx) error {
-		_, err := tx.Get("prob_x")
-		return err
-	})
-	wantCode(t, "Get of a document with a duplicate key", err, store.CodeStoreDamaged)
-	sameFiles(t, dir, before)
-}
-
 // TestDoctorCountsDamagedDocuments: the totals count every document file,
 // damaged ones included (issue 11 item 7).
 func TestDoctorCountsDamagedDocuments(t *testing.T) {

@@ -1,10 +1,8 @@
 package doctor
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -58,42 +56,6 @@ func readFile(t *testing.T, dir, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// snapshot is every file under dir with its content but the verified
-// point (derived, written by a clean check).
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	m := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || strings.TrimPrefix(p, dir) == "/"+store.PointFile {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		m[strings.TrimPrefix(p, dir)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func sameFiles(t *testing.T, dir string, before map[string]string) {
-	t.Helper()
-	after := snapshot(t, dir)
-	for p, b := range before {
-		if a, ok := after[p]; !ok {
-			t.Errorf("%s was removed", p)
-		} else if a != b {
-			t.Errorf("%s changed:\n%s\nwas:\n%s", p, a, b)
-		}
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			t.Errorf("%s was created", p)
-		}
-	}
 }
 
 func wantCode(t *testing.T, what string, err error, want store.Code) {
