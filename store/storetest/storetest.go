@@ -58,7 +58,8 @@ func problem(objective string) model.Problem {
 		Hypothesis: []string{}, Preliminaries: []string{}, Progresses: []string{}}
 }
 
-func create(t *testing.T, s *store.Store, ids ...string) {
+// Create creates a pending problem for each id, in one transaction.
+func Create(t testing.TB, s *store.Store, ids ...string) {
 	t.Helper()
 	_, err := s.Update(store.TxOptions{Command: "test-create"}, func(tx *store.Tx) error {
 		for _, id := range ids {
