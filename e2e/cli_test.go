@@ -109,6 +109,19 @@ func newPostgres(t *testing.T) string {
 	return cluster.NewMigratedDB(t)
 }
 
+// oneProblem is a new store (on PostgreSQL when dsn is one) holding one
+// problem, prob_NAME.
+func oneProblem(t *testing.T, dsn, name string) *cli {
+	t.Helper()
+	c := &cli{root: filepath.Join(t.TempDir(), "contents"), store: dsn}
+	for _, k := range []*call{{Skill: "init", Expect: -1}, {Skill: "new-problem", Expect: -1, Args: []string{"--name", name, "--objective", "Show it."}}} {
+		if c.run(k); !k.ok() {
+			t.Fatalf("setup: %v", k)
+		}
+	}
+	return c
+}
+
 // snapshotDir is a folder holding the files of the cli's store: its root,
 // or for PostgreSQL a fresh export of it.
 func (c *cli) snapshotDir(t *testing.T) string {

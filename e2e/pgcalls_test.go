@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/proofloop/proofloop/bench/storegen"
 	"github.com/proofloop/proofloop/store"
 	"github.com/proofloop/proofloop/store/pgstore"
@@ -92,26 +90,9 @@ func TestStatementsPerCallPostgres(t *testing.T) {
 // PROOFLOOP_LOCK_TIMEOUT has passed, and writes nothing.
 func TestLockTimeoutPostgres(t *testing.T) {
 	dsn := newPostgres(t)
-	c := &cli{root: filepath.Join(t.TempDir(), "contents"), store: dsn}
-	for _, k := range []*call{{Skill: "init", Expect: -1}, {Skill: "new-problem", Expect: -1, Args: []string{"--name", "l", "--objective", "Show it."}}} {
-		if c.run(k); !k.ok() {
-			t.Fatalf("setup: %v", k)
-		}
-	}
+	c := oneProblem(t, dsn, "l")
 	ctx := context.Background()
-	holder, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Close(ctx)
-	tx, err := holder.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM documents WHERE id = 'prob_l' FOR UPDATE`); err != nil {
-		t.Fatal(err)
-	}
+	tx := holdRow(t, dsn, "prob_l")
 	k := &call{Skill: "prob-wrapup-statement", Expect: -1, Args: []string{"--problem-path", "prob_l", "--claim", "Held.", "--purpose", "p"}}
 	// Without the timeout it would wait for the holder for ever: a minute
 	// is the bound of this test, not of the command.

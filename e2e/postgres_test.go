@@ -35,12 +35,7 @@ func TestHammerPostgres(t *testing.T) { hammer(t, newPostgres(t)) }
 
 func hammer(t *testing.T, dsn string) {
 	const procs, each = 64, 4
-	c := &cli{root: filepath.Join(t.TempDir(), "contents"), store: dsn}
-	for _, k := range []*call{{Skill: "init", Expect: -1}, {Skill: "new-problem", Expect: -1, Args: []string{"--name", "h", "--objective", "Show it."}}} {
-		if c.run(k); !k.ok() {
-			t.Fatalf("setup: %v", k)
-		}
-	}
+	c := oneProblem(t, dsn, "h")
 	var wg sync.WaitGroup
 	for p := range procs {
 		wg.Go(func() {
@@ -138,12 +133,7 @@ func pgExec(t *testing.T, dsn, sql string, args ...any) {
 func TestServerKilledPostgres(t *testing.T) {
 	dsn := newPostgres(t)
 	cl, _ := cluster.Get()
-	c := &cli{root: filepath.Join(t.TempDir(), "contents"), store: dsn}
-	for _, k := range []*call{{Skill: "init", Expect: -1}, {Skill: "new-problem", Expect: -1, Args: []string{"--name", "s", "--objective", "Show it."}}} {
-		if c.run(k); !k.ok() {
-			t.Fatalf("setup: %v", k)
-		}
-	}
+	c := oneProblem(t, dsn, "s")
 	stop := make(chan struct{})
 	var mu sync.Mutex
 	var oks []string
@@ -242,26 +232,9 @@ func TestServerKilledPostgres(t *testing.T) {
 // nothing of it is written.
 func TestConnectionDroppedPostgres(t *testing.T) {
 	dsn := newPostgres(t)
-	c := &cli{root: filepath.Join(t.TempDir(), "contents"), store: dsn}
-	for _, k := range []*call{{Skill: "init", Expect: -1}, {Skill: "new-problem", Expect: -1, Args: []string{"--name", "d", "--objective", "Show it."}}} {
-		if c.run(k); !k.ok() {
-			t.Fatalf("setup: %v", k)
-		}
-	}
+	c := oneProblem(t, dsn, "d")
 	ctx := context.Background()
-	holder, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Close(ctx)
-	tx, err := holder.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM documents WHERE id = 'prob_d' FOR UPDATE`); err != nil {
-		t.Fatal(err)
-	}
+	tx := holdRow(t, dsn, "prob_d")
 	done := make(chan *call)
 	go func() {
 		done <- c.run(&call{Skill: "prob-wrapup-statement", Expect: -1, Args: []string{"--problem-path", "prob_d", "--claim", "Dropped.", "--purpose", "p"}})
@@ -305,12 +278,7 @@ func TestConnectionDroppedPostgres(t *testing.T) {
 // hold) takes the item.
 func TestLeaseClockSkewPostgres(t *testing.T) {
 	dsn := newPostgres(t)
-	c := &cli{root: filepath.Join(t.TempDir(), "contents"), store: dsn}
-	for _, k := range []*call{{Skill: "init", Expect: -1}, {Skill: "new-problem", Expect: -1, Args: []string{"--name", "l", "--objective", "Show it."}}} {
-		if c.run(k); !k.ok() {
-			t.Fatalf("setup: %v", k)
-		}
-	}
+	c := oneProblem(t, dsn, "l")
 	claim := func(skew, holder string) (string, int) {
 		cmd := exec.Command(bin, "next", "--role", "solve", "--claim", "--ttl", "10s", "--holder", holder, "--json", "--root", c.root)
 		cmd.Env = append(c.env(""), store.SkewEnv+"="+skew)
@@ -566,4 +534,25 @@ func TestRoundTripPostgres(t *testing.T) {
 	if files < 400 {
 		t.Errorf("only %d files compared", files)
 	}
+}
+
+// holdRow is an operator's transaction that holds the row of document id
+// (SELECT ... FOR UPDATE) until it is rolled back, or the test ends.
+func holdRow(t *testing.T, dsn, id string) pgx.Tx {
+	t.Helper()
+	ctx := context.Background()
+	holder, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { holder.Close(ctx) })
+	tx, err := holder.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tx.Rollback(ctx) })
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM documents WHERE id = $1 FOR UPDATE`, id); err != nil {
+		t.Fatal(err)
+	}
+	return tx
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/proofloop/proofloop/bench/storegen"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 	"github.com/proofloop/proofloop/store/pgstore"
 )
 
@@ -144,8 +145,8 @@ func scaleClaimRace(t *testing.T, dsn string) {
 	var r struct {
 		OK     bool `json:"ok"`
 		Report struct {
-			Findings []store.Finding `json:"findings"`
-			Index    string          `json:"index"`
+			Findings []doctor.Finding `json:"findings"`
+			Index    string           `json:"index"`
 		} `json:"report"`
 	}
 	if err != nil || json.Unmarshal(out, &r) != nil || !r.OK || len(r.Report.Findings) > 0 || r.Report.Index != "consistent" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 )
 
 // TestWriteProject: the copy is a consistent contents root holding the
@@ -44,7 +45,7 @@ func TestWriteProject(t *testing.T) {
 	if err != nil || cfg.Agents.Len() == 0 {
 		t.Fatalf("the example's config.json: %v, %d agents", err, cfg.Agents.Len())
 	}
-	r, err := s.Doctor()
+	r, err := doctor.Full(s)
 	// The agora positions moved below agents.agora: the two events that
 	// set their old plain keys and the two that removed them are in the log
 	// too.

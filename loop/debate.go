@@ -11,11 +11,12 @@ import (
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 )
 
 // The store cannot import the loop; doctor renders transcripts through
 // this hook to find and rewrite a missing or stale one.
-func init() { store.RenderTranscript = RenderDebate }
+func init() { doctor.RenderTranscript = RenderDebate }
 
 // DebateResult is what a debate command reports: the facts a caller needs
 // for its next step (DESIGN.md "Debates").

@@ -3,7 +3,6 @@ package store
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -106,22 +105,17 @@ type ImportReport struct {
 
 // Import loads the file store at dir into b, which must hold no store yet
 // (freshly migrated): every document, file and event line as it is, in one
-// transaction, then builds b's index. dir must pass doctor first, and is
-// read under its lock, so the load is the store as of one commit.
-func Import(b Backend, dir string) (*ImportReport, error) {
+// transaction, then builds b's index. dir must pass check first (the
+// doctor's, doctor.Passes, which the store cannot import), and is read
+// under its lock, so the load is the store as of one commit.
+func Import(b Backend, dir string, check func(*Store) error) (*ImportReport, error) {
 	src, err := Open(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
-	rep, err := src.CheckCopy()
-	if err != nil {
+	if err := check(src); err != nil {
 		return nil, err
-	}
-	if len(rep.Findings) > 0 {
-		f := rep.Findings[0]
-		return nil, Errorf(CodeStoreDamaged, "%s does not pass doctor (%d findings; the first: %s: %s)", dir, len(rep.Findings), f.Path, f.Message).
-			WithHint("run `proofloop doctor --root " + dir + "` and repair it first")
 	}
 	unlock, err := lock(src.root, src.Dir, src.LockTimeout)
 	if err != nil {
@@ -208,92 +202,33 @@ func isDocDir(dir string) bool {
 	return false
 }
 
-// doctorBackend checks a backend's store: it exports a snapshot to a
-// temporary file store and runs the file store's doctor on it (every
-// schema, reference, revision, the hash chain and the replay of every
-// patch), then compares the backend's own index with one derived afresh
-// from the same snapshot.
-func (s *Store) doctorBackend() (*Report, error) {
+// CopyToCheck exports a snapshot of a backend's store to a temporary file
+// store, for doctor: a backend's doctor checks that copy as it checks a
+// file store (every schema, reference, revision, the hash chain and the
+// replay of every patch), then the backend's own index (CheckBackendIndex).
+// done removes the copy.
+func (s *Store) CopyToCheck() (c *Store, done func(), err error) {
 	tmp, err := os.MkdirTemp("", "proofloop-doctor-")
 	if err != nil {
-		return nil, Errorf(CodeInternal, "doctor").Wrap(err)
+		return nil, nil, Errorf(CodeInternal, "doctor").Wrap(err)
 	}
-	defer os.RemoveAll(tmp)
+	remove := func() { os.RemoveAll(tmp) }
 	copyDir := filepath.Join(tmp, "store")
 	if _, err := s.Export(copyDir); err != nil {
-		return nil, err
+		remove()
+		return nil, nil, err
 	}
-	c, err := Open(copyDir)
-	if err != nil {
-		return nil, err
+	if c, err = Open(copyDir); err != nil {
+		remove()
+		return nil, nil, err
 	}
-	defer c.Close()
 	c.ExpectHead = s.ExpectHead
 	// The copies debate start --artifact writes live in this machine's
 	// project folder, not the snapshot's: doctor rewrites them there.
 	if c.projectDir, err = s.ProjectDir(); err != nil {
-		return nil, Errorf(CodeInternal, "doctor: the project folder").Wrap(err)
+		c.Close()
+		remove()
+		return nil, nil, Errorf(CodeInternal, "doctor: the project folder").Wrap(err)
 	}
-	r, err := c.CheckCopy()
-	if err != nil {
-		return nil, err
-	}
-	r.Index = "consistent"
-	bad := func(code, p string, seq int, format string, args ...any) {
-		r.Findings = append(r.Findings, Finding{code, p, fmt.Sprintf(format, args...), seq})
-	}
-	cfg, err := s.Config()
-	if err != nil {
-		return r, nil // reported as config
-	}
-	err = s.backend.View(func(sn Snapshot) error {
-		want, err := deriveAll(sn, cfg.Policy(), nil)
-		if err != nil {
-			return nil // the documents are damaged, which is reported already
-		}
-		var events []kv
-		err = sn.Events(0, func(seq int, line []byte) error {
-			for _, id := range eventIDs(line) {
-				events = append(events, kv{eventKey(id, seq), []byte(eventLoc(0, 0))})
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		compareIndex(sn, want, events, bad)
-		return nil
-	})
-	if err != nil {
-		bad("index_mismatch", IndexFile, 0, "cannot read the index: %v", err)
-	}
-	return r, nil
-}
-
-// doctorQuickBackend is DoctorQuick on a backend: its transactions leave
-// nothing half done, so it checks the index's stamp (rebuilding a stale
-// index) and reads the log's tail.
-func (s *Store) doctorQuickBackend() (*Report, error) {
-	r := &Report{Journal: "none", Swept: []string{}, Findings: []Finding{}, Index: "consistent", Mode: ModeQuick}
-	var why string
-	err := s.backend.View(func(sn Snapshot) error {
-		var err error
-		why, err = s.stale(sn)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if why != "" {
-		if _, err := s.Reindex(); err != nil {
-			return nil, err
-		}
-		r.Index = "rebuilt: it was " + why
-	}
-	seq, hash, err := s.backend.Tail()
-	if err != nil {
-		return nil, err
-	}
-	r.Events, r.Log.Events, r.Log.VerifiedSeq, r.Log.VerifiedHash = seq, seq, seq, hash
-	return r, nil
+	return c, func() { c.Close(); remove() }, nil
 }

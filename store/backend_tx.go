@@ -34,7 +34,7 @@ func (s *Store) updateOnce(opts TxOptions, fn func(tx *Tx) error) (*Commit, erro
 	// lease guard, then its document): they come with the first round trip.
 	o := BeginOptions{LockTimeout: s.LockTimeout}
 	if _, err := model.KindOf(opts.Target); err == nil {
-		o.Files, o.Docs = []string{leasePath(opts.Target)}, []string{opts.Target}
+		o.Files, o.Docs = []string{LeasePath(opts.Target)}, []string{opts.Target}
 	}
 	bt, err := s.backend.Begin(o)
 	if err != nil {
@@ -206,7 +206,7 @@ func (s *Store) reindexIn(bt BackendTx) (int, error) {
 		return 0, err
 	}
 	err = s.backend.Events(0, func(seq int, line []byte) error {
-		for _, id := range eventIDs(line) {
+		for _, id := range EventIDs(line) {
 			ops = append(ops, kvOp{B: string(bucketEvents), K: string(eventKey(id, seq)), V: eventLoc(0, 0)})
 		}
 		return nil

@@ -1,12 +1,16 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
+	"github.com/tidwall/gjson"
 )
 
 // CheckersFile holds the measured figures of the agents (model.
@@ -28,7 +32,7 @@ func (s *Store) CheckerRecords() ([]model.CheckerRecord, error) {
 	if err != nil {
 		return nil, damaged(CheckersFile, err)
 	}
-	return parseCheckerRecords(raw)
+	return ParseCheckerRecords(raw)
 }
 
 // CheckerRecords reads checkers.jsonl as the transaction sees it, without
@@ -42,7 +46,7 @@ func (tx *Tx) CheckerRecords() ([]model.CheckerRecord, error) {
 	if err != nil {
 		return nil, damaged(CheckersFile, err)
 	}
-	return parseCheckerRecords(raw)
+	return ParseCheckerRecords(raw)
 }
 
 // AppendCheckerRecords appends records to checkers.jsonl when the
@@ -64,7 +68,8 @@ func (tx *Tx) AppendCheckerRecords(recs []model.CheckerRecord) error {
 	return tx.AppendFile(CheckersFile, b.Bytes())
 }
 
-func parseCheckerRecords(raw []byte) ([]model.CheckerRecord, error) {
+// ParseCheckerRecords parses the lines of checkers.jsonl.
+func ParseCheckerRecords(raw []byte) ([]model.CheckerRecord, error) {
 	if i := bytes.LastIndexByte(raw, '\n'); i < len(raw)-1 {
 		raw = raw[:i+1]
 	}
@@ -97,4 +102,66 @@ func (tx *Tx) BelowFloor(cfg Config, l model.AgentLabel) (string, error) {
 		return "", err
 	}
 	return cfg.VerifyMinReliability.Uncounted(model.Measured(recs, model.RoleCheck), l), nil
+}
+
+// CheckersCommand is the event command of RebuildCheckers.
+const CheckersCommand = "checkers-rebuild"
+
+// RebuildCheckers writes checkers.jsonl again from the records the event
+// log carries, in one transaction with a checkers-rebuild event, and says
+// whether it changed it.
+func (s *Store) RebuildCheckers() (bool, error) {
+	changed := false
+	_, err := s.Update(TxOptions{Command: CheckersCommand}, func(tx *Tx) error {
+		var want bytes.Buffer
+		err := s.eachEvent(func(line []byte) error {
+			for _, r := range gjson.GetBytes(line, "detail.records").Array() {
+				var rec model.CheckerRecord
+				if err := json.Unmarshal([]byte(r.Raw), &rec); err != nil {
+					return damaged(EventsFile, fmt.Errorf("a checker record does not parse: %w", err))
+				}
+				b, _ := json.Marshal(rec)
+				want.Write(append(b, '\n'))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		read := tx.src().ReadFile
+		got, err := read(CheckersFile)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return damaged(CheckersFile, err)
+		}
+		if bytes.Equal(got, want.Bytes()) {
+			return nil
+		}
+		changed = true
+		tx.Record()
+		return tx.WriteFile(CheckersFile, want.Bytes())
+	})
+	return changed, err
+}
+
+// eachEvent calls fn with each line of the log, in order.
+func (s *Store) eachEvent(fn func(line []byte) error) error {
+	if s.backend != nil {
+		return s.backend.Events(0, func(_ int, line []byte) error { return fn(line) })
+	}
+	f, err := s.OpenEvents()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	for sc.Scan() {
+		if err := fn(sc.Bytes()); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return damaged(EventsFile, err)
+	}
+	return nil
 }

@@ -54,7 +54,7 @@ func TestAgentKeys(t *testing.T) {
 		"agents.dialectic.judge":  "dialectic has no role judge; its roles are main, partner",
 		"agents.agora.researcher": "",
 	} {
-		_, err := configPath(key, false)
+		_, err := ConfigPath(key, false)
 		switch {
 		case want == "" && err != nil:
 			t.Errorf("configPath(%s) = %v; want nil", key, err)
@@ -62,7 +62,7 @@ func TestAgentKeys(t *testing.T) {
 			t.Errorf("configPath(%s) = %v; want invalid_input saying %q", key, err, want)
 		}
 	}
-	if _, err := configPath("agents.bull", true); err != nil {
+	if _, err := ConfigPath("agents.bull", true); err != nil {
 		t.Errorf("configPath(agents.bull) for a removal = %v; want it allowed: an old key must be removable", err)
 	}
 }

@@ -46,14 +46,14 @@ type ConfigKey struct {
 	Description string `json:"description"`
 }
 
-// configPath checks a dotted key ("lease_ttl", "agents.check",
+// ConfigPath checks a dotted key ("lease_ttl", "agents.check",
 // "agents.panel.judge") and returns it as a gjson/sjson path. Only the
 // schema's setting names and agent keys of the schema's pattern pass, so no
 // text a user typed reaches sjson with a character that sjson would read as
 // syntax (. * ? # | @ \). An agent key must name a role or a protocol
 // (AgentTable), except when it is being removed: a key an older config
 // holds (an agora position's) must be removable.
-func configPath(key string, removing bool) (string, error) {
+func ConfigPath(key string, removing bool) (string, error) {
 	top, sub, nested := strings.Cut(key, ".")
 	known := false
 	var names []string
@@ -140,7 +140,7 @@ func (s *Store) GetConfig(key string) (json.RawMessage, error) {
 	path := ""
 	if key != "" {
 		var err error
-		if path, err = configPath(key, false); err != nil {
+		if path, err = ConfigPath(key, false); err != nil {
 			return nil, err
 		}
 	}
@@ -182,7 +182,7 @@ type ConfigChange struct {
 // config.json was already invalid before and stays so. Setting a broken key
 // to a good value is how a damaged config.json is repaired.
 func (s *Store) SetConfig(opts TxOptions, key string, value json.RawMessage) (*ConfigChange, error) {
-	path, err := configPath(key, value == nil || string(bytes.TrimSpace(value)) == "null")
+	path, err := ConfigPath(key, value == nil || string(bytes.TrimSpace(value)) == "null")
 	if err != nil {
 		return nil, err
 	}
@@ -244,14 +244,14 @@ func (tx *Tx) setConfig(key, path string, value json.RawMessage) (*ConfigChange,
 	edited = pretty.Pretty(edited)
 	if _, err := ParseConfig(edited); err != nil && !fewerAgentKeys(raw, err) {
 		if _, was := ParseConfig(raw); was != nil && was.Error() == err.Error() {
-			return nil, (&Error{Code: CodeStoreDamaged, Msg: ConfigFile + " is already damaged, and setting " + key + " does not repair it", Err: unwrapDamage(was)}).
+			return nil, (&Error{Code: CodeStoreDamaged, Msg: ConfigFile + " is already damaged, and setting " + key + " does not repair it", Err: UnwrapDamage(was)}).
 				WithHint("set the key the message names first, or run `proofloop config validate`")
 		}
 		hint := "`proofloop config get` shows the settings in effect; config.schema.json lists every key and range"
 		if r, ok := ConfigRanges[key]; ok {
 			hint = "give " + key + " a value " + r + " (`proofloop config get " + key + "` shows the one in effect), or null for its default"
 		}
-		return nil, (&Error{Code: CodeInvalidInput, Msg: "config set " + key + " " + string(valueOrNull(ch.After)) + " would make " + ConfigFile + " invalid", Err: unwrapDamage(err)}).
+		return nil, (&Error{Code: CodeInvalidInput, Msg: "config set " + key + " " + string(valueOrNull(ch.After)) + " would make " + ConfigFile + " invalid", Err: UnwrapDamage(err)}).
 			WithHint(hint)
 	}
 	tx.Detail("key", key)
@@ -278,10 +278,10 @@ func fewerAgentKeys(raw []byte, err error) bool {
 	return true
 }
 
-// unwrapDamage returns the reason inside a damaged-file error, so that a
+// UnwrapDamage returns the reason inside a damaged-file error, so that a
 // refused value reads "lease_ttl "0s" is out of range: ..." and not
 // "config.json is damaged: ...".
-func unwrapDamage(err error) error {
+func UnwrapDamage(err error) error {
 	var e *Error
 	if errors.As(err, &e) && e.Err != nil {
 		return e.Err

@@ -30,7 +30,7 @@ import (
 // back to back on the same documents (every third one also creates a
 // subproblem of prob_a) and kills both with SIGKILL at random moments, one
 // shortly after the other, so that the survivor may have to finish a
-// journal its dead rival left. Then it checks the store: Doctor finishes or
+// journal its dead rival left. Then it checks the store: doctor.Full finishes or
 // discards what was left and finds nothing wrong; every file passes its
 // schema; every transaction is wholly there or wholly absent; every
 // transaction a child saw commit is there, and besides them at most the one

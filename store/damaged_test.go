@@ -1,7 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -30,4 +33,25 @@ func TestWrapKeepsALostConnection(t *testing.T) {
 	if err := Errorf(CodeInternal, "encode").Wrap(errors.New("bad")); err.Code != CodeInternal {
 		t.Errorf("internal wrapping a plain error = %s; want internal", err.Code)
 	}
+}
+
+// TestDuplicateKeyRefusedOnRead: a document with a duplicate key is refused
+// by every reader, not only by doctor: two JSON readers would see two
+// different documents.
+func TestDuplicateKeyRefusedOnRead(t *testing.T) {
+	s, dir := testStore(t)
+	mustCreate(t, s, "prob_x")
+	p := filepath.Join(dir, "problem", "prob_x.json")
+	if err := os.WriteFile(p, bytes.Replace(readFile(t, dir, "problem/prob_x.json"), []byte("{"), []byte(`{"status": "solved",`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	_, err := s.Read("prob_x")
+	wantCode(t, "Read of a document with a duplicate key", err, CodeStoreDamaged)
+	_, err = s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
+		_, err := tx.Get("prob_x")
+		return err
+	})
+	wantCode(t, "Get of a document with a duplicate key", err, CodeStoreDamaged)
+	sameFiles(t, dir, before)
 }

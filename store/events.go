@@ -218,8 +218,9 @@ func prune(b, a *bytes.Buffer, before, after gjson.Result) {
 	}
 }
 
-// hashSuffix is how every sealed line ends: ,"hash":"<64 hex digits>"}
-const hashSuffixLen = len(`,"hash":""}`) + 64
+// HashSuffixLen is the length of how every sealed line ends:
+// ,"hash":"<64 hex digits>"}
+const HashSuffixLen = len(`,"hash":""}`) + 64
 
 // Seal encodes ev as one line of the log, chained to prev (the hash of the
 // line before it): hash is the SHA-256 of the line without its hash field.
@@ -241,12 +242,12 @@ func Seal(ev Event, prev string) ([]byte, string, error) {
 // was chained (no hash field); ok is false when the hash does not match the
 // line's bytes.
 func LineHash(line []byte) (hash, prev string, sealed, ok bool) {
-	if len(line) < hashSuffixLen || !bytes.HasPrefix(line[len(line)-hashSuffixLen:], []byte(`,"hash":"`)) ||
+	if len(line) < HashSuffixLen || !bytes.HasPrefix(line[len(line)-HashSuffixLen:], []byte(`,"hash":"`)) ||
 		!bytes.HasSuffix(line, []byte(`"}`)) {
 		return "", gjson.GetBytes(line, "prev").String(), false, true
 	}
-	hash = string(line[len(line)-hashSuffixLen+len(`,"hash":"`) : len(line)-2])
-	body := append(bytes.Clone(line[:len(line)-hashSuffixLen]), '}')
+	hash = string(line[len(line)-HashSuffixLen+len(`,"hash":"`) : len(line)-2])
+	body := append(bytes.Clone(line[:len(line)-HashSuffixLen]), '}')
 	sum := sha256.Sum256(body)
 	return hash, gjson.GetBytes(body, "prev").String(), true, hex.EncodeToString(sum[:]) == hash
 }
@@ -383,4 +384,27 @@ func appendSync(s *Store, name string, b []byte) error {
 		return err
 	}
 	return f.Close()
+}
+
+// Tail is the log's last event, its seq and hash, and a torn line after it
+// that no journal covers (nil when none), for doctor's quick check: it
+// reads the end of events.jsonl, so its cost does not grow with the log.
+func (s *Store) Tail() (seq int, hash string, torn []byte, err error) {
+	t, err := s.tail()
+	return t.Seq, t.Hash, t.Torn, err
+}
+
+// SummarizePatch names the paths a patch touches, for a message.
+func SummarizePatch(p json.RawMessage) string {
+	var ops []struct{ Op, Path string }
+	json.Unmarshal(p, &ops)
+	var parts []string
+	for i, o := range ops {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(ops)-5))
+			break
+		}
+		parts = append(parts, o.Op+" "+o.Path)
+	}
+	return fmt.Sprintf("%v", parts)
 }

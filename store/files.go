@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/renameio/v2"
+	"github.com/proofloop/proofloop/model"
 )
 
 // writeAtomic replaces name (root-relative) with content: renameio writes and
@@ -140,3 +141,33 @@ func flockRetry(fd int) error {
 		}
 	}
 }
+
+// Lock takes the store's lock, as a transaction does, for doctor: under it
+// no transaction writes. The caller calls unlock.
+func (s *Store) Lock() (unlock func(), err error) { return lock(s.root, s.Dir, s.LockTimeout) }
+
+// WriteDerived writes a derived file under the root (a transcript, the
+// verified point) atomically, as the store writes its own.
+func (s *Store) WriteDerived(name string, content []byte) error {
+	return writeAtomic(s.root, name, content)
+}
+
+// KindDirs are the folders of documents, one per kind.
+func KindDirs() []string {
+	var out []string
+	for _, k := range docDirs {
+		out = append(out, k.Dir())
+	}
+	return out
+}
+
+// docDirs are the folders of documents, each holding one kind.
+var docDirs = []model.Kind{model.KindProblem, model.KindStatement, model.KindDebate}
+
+// PointFile is the last verified point: what the last clean doctor saw, so
+// that the next routine doctor rechecks only what changed since. It is
+// derived data in the store's private area: written atomically by a clean
+// check only, never exported, and a missing or damaged one (any line that
+// does not parse, or a checksum that does not match) just means the next
+// doctor is a full check.
+const PointFile = ".verified"

@@ -431,7 +431,7 @@ func (s *Store) eventOffsets() ([]kv, error) {
 		}
 		seq := int(gjson.GetBytes(line, "seq").Int())
 		loc := []byte(eventLoc(off, len(line)))
-		for _, id := range eventIDs(line) {
+		for _, id := range EventIDs(line) {
 			out = append(out, kv{eventKey(id, seq), loc})
 		}
 		off += int64(len(line))

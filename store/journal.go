@@ -258,6 +258,10 @@ type Recovery struct {
 	Discarded string // why it was thrown away, when it was
 }
 
+// Recover finishes or discards a leftover journal, for doctor. The caller
+// holds the lock (Lock).
+func (s *Store) Recover() (Recovery, error) { return s.recover() }
+
 // recover finishes or discards a leftover journal. The caller holds the
 // lock. A journal that does not parse or fails its checksum never reached
 // the commit point intact, so it is discarded: no document was touched yet.

@@ -251,7 +251,7 @@ func TestTornTail(t *testing.T) {
 			if err := json.Unmarshal(readFile(t, dir, QuarantineFile), &q); err != nil || q.Bytes != c.torn || q.AfterSeq != c.want || q.Offset != int64(len(c.content)) {
 				t.Errorf("quarantine = %+v, %v; want the torn bytes %q after seq %d at %d", q, err, c.torn, c.want, len(c.content))
 			}
-			r, err := s.Doctor()
+			r, err := RunDoctor(s)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -96,7 +96,8 @@ func NoLiveLeaseError(id string, l *Lease, token string) *Error {
 	return e.WithHint(fmt.Sprintf("claim it again with `proofloop claim %s --role ROLE` or `proofloop next --role ROLE --claim`", id))
 }
 
-func leasePath(id string) string { return LeaseDir + "/" + id + ".json" }
+// LeasePath is the root-relative path of id's lease file.
+func LeasePath(id string) string { return LeaseDir + "/" + id + ".json" }
 
 // Lease reads the lease of an item; nil when it never had one.
 func (tx *Tx) Lease(id string) (*Lease, error) {
@@ -183,7 +184,7 @@ func (tx *Tx) leaseWrites() ([]journalWrite, error) {
 		if err := schemas.Validate(schemas.Lease, b); err != nil {
 			return nil, Errorf(CodeInternal, "lease of %s would not pass its schema; nothing was written", id).Wrap(err)
 		}
-		out = append(out, journalWrite{Path: leasePath(id), Content: string(b) + "\n"})
+		out = append(out, journalWrite{Path: LeasePath(id), Content: string(b) + "\n"})
 	}
 	return out, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/schemas"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/storetest"
 )
 
 // The multi-process tests re-execute the test binary as child processes, the
@@ -96,20 +97,7 @@ func newRoot(t testing.TB) string {
 	if _, err := store.Init(dir); err != nil {
 		t.Fatal(err)
 	}
-	s := openStore(t, dir)
-	_, err := s.Update(store.TxOptions{Command: "test-setup"}, func(tx *store.Tx) error {
-		for _, id := range []string{docA, docB} {
-			p := model.Problem{Status: model.ProblemPending, Objective: "objective of " + id,
-				Hypothesis: []string{}, Preliminaries: []string{}, Progresses: []string{}}
-			if _, err := tx.Create(id, p); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	storetest.Create(t, openStore(t, dir), docA, docB)
 	return dir
 }
 
@@ -352,18 +340,8 @@ func readEvents(t testing.TB, dir string) []store.Event {
 	return evs
 }
 
-// doctorClean runs Doctor and fails on any finding.
-func doctorClean(t testing.TB, s *store.Store) *store.Report {
-	t.Helper()
-	r, err := s.Doctor()
-	if err != nil {
-		t.Fatalf("Doctor: %v", err)
-	}
-	for _, f := range r.Findings {
-		t.Errorf("Doctor finding: %s: %s", f.Path, f.Message)
-	}
-	return r
-}
+// doctorClean runs the full check and fails on any finding.
+var doctorClean = store.DoctorClean
 
 func envInt(name string) (int, error) {
 	n, err := strconv.Atoi(os.Getenv(name))

@@ -37,7 +37,7 @@ func (s *Store) ProofRevisions(id string) ([]model.ProofRevision, error) {
 	if i := bytes.LastIndexByte(raw, '\n'); i < len(raw)-1 {
 		raw = raw[:i+1]
 	}
-	kept, err := parseProofRevisions(raw)
+	kept, err := ParseProofRevisions(raw)
 	if err != nil {
 		return nil, damaged(ProofsFile(id), err)
 	}
@@ -54,16 +54,16 @@ func (tx *Tx) ProofRevisions(id string) ([]model.ProofRevision, error) {
 	if err != nil {
 		return nil, damaged(ProofsFile(id), err)
 	}
-	kept, err := parseProofRevisions(raw)
+	kept, err := ParseProofRevisions(raw)
 	if err != nil {
 		return nil, damaged(ProofsFile(id), err)
 	}
 	return kept, nil
 }
 
-// parseProofRevisions parses the lines of a proofs file, each strict JSON
+// ParseProofRevisions parses the lines of a proofs file, each strict JSON
 // (CheckJSON) that passes its schema.
-func parseProofRevisions(raw []byte) ([]model.ProofRevision, error) {
+func ParseProofRevisions(raw []byte) ([]model.ProofRevision, error) {
 	var kept []model.ProofRevision
 	for i, line := range bytes.SplitAfter(raw, []byte("\n")) {
 		if len(line) == 0 {

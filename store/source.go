@@ -140,7 +140,7 @@ func readLease(src source, id string) (*Lease, error) {
 	if _, err := model.KindOf(id); err != nil {
 		return nil, &Error{Code: CodeInvalidInput, Msg: "bad id", Err: err, Hint: BadIDHint}
 	}
-	raw, err := src.ReadFile(leasePath(id))
+	raw, err := src.ReadFile(LeasePath(id))
 	if err != nil {
 		if CodeOf(err) != "" {
 			return nil, err
@@ -151,11 +151,11 @@ func readLease(src source, id string) (*Lease, error) {
 		return nil, nil
 	}
 	if err := schemas.Validate(schemas.Lease, raw); err != nil {
-		return nil, damaged(leasePath(id), err)
+		return nil, damaged(LeasePath(id), err)
 	}
 	var l Lease
 	if err := json.Unmarshal(raw, &l); err != nil || l.ID != id {
-		return nil, damaged(leasePath(id), fmt.Errorf("it is not the lease of %s", id))
+		return nil, damaged(LeasePath(id), fmt.Errorf("it is not the lease of %s", id))
 	}
 	return &l, nil
 }

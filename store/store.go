@@ -36,7 +36,7 @@ type Store struct {
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
 	// ExpectHead is a head hash of the event log that the user kept
-	// elsewhere: Doctor then reports damage unless the verified chain
+	// elsewhere: doctor then reports damage unless the verified chain
 	// passes through it (doctor --expect-head).
 	ExpectHead string
 	root       *os.Root

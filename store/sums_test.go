@@ -148,7 +148,7 @@ func TestCheckedSum(t *testing.T) {
 		if err != nil {
 			t.Errorf("reading a document forged with its sum: %v; want it read as checked", err)
 		}
-		r, err := s.Doctor() // the full check
+		r, err := RunDoctor(s) // the full check
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -135,9 +135,10 @@ func wantCode(t *testing.T, what string, err error, want Code) {
 	}
 }
 
-func doctorClean(t *testing.T, s *Store) *Report {
+// doctorClean runs the full check and fails on any finding.
+func doctorClean(t testing.TB, s *Store) *DoctorReport {
 	t.Helper()
-	r, err := s.Doctor()
+	r, err := RunDoctor(s)
 	if err != nil {
 		t.Fatalf("Doctor: %v", err)
 	}
@@ -200,7 +201,7 @@ func TestDamagedDocument(t *testing.T) {
 			_, err = s.Read("prob_bad")
 			wantCode(t, "Read of a damaged document", err, CodeStoreDamaged)
 			sameFiles(t, dir, before)
-			r, err := s.Doctor()
+			r, err := RunDoctor(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,7 +231,7 @@ func TestDoctorChecksLinksAndSweeps(t *testing.T) {
 	if err := os.WriteFile(temp, []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.Doctor()
+	r, err := RunDoctor(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +260,7 @@ func TestLockTimeout(t *testing.T) {
 		return nil
 	})
 	wantCode(t, "Update while another holds the lock", err, CodeLockTimeout)
-	_, err = s.Doctor()
+	_, err = RunDoctor(s)
 	wantCode(t, "Doctor while another holds the lock", err, CodeLockTimeout)
 	sameFiles(t, dir, before)
 	unlock()

@@ -88,8 +88,36 @@ func Generate(dir string, o Options) (*Summary, error) {
 		return nil, tplErr
 	}
 
-	// The clones, in order: the bulk trees, the remainder, the reserved.
-	type clone struct{ shape, name string }
+	clones := cloneList(o)
+	if _, err := store.Init(dir); err != nil {
+		return nil, err
+	}
+	events, leases, err := writeClones(dir, clones)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := writeLog(dir, events, leases)
+	if err != nil {
+		return nil, err
+	}
+	syscall.Sync()
+	s, err := store.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	if _, err := s.Reindex(); err != nil {
+		return nil, fmt.Errorf("reindex: %w", err)
+	}
+	return sum, nil
+}
+
+// clone is one copy of a template: its shape and the name its ids carry.
+type clone struct{ shape, name string }
+
+// cloneList lists the clones, in order: the bulk trees, the remainder, the
+// reserved.
+func cloneList(o Options) []clone {
 	var clones []clone
 	per := statementsIn(tpls["tree"])
 	for i := range o.Statements / per {
@@ -104,11 +132,12 @@ func Generate(dir string, o Options) (*Summary, error) {
 			clones = append(clones, clone{shape, strings.TrimPrefix(p, "prob_")})
 		}
 	}
+	return clones
+}
 
-	if _, err := store.Init(dir); err != nil {
-		return nil, err
-	}
-	sum := &Summary{}
+// writeClones writes every clone's documents on every core, and returns
+// each clone's changes and the leases it wrote.
+func writeClones(dir string, clones []clone) ([][]store.Change, []map[string]any, error) {
 	events := make([][]store.Change, len(clones))
 	leases := make([]map[string]any, len(clones))
 	var wg sync.WaitGroup
@@ -134,10 +163,13 @@ func Generate(dir string, o Options) (*Summary, error) {
 	}
 	close(next)
 	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
+	return events, leases, firstErr
+}
 
+// writeLog writes events.jsonl: one sealed event per clone, which records
+// the leases the clone wrote.
+func writeLog(dir string, events [][]store.Change, leases []map[string]any) (*Summary, error) {
+	sum := &Summary{}
 	var log bytes.Buffer
 	prev := ""
 	for i, changes := range events {
@@ -167,15 +199,6 @@ func Generate(dir string, o Options) (*Summary, error) {
 	sum.Events = len(events)
 	if err := os.WriteFile(filepath.Join(dir, store.EventsFile), log.Bytes(), 0o644); err != nil {
 		return nil, err
-	}
-	syscall.Sync()
-	s, err := store.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
-	if _, err := s.Reindex(); err != nil {
-		return nil, fmt.Errorf("reindex: %w", err)
 	}
 	return sum, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 )
 
 // TestGenerateDoctorClean generates a store of 2,000 statements with one
@@ -41,7 +42,7 @@ func TestGenerateDoctorClean(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	r, err := s.Doctor()
+	r, err := doctor.Full(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestGenerateDoctorClean(t *testing.T) {
 			t.Fatalf("check-reject-proof on %s: got %v, %v; want status %s", id, res, err, c.want)
 		}
 	}
-	if r, err := s.Doctor(); err != nil || len(r.Findings) > 0 {
+	if r, err := doctor.Full(s); err != nil || len(r.Findings) > 0 {
 		t.Fatalf("doctor after the skill calls: got %v, %+v; want clean", err, r)
 	}
 }
@@ -143,7 +144,7 @@ func TestGenerateRefusesNonEmptyAndUnknownShape(t *testing.T) {
 	}
 }
 
-func first(fs []store.Finding) any {
+func first(fs []doctor.Finding) any {
 	if len(fs) == 0 {
 		return nil
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/proofloop/proofloop/internal/pgtest"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 	"github.com/proofloop/proofloop/store/pgstore"
 )
 
@@ -510,7 +511,7 @@ func loadPostgres(t *testing.T, c *pgtest.Cluster, root string) string {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if _, err := store.Import(b, root); err != nil {
+	if _, err := store.Import(b, root, doctor.Passes); err != nil {
 		t.Skipf("PostgreSQL: the prepared store cannot be imported (damaged by hand on purpose): %v", err)
 	}
 	return dsn

@@ -13,6 +13,7 @@ import (
 
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 	"github.com/proofloop/proofloop/store/pgstore"
 )
 
@@ -180,13 +181,13 @@ func (a *app) importCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ir, err := store.Import(b, from)
+			ir, err := store.Import(b, from, doctor.Passes)
 			b.Close()
 			if err != nil {
 				return err
 			}
 			return a.withStore(func(s *store.Store) error {
-				r, err := s.Doctor()
+				r, err := doctor.Full(s)
 				if err != nil {
 					return err
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/proofloop/proofloop/loop"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 )
 
 func (a *app) exportCommand() *cobra.Command {
@@ -56,7 +57,7 @@ func (a *app) exportCommand() *cobra.Command {
 					return err
 				}
 				defer cp.Close()
-				r, err := cp.CheckCopy()
+				r, err := doctor.CheckCopy(cp)
 				if err != nil {
 					return err
 				}

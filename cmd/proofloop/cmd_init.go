@@ -12,6 +12,7 @@ import (
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 	"github.com/proofloop/proofloop/store/pgstore"
 )
 
@@ -131,7 +132,7 @@ func (a *app) initExampleBackend(dir string) error {
 		return err
 	}
 	defer b.Close()
-	ir, err := store.Import(b, filepath.Join(tmp, "contents"))
+	ir, err := store.Import(b, filepath.Join(tmp, "contents"), doctor.Passes)
 	if err != nil {
 		return err
 	}

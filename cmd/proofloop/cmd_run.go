@@ -19,6 +19,7 @@ import (
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/skills"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 )
 
 func (a *app) runCommand() *cobra.Command {
@@ -66,7 +67,7 @@ func (a *app) runCommand() *cobra.Command {
 				if err != nil {
 					// The summary rides on the error object; its text was
 					// printed above, so the report adds none.
-					return &withReport{err, map[string]any{"event": "summary", "summary": sum}, &store.Report{}}
+					return &withReport{err, map[string]any{"event": "summary", "summary": sum}, &doctor.Report{}}
 				}
 				if a.json {
 					return a.writeJSON(map[string]any{"ok": true, "command": "run", "event": "summary", "summary": sum})

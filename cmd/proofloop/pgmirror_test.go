@@ -9,6 +9,7 @@ import (
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 	"github.com/proofloop/proofloop/store/pgstore"
 )
 
@@ -80,6 +81,6 @@ func loadArchiveStore(env *testscript.Env, dsn string) error {
 		return err
 	}
 	defer b.Close()
-	_, err = store.Import(b, root)
+	_, err = store.Import(b, root, doctor.Passes)
 	return err
 }

@@ -16,7 +16,7 @@ import (
 // lists its changes with the patch from its previous revision, and --at
 // rebuilds an old revision from those patches.
 func testEventsChainAndHistory(t *testing.T, s *store.Store) {
-	create(t, s, "prob_x", "prob_y")
+	Create(t, s, "prob_x", "prob_y")
 	for _, h := range []string{"h1", "h2"} {
 		if _, err := appendTo(s, "prob_x", h); err != nil {
 			t.Fatal(err)
@@ -57,7 +57,7 @@ func testEventsChainAndHistory(t *testing.T, s *store.Store) {
 
 // testDelete: a deleted document is gone, and its history keeps the record.
 func testDelete(t *testing.T, s *store.Store) {
-	create(t, s, "prob_x", "prob_y")
+	Create(t, s, "prob_x", "prob_y")
 	if _, err := s.Update(store.TxOptions{Command: "test-delete"}, func(tx *store.Tx) error { return tx.Delete("prob_x") }); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func testDelete(t *testing.T, s *store.Store) {
 // testIndex: the index follows every commit in the same transaction, and a
 // rebuild from the documents gives the same rows.
 func testIndex(t *testing.T, s *store.Store) {
-	create(t, s, "prob_x")
+	Create(t, s, "prob_x")
 	if _, err := s.Update(store.TxOptions{Command: "test-sub"}, func(tx *store.Tx) error {
 		parent := "prob_x"
 		sub := problem("a subproblem")
@@ -126,7 +126,7 @@ func testIndex(t *testing.T, s *store.Store) {
 // its item's events and the index, ends when released, and a past token is
 // found again; a lease that expires stops being live on the store's clock.
 func testLeases(t *testing.T, s *store.Store) {
-	create(t, s, "prob_x")
+	Create(t, s, "prob_x")
 	var l *store.Lease
 	c, err := s.Update(store.TxOptions{Command: "test-claim", Actor: "alice"}, func(tx *store.Tx) error {
 		l = store.NewLease("prob_x", "solve", "agent-1", "alice", tx.Clock(), time.Hour)
@@ -210,7 +210,7 @@ func testLeases(t *testing.T, s *store.Store) {
 // transaction that changes the proof, read back in order, and the first
 // one kept is marked on the statement.
 func testProofRevisions(t *testing.T, s *store.Store) {
-	create(t, s, "prob_x")
+	Create(t, s, "prob_x")
 	proof := func(n int) string { return fmt.Sprintf("Step %d: it holds.", n) }
 	for n := 1; n <= 3; n++ {
 		_, err := s.Update(store.TxOptions{Command: "test-prove", Actor: "alice"}, func(tx *store.Tx) error {
@@ -259,7 +259,7 @@ func testProofRevisions(t *testing.T, s *store.Store) {
 // done, and the log has one event per transaction. (The file store's
 // multi-process and kill -9 versions are in store/, beside its journal.)
 func testNoLostUpdate(t *testing.T, s *store.Store) {
-	create(t, s, "prob_a", "prob_b")
+	Create(t, s, "prob_a", "prob_b")
 	const workers, each = 4, 5
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*each)

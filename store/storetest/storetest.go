@@ -21,6 +21,7 @@ import (
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
+	"github.com/proofloop/proofloop/store/doctor"
 )
 
 // Open gives a fresh, empty, initialised store for one test, closed when the
@@ -57,7 +58,8 @@ func problem(objective string) model.Problem {
 		Hypothesis: []string{}, Preliminaries: []string{}, Progresses: []string{}}
 }
 
-func create(t *testing.T, s *store.Store, ids ...string) {
+// Create creates a pending problem for each id, in one transaction.
+func Create(t testing.TB, s *store.Store, ids ...string) {
 	t.Helper()
 	_, err := s.Update(store.TxOptions{Command: "test-create"}, func(tx *store.Tx) error {
 		for _, id := range ids {
@@ -146,7 +148,7 @@ func sameState(t *testing.T, what string, s *store.Store, before map[string]stri
 
 func doctorClean(t *testing.T, s *store.Store) {
 	t.Helper()
-	r, err := s.Doctor()
+	r, err := doctor.Full(s)
 	if err != nil {
 		t.Fatalf("Doctor: %v", err)
 	}

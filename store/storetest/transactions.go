@@ -73,7 +73,7 @@ func testCreateThenUpdate(t *testing.T, s *store.Store) {
 }
 
 func testReadOnlyWritesNothing(t *testing.T, s *store.Store) {
-	create(t, s, "prob_x")
+	Create(t, s, "prob_x")
 	before := state(t, s)
 	c, err := s.Update(store.TxOptions{Command: "test-read"}, func(tx *store.Tx) error {
 		_, err := tx.Get("prob_x")
@@ -91,7 +91,7 @@ func testReadOnlyWritesNothing(t *testing.T, s *store.Store) {
 // testFailedWritesNothing: a body that fails after changing one document,
 // creating another, writing a lease and a derived file leaves no trace.
 func testFailedWritesNothing(t *testing.T, s *store.Store) {
-	create(t, s, "prob_x", "prob_y")
+	Create(t, s, "prob_x", "prob_y")
 	before := state(t, s)
 	boom := errors.New("boom")
 	_, err := s.Update(store.TxOptions{Command: "test-fail"}, func(tx *store.Tx) error {
@@ -118,7 +118,7 @@ func testFailedWritesNothing(t *testing.T, s *store.Store) {
 // testSchemaInvalidWritesNothing: one document that would fail its schema
 // refuses the whole transaction, the valid change beside it included.
 func testSchemaInvalidWritesNothing(t *testing.T, s *store.Store) {
-	create(t, s, "prob_x", "prob_y")
+	Create(t, s, "prob_x", "prob_y")
 	before := state(t, s)
 	_, err := s.Update(store.TxOptions{Command: "test"}, func(tx *store.Tx) error {
 		x, err := tx.Get("prob_x")
@@ -148,7 +148,7 @@ func testSchemaInvalidWritesNothing(t *testing.T, s *store.Store) {
 }
 
 func testExpectRevision(t *testing.T, s *store.Store) {
-	create(t, s, "prob_x")
+	Create(t, s, "prob_x")
 	set := func(expect int) error {
 		_, err := s.Update(store.TxOptions{Command: "test-set", Target: "prob_x", ExpectRevision: &expect}, func(tx *store.Tx) error {
 			d, err := tx.Get("prob_x")
@@ -184,7 +184,7 @@ func testExpectRevision(t *testing.T, s *store.Store) {
 }
 
 func testRefusals(t *testing.T, s *store.Store) {
-	create(t, s, "prob_x")
+	Create(t, s, "prob_x")
 	before := state(t, s)
 	for _, c := range []struct {
 		name string

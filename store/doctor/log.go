@@ -1,4 +1,4 @@
-package store
+package doctor
 
 import (
 	"bufio"
@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/proofloop/proofloop/store"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"github.com/tidwall/gjson"
@@ -54,14 +56,12 @@ type changeRef struct {
 	hasPatch bool
 }
 
-type findingFunc func(code, p string, seq int, format string, args ...any)
-
 // checkLog checks every line of the log, its seqs and its hash chain, and
 // then replays each document's patches against its file.
-func (s *Store) checkLog(docs *docSet, bad findingFunc) LogReport {
-	f, err := s.root.Open(EventsFile)
+func (s *checker) checkLog(docs *docSet, bad findingFunc) LogReport {
+	f, err := s.Root().Open(store.EventsFile)
 	if err != nil {
-		bad("unreadable", EventsFile, 0, "cannot read: %v", err)
+		bad("unreadable", store.EventsFile, 0, "cannot read: %v", err)
 		return LogReport{}
 	}
 	defer f.Close()
@@ -117,7 +117,7 @@ type logScan struct {
 // a line's own bytes say (its hash, and its schema where every line is
 // checked) is worked out for a batch of lines on every core; the seqs and
 // the chain, which run from line to line, are then followed in order.
-func (s *Store) scanLog(f *os.File, sc *logScan, bad findingFunc) LogReport {
+func (s *checker) scanLog(f *os.File, sc *logScan, bad findingFunc) LogReport {
 	var r LogReport
 	br := bufio.NewReaderSize(f, 1<<20)
 	var off int64
@@ -136,7 +136,7 @@ func (s *Store) scanLog(f *os.File, sc *logScan, bad findingFunc) LogReport {
 					verr = checkEvent(line)
 				}
 				if verr != nil {
-					bad("event_invalid", EventsFile, lastSeq+1, "line %d is not an event: %v", n, verr)
+					bad("event_invalid", store.EventsFile, lastSeq+1, "line %d is not an event: %v", n, verr)
 					broken = broken || r.ChainFrom > 0
 					continue
 				}
@@ -144,25 +144,25 @@ func (s *Store) scanLog(f *os.File, sc *logScan, bad findingFunc) LogReport {
 			seq := int(gjson.GetBytes(line, "seq").Int())
 			if seq != lastSeq+1 {
 				if seq > lastSeq+1 {
-					bad("event_gap", EventsFile, seq, "line %d has seq %d after seq %d: events %d-%d are missing", n, seq, lastSeq, lastSeq+1, seq-1)
+					bad("event_gap", store.EventsFile, seq, "line %d has seq %d after seq %d: events %d-%d are missing", n, seq, lastSeq, lastSeq+1, seq-1)
 				} else {
-					bad("event_gap", EventsFile, seq, "line %d has seq %d after seq %d: lines were moved or duplicated", n, seq, lastSeq)
+					bad("event_gap", store.EventsFile, seq, "line %d has seq %d after seq %d: lines were moved or duplicated", n, seq, lastSeq)
 				}
 			}
 			lastSeq = seq
 			switch {
 			case !sealed && r.ChainFrom > 0:
-				bad("chain_broken", EventsFile, seq, "seq %d (line %d) has no hash although the log is chained from seq %d", seq, n, r.ChainFrom)
+				bad("chain_broken", store.EventsFile, seq, "seq %d (line %d) has no hash although the log is chained from seq %d", seq, n, r.ChainFrom)
 				broken = true
 			case !sealed:
 			case !ok:
-				bad("chain_broken", EventsFile, seq, "seq %d (line %d): its hash does not match its bytes: the line was edited", seq, n)
+				bad("chain_broken", store.EventsFile, seq, "seq %d (line %d): its hash does not match its bytes: the line was edited", seq, n)
 				broken = true
 			case r.ChainFrom == 0 && prev != "":
-				bad("chain_broken", EventsFile, seq, "seq %d (line %d) continues a chain whose earlier lines are gone", seq, n)
+				bad("chain_broken", store.EventsFile, seq, "seq %d (line %d) continues a chain whose earlier lines are gone", seq, n)
 				broken = true
 			case r.ChainFrom > 0 && prev != lastHash:
-				bad("chain_broken", EventsFile, seq, "seq %d (line %d): prev does not match the line before it: a line before it was edited, removed or moved", seq, n)
+				bad("chain_broken", store.EventsFile, seq, "seq %d (line %d): prev does not match the line before it: a line before it was edited, removed or moved", seq, n)
 				broken = true
 			}
 			if sealed && r.ChainFrom == 0 {
@@ -186,14 +186,14 @@ func (s *Store) scanLog(f *os.File, sc *logScan, bad findingFunc) LogReport {
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			follow()
-			bad("unreadable", EventsFile, 0, "read line %d: %v", n, err)
+			bad("unreadable", store.EventsFile, 0, "read line %d: %v", n, err)
 			break
 		}
 		lineOff := off
 		off += int64(len(line))
 		if line[len(line)-1] != '\n' {
 			follow()
-			bad("event_invalid", EventsFile, 0, "line %d is torn: it has no newline", n)
+			bad("event_invalid", store.EventsFile, 0, "line %d is torn: it has no newline", n)
 			break
 		}
 		sc.size = off
@@ -247,7 +247,7 @@ func checkEvent(line []byte) error {
 	if err := schemas.Validate(schemas.Event, line); err != nil {
 		return err
 	}
-	return CheckJSON(line)
+	return store.CheckJSON(line)
 }
 
 // lineHash is LineHash without a parse of the line in the usual case: a
@@ -255,16 +255,16 @@ func checkEvent(line []byte) error {
 // prev is read at its place; any other shape goes through LineHash.
 func lineHash(line []byte) (hash, prev string, sealed, ok bool) {
 	const prevLen = len(`,"prev":""`) + 64
-	n := len(line) - hashSuffixLen
+	n := len(line) - store.HashSuffixLen
 	if n < prevLen || !bytes.HasPrefix(line[n:], []byte(`,"hash":"`)) || !bytes.HasSuffix(line, []byte(`"}`)) {
-		return LineHash(line)
+		return store.LineHash(line)
 	}
 	switch {
 	case bytes.HasPrefix(line[n-prevLen:], []byte(`,"prev":"`)) && line[n-1] == '"':
 		prev = string(line[n-prevLen+len(`,"prev":"`) : n-1])
 	case bytes.HasSuffix(line[:n], []byte(`,"prev":""`)):
 	default:
-		return LineHash(line)
+		return store.LineHash(line)
 	}
 	hash = string(line[n+len(`,"hash":"`) : len(line)-2])
 	h := sha256.New()
@@ -274,22 +274,22 @@ func lineHash(line []byte) (hash, prev string, sealed, ok bool) {
 }
 
 // checkExpectHead reports a log that does not pass through --expect-head.
-func (s *Store) checkExpectHead(r *LogReport, bad findingFunc) {
+func (s *checker) checkExpectHead(r *LogReport, bad findingFunc) {
 	if s.ExpectHead != "" {
 		r.ExpectedHead = s.ExpectHead
 		if r.ExpectedSeq == 0 {
-			bad("head_mismatch", EventsFile, 0, "the event log does not pass through the head hash you kept (%s): it now ends at seq %d with hash %s. Events up to the one you kept were rewritten (their hashes recomputed), or the hash is another store's", s.ExpectHead, r.VerifiedSeq, r.VerifiedHash)
+			bad("head_mismatch", store.EventsFile, 0, "the event log does not pass through the head hash you kept (%s): it now ends at seq %d with hash %s. Events up to the one you kept were rewritten (their hashes recomputed), or the hash is another store's", s.ExpectHead, r.VerifiedSeq, r.VerifiedHash)
 		}
 	}
 }
 
 // checkQuarantine reports every torn line kept in the quarantine file.
-func (s *Store) checkQuarantine(bad findingFunc) int {
-	raw, err := s.root.ReadFile(QuarantineFile)
+func (s *checker) checkQuarantine(bad findingFunc) int {
+	raw, err := s.Root().ReadFile(store.QuarantineFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0
 	} else if err != nil {
-		bad("unreadable", QuarantineFile, 0, "cannot read: %v", err)
+		bad("unreadable", store.QuarantineFile, 0, "cannot read: %v", err)
 		return 0
 	}
 	n := 0
@@ -298,9 +298,9 @@ func (s *Store) checkQuarantine(bad findingFunc) int {
 			continue
 		}
 		n++
-		var q Quarantined
+		var q store.Quarantined
 		if err := json.Unmarshal(line, &q); err != nil {
-			bad("event_quarantined", QuarantineFile, 0, "line %d does not parse: %v", n, err)
+			bad("event_quarantined", store.QuarantineFile, 0, "line %d does not parse: %v", n, err)
 			continue
 		}
 		what := "an unreadable seq"
@@ -308,7 +308,7 @@ func (s *Store) checkQuarantine(bad findingFunc) int {
 		if q.Seq != nil {
 			what, seq = fmt.Sprintf("seq %d", *q.Seq), *q.Seq
 		}
-		bad("event_quarantined", QuarantineFile, seq, "a torn event line (%s, %d bytes) that no journal covered was cut from events.jsonl after seq %d at %s; its bytes are kept here", what, len(q.Bytes), q.AfterSeq, q.At)
+		bad("event_quarantined", store.QuarantineFile, seq, "a torn event line (%s, %d bytes) that no journal covered was cut from events.jsonl after seq %d at %s; its bytes are kept here", what, len(q.Bytes), q.AfterSeq, q.At)
 	}
 	return n
 }
@@ -318,7 +318,7 @@ func (s *Store) checkQuarantine(bad findingFunc) int {
 // against the last one the log records. complete says the log is chained
 // from its first event, so a document the log never mentions was made by
 // hand. Documents are replayed in parallel.
-func (s *Store) replay(log *os.File, docs *docSet, changes map[string][]changeRef, complete bool, r *LogReport, bad findingFunc) {
+func (s *checker) replay(log *os.File, docs *docSet, changes map[string][]changeRef, complete bool, r *LogReport, bad findingFunc) {
 	ids := map[string]bool{}
 	for id := range changes {
 		ids[id] = true
@@ -371,12 +371,12 @@ func (s *Store) replay(log *os.File, docs *docSet, changes map[string][]changeRe
 }
 
 // replayDoc checks one document against the log.
-func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSet, complete bool, bad findingFunc) (replayed, skipped bool) {
+func (s *checker) replayDoc(log *os.File, id string, refs []changeRef, docs *docSet, complete bool, bad findingFunc) (replayed, skipped bool) {
 	k, err := model.KindOf(id)
 	if err != nil {
 		return false, false
 	}
-	p := DocPath(k, id)
+	p := store.DocPath(k, id)
 	if len(refs) == 0 {
 		if complete {
 			bad("replay_mismatch", p, 0, "the event log never records it: it was made by hand")
@@ -409,7 +409,7 @@ func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSe
 		}
 		raw, err := readPatch(log, c)
 		if err != nil {
-			bad("unreadable", EventsFile, c.seq, "read seq %d: %v", c.seq, err)
+			bad("unreadable", store.EventsFile, c.seq, "read seq %d: %v", c.seq, err)
 			return false, false
 		}
 		if state == nil {
@@ -431,7 +431,7 @@ func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSe
 			noteProof(&proofs, state, c.seq)
 		}
 	}
-	raw, err := s.root.ReadFile(p)
+	raw, err := s.Root().ReadFile(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && state == nil:
 		return true, false
@@ -448,26 +448,11 @@ func (s *Store) replayDoc(log *os.File, id string, refs []changeRef, docs *docSe
 		return false, false // reported as damaged already
 	}
 	if !sameValue(gjson.ParseBytes(state), gjson.ParseBytes(raw)) && !jsonpatch.Equal(state, raw) {
-		diff, _ := Patch(state, raw)
-		bad("replay_mismatch", p, last.seq, "it differs from the replay of the event log at its last change (seq %d): %s", last.seq, summarizePatch(diff))
+		diff, _ := store.Patch(state, raw)
+		bad("replay_mismatch", p, last.seq, "it differs from the replay of the event log at its last change (seq %d): %s", last.seq, store.SummarizePatch(diff))
 		return false, false
 	}
 	return true, false
-}
-
-// summarizePatch names the paths a patch touches, for a message.
-func summarizePatch(p json.RawMessage) string {
-	var ops []struct{ Op, Path string }
-	json.Unmarshal(p, &ops)
-	var parts []string
-	for i, o := range ops {
-		if i == 5 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(ops)-5))
-			break
-		}
-		parts = append(parts, o.Op+" "+o.Path)
-	}
-	return fmt.Sprintf("%v", parts)
 }
 
 // readPatch reads the patch of change c from the log.

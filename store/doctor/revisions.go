@@ -1,4 +1,4 @@
-package store
+package doctor
 
 import (
 	"crypto/sha256"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/proofloop/proofloop/store"
+
 	"github.com/tidwall/gjson"
 
 	"github.com/proofloop/proofloop/model"
@@ -16,9 +18,9 @@ import (
 // listProofFiles notes which statements keep revisions (a file
 // proofs/<id>.jsonl), before the documents are read: checkDoc checks each
 // statement's kept revisions as it reads it.
-func (s *Store) listProofFiles(docs *docSet) {
+func (s *checker) listProofFiles(docs *docSet) {
 	docs.proofFiles = map[string]bool{}
-	entries, _ := fs.ReadDir(s.root.FS(), ProofsDir)
+	entries, _ := fs.ReadDir(s.Root().FS(), store.ProofsDir)
 	for _, e := range entries {
 		if id, ok := strings.CutSuffix(e.Name(), ".jsonl"); ok && !strings.HasPrefix(e.Name(), ".") && e.Type().IsRegular() {
 			docs.proofFiles[id] = true
@@ -30,14 +32,14 @@ func (s *Store) listProofFiles(docs *docSet) {
 // statement that exists (each statement's kept revisions are checked as it
 // is read: checkKept). It also asserts that the dependency graph has no
 // cycle.
-func (s *Store) checkRevisions(docs *docSet, bad findingFunc) {
-	entries, err := fs.ReadDir(s.root.FS(), ProofsDir)
+func (s *checker) checkRevisions(docs *docSet, bad findingFunc) {
+	entries, err := fs.ReadDir(s.Root().FS(), store.ProofsDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		bad("unreadable", ProofsDir, 0, "cannot list: %v", err)
+		bad("unreadable", store.ProofsDir, 0, "cannot list: %v", err)
 	}
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-		p := ProofsDir + "/" + e.Name()
+		p := store.ProofsDir + "/" + e.Name()
 		switch {
 		case strings.HasPrefix(e.Name(), "."):
 		case !ok || !e.Type().IsRegular():
@@ -55,22 +57,22 @@ func (s *Store) checkRevisions(docs *docSet, bad findingFunc) {
 	}
 	if c := model.FindCycle(edges); c != nil {
 		k, _ := model.KindOf(c[0])
-		bad("dependency_cycle", DocPath(k, c[0]), 0, "dependency cycle: %s", strings.Join(c, " -> "))
+		bad("dependency_cycle", store.DocPath(k, c[0]), 0, "dependency cycle: %s", strings.Join(c, " -> "))
 	}
 }
 
 // checkKept checks one statement's kept revisions: a statement that keeps
 // them has its file, the lines count up to the statement's proof, and every
 // issue's quote is at its sentence in the revision it cites.
-func (s *Store) checkKept(id string, st *model.Statement, docs *docSet, bad findingFunc) {
-	p := ProofsFile(id)
+func (s *checker) checkKept(id string, st *model.Statement, docs *docSet, bad findingFunc) {
+	p := store.ProofsFile(id)
 	if !docs.proofFiles[id] {
 		if st.RevisionsKeptFrom > 0 {
 			bad("revisions_missing", p, 0, "%s keeps its proof revisions from %d on, but %s does not exist", id, st.RevisionsKeptFrom, p)
 		}
 		return
 	}
-	raw, err := s.root.ReadFile(p)
+	raw, err := s.Root().ReadFile(p)
 	if err != nil {
 		bad("unreadable", p, 0, "cannot read: %v", err)
 		return
@@ -79,7 +81,7 @@ func (s *Store) checkKept(id string, st *model.Statement, docs *docSet, bad find
 		bad("schema", p, 0, "the last line is not terminated: a torn append")
 		return
 	}
-	kept, err := parseProofRevisions(raw)
+	kept, err := store.ParseProofRevisions(raw)
 	if err != nil {
 		bad("schema", p, 0, "%v", err)
 		return
@@ -88,7 +90,7 @@ func (s *Store) checkKept(id string, st *model.Statement, docs *docSet, bad find
 		bad("revisions_mismatch", p, 0, "%s", m)
 	}
 	for _, m := range model.CheckIssueQuotes(st, kept) {
-		bad("issue_quote", DocPath(model.KindStatement, id), 0, "%s", m)
+		bad("issue_quote", store.DocPath(model.KindStatement, id), 0, "%s", m)
 	}
 }
 
@@ -153,15 +155,15 @@ func (d *docSet) setProofs(id string, proofs []proofAt) {
 // last, with the proof the log's patches give at that revision: its text,
 // strategy, author and time. A kept revision the log has no proof for (it
 // predates the log's patches) is not compared.
-func (s *Store) checkKeptAgainstLog(docs *docSet, bad findingFunc) {
+func (s *checker) checkKeptAgainstLog(docs *docSet, bad findingFunc) {
 	for _, id := range slices.Sorted(maps.Keys(docs.proofs)) {
 		proofs := docs.proofs[id]
-		p := ProofsFile(id)
-		raw, err := s.root.ReadFile(p)
+		p := store.ProofsFile(id)
+		raw, err := s.Root().ReadFile(p)
 		if err != nil {
 			continue // a missing file is reported as revisions_missing
 		}
-		kept, err := parseProofRevisions(raw)
+		kept, err := store.ParseProofRevisions(raw)
 		if err != nil {
 			continue // reported as schema
 		}

@@ -1,4 +1,4 @@
-package store
+package doctor
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/proofloop/proofloop/store"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -36,11 +38,11 @@ type leaseFact struct {
 // add notes the facts of one event line.
 func (f *logFacts) add(seq int, line []byte) {
 	ev := gjson.ParseBytes(line)
-	if ev.Get("command").String() == ConfigSetCommand {
+	if ev.Get("command").String() == store.ConfigSetCommand {
 		f.configSets = append(f.configSets, configSet{seq, strings.Clone(ev.Get("detail.key").String()), strings.Clone(ev.Get("detail.after").Raw)})
 	}
 	// Cloned: a substring of ev would keep the whole line alive.
-	recs := ev.Get("detail." + LeasesDetail)
+	recs := ev.Get("detail." + store.LeasesDetail)
 	recs.ForEach(func(k, v gjson.Result) bool {
 		f.leases[strings.Clone(k.String())] = leaseFact{seq, strings.Clone(v.Raw)}
 		return true
@@ -57,31 +59,31 @@ func (f *logFacts) add(seq int, line []byte) {
 // default config.json of init, changed by each config-set event in turn. A
 // hand edit (forbid_self_check set to false, say) is damage. Settings are
 // compared as in effect, so a key left out and a key at its default agree.
-func (s *Store) checkConfigLog(f *logFacts, complete bool, bad findingFunc) {
+func (s *checker) checkConfigLog(f *logFacts, complete bool, bad findingFunc) {
 	if !complete {
 		return // the log does not reach back to init
 	}
-	want, _ := json.MarshalIndent(DefaultConfig(), "", "  ")
+	want, _ := json.MarshalIndent(store.DefaultConfig(), "", "  ")
 	s.compareConfig(want, "init's default", f.configSets, bad)
 }
 
 // compareConfig compares config.json with base (settings known good: init's
 // default, or config.json at the last verified point, which from says)
 // changed by each config-set event of sets in turn.
-func (s *Store) compareConfig(want []byte, from0 string, sets []configSet, bad findingFunc) {
-	raw, err := s.root.ReadFile(ConfigFile)
+func (s *checker) compareConfig(want []byte, from0 string, sets []configSet, bad findingFunc) {
+	raw, err := s.Root().ReadFile(store.ConfigFile)
 	if err != nil {
 		return // reported as config
 	}
-	have, err := ParseConfig(raw)
+	have, err := store.ParseConfig(raw)
 	if err != nil {
 		return // reported as config
 	}
 	lastSet := map[string]int{}
 	for _, c := range sets {
-		path, err := configPath(c.key, true)
+		path, err := store.ConfigPath(c.key, true)
 		if err != nil {
-			bad("config", EventsFile, c.seq, "the config-set event of seq %d sets %q, which is no setting", c.seq, c.key)
+			bad("config", store.EventsFile, c.seq, "the config-set event of seq %d sets %q, which is no setting", c.seq, c.key)
 			continue
 		}
 		if c.after == "" || c.after == "null" {
@@ -90,14 +92,14 @@ func (s *Store) compareConfig(want []byte, from0 string, sets []configSet, bad f
 			want, err = sjson.SetRawBytes(want, path, []byte(c.after))
 		}
 		if err != nil {
-			bad("config", EventsFile, c.seq, "the config-set event of seq %d does not apply: %v", c.seq, err)
+			bad("config", store.EventsFile, c.seq, "the config-set event of seq %d does not apply: %v", c.seq, err)
 			continue
 		}
 		lastSet[strings.SplitN(c.key, ".", 2)[0]] = c.seq
 	}
-	wantCfg, err := ParseConfig(want)
+	wantCfg, err := store.ParseConfig(want)
 	if err != nil {
-		bad("config", ConfigFile, 0, "the settings that init and the log's config-set events give do not pass: %v", unwrapDamage(err))
+		bad("config", store.ConfigFile, 0, "the settings that init and the log's config-set events give do not pass: %v", store.UnwrapDamage(err))
 		return
 	}
 	hb, _ := json.Marshal(have)
@@ -115,7 +117,7 @@ func (s *Store) compareConfig(want []byte, from0 string, sets []configSet, bad f
 		}
 		h, _ := json.Marshal(hm[k])
 		w, _ := json.Marshal(wm[k])
-		bad("config", ConfigFile, lastSet[k], "%s is %s, but the event log gives %s (%s): config.json was edited by hand; `proofloop config set` records a change", k, h, w, from)
+		bad("config", store.ConfigFile, lastSet[k], "%s is %s, but the event log gives %s (%s): config.json was edited by hand; `proofloop config set` records a change", k, h, w, from)
 	}
 }
 
@@ -123,7 +125,7 @@ func (s *Store) compareConfig(want []byte, from0 string, sets []configSet, bad f
 // recorded for its item. A lease the log never recorded was written by
 // hand. A missing lease file is damage only while the recorded lease is
 // live: an expired or released lease may be kept or not.
-func (s *Store) checkLeases(docs *docSet, complete bool, bad findingFunc) {
+func (s *checker) checkLeases(docs *docSet, complete bool, bad findingFunc) {
 	f := docs.logged
 	ids := map[string]bool{}
 	for id := range docs.leases {
@@ -136,12 +138,12 @@ func (s *Store) checkLeases(docs *docSet, complete bool, bad findingFunc) {
 	for _, id := range slices.Sorted(maps.Keys(ids)) {
 		raw, have := docs.leases[id]
 		fact, logged := f.leases[id]
-		p := leasePath(id)
+		p := store.LeasePath(id)
 		switch {
 		case have && raw == nil:
 			// Damaged: reported where it was read.
 		case have && logged:
-			rec, err := LeaseRecord(raw)
+			rec, err := store.LeaseRecord(raw)
 			var want map[string]any
 			if err == nil {
 				err = json.Unmarshal([]byte(fact.raw), &want)
@@ -158,7 +160,7 @@ func (s *Store) checkLeases(docs *docSet, complete bool, bad findingFunc) {
 				bad("lease", p, 0, "the event log never records a lease of %s: it was written by hand", id)
 			}
 		case logged:
-			var l Lease
+			var l store.Lease
 			if json.Unmarshal([]byte(fact.raw), &l) == nil && l.Live(now) {
 				bad("lease", p, fact.seq, "the event log says %s holds a live lease on %s until %s (seq %d), but the file is missing", l.Holder, id, l.ExpiresAt, fact.seq)
 			}

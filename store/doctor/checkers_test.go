@@ -1,4 +1,4 @@
-package store
+package doctor
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
 )
 
 // TestDoctorChecksCheckers: checkers.jsonl is derived from the records the
@@ -28,16 +29,16 @@ func TestDoctorChecksCheckers(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "contents")
-			if _, err := Init(dir); err != nil {
+			if _, err := store.Init(dir); err != nil {
 				t.Fatal(err)
 			}
-			s, err := Open(dir)
+			s, err := store.Open(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer s.Close()
 			for _, n := range []int{1, 2} {
-				if _, err := s.Update(TxOptions{Command: "eval"}, func(tx *Tx) error {
+				if _, err := s.Update(store.TxOptions{Command: "eval"}, func(tx *store.Tx) error {
 					tx.Record()
 					r := rec(n)
 					r.At = tx.Now()
@@ -46,15 +47,15 @@ func TestDoctorChecksCheckers(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if r, err := s.Doctor(); err != nil || len(r.Findings) > 0 {
+			if r, err := Full(s); err != nil || len(r.Findings) > 0 {
 				t.Fatalf("before the edit: %v %+v", err, r)
 			}
-			p := filepath.Join(dir, CheckersFile)
+			p := filepath.Join(dir, store.CheckersFile)
 			raw, _ := os.ReadFile(p)
 			if err := os.WriteFile(p, []byte(c.edit(string(raw))), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			r, err := s.Doctor()
+			r, err := Full(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +68,7 @@ func TestDoctorChecksCheckers(t *testing.T) {
 			if got, _ := os.ReadFile(p); string(got) != string(raw) {
 				t.Errorf("rebuilt:\n%s\nwant:\n%s", got, raw)
 			}
-			if r, err := s.Doctor(); err != nil || len(r.Findings) > 0 {
+			if r, err := Full(s); err != nil || len(r.Findings) > 0 {
 				t.Fatalf("after the rebuild: %v %+v", err, r.Findings)
 			}
 			if changed, err := s.RebuildCheckers(); err != nil || changed {

@@ -1,15 +1,12 @@
-package store
+package doctor
 
 import (
 	"bytes"
-	"encoding/json"
-	"strings"
 	"testing"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/proofloop/proofloop/store"
 	"github.com/tidwall/gjson"
-
-	"github.com/proofloop/proofloop/model"
 )
 
 // createdBy stands in for jsonpatch's Apply on a creation patch: where it
@@ -115,7 +112,7 @@ func TestScanLogAcrossBatches(t *testing.T) {
 			logBatch = batch
 			s, dir, _ := damageStore(t)
 			editLines(t, dir, c.edit)
-			r, err := s.Doctor()
+			r, err := Full(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +121,7 @@ func TestScanLogAcrossBatches(t *testing.T) {
 			}
 			found := false
 			for _, f := range r.Findings {
-				found = found || f.Code == c.code && f.Path == EventsFile && f.Seq == c.seq
+				found = found || f.Code == c.code && f.Path == store.EventsFile && f.Seq == c.seq
 			}
 			if c.code != "" && !found || c.code == "" && len(r.Findings) > 0 {
 				t.Errorf("%s, batches of %d bytes: want %s at seq %d, got %+v", c.name, batch, c.code, c.seq, r.Findings)
@@ -134,41 +131,5 @@ func TestScanLogAcrossBatches(t *testing.T) {
 		if a, b := reports[0].Findings, reports[1].Findings; len(a) != len(b) {
 			t.Errorf("%s: %d findings in one batch, %d in one-line batches", c.name, len(a), len(b))
 		}
-	}
-}
-
-// deriveStream trusts the full check's schema check of a document only for
-// the bytes that passed it: a document whose bytes changed since is checked
-// again, and its damage stops the derivation as it would without the
-// first pass.
-func TestDeriveStreamRechecksChangedBytes(t *testing.T) {
-	s, dir, _ := damageStore(t)
-	const prob = "problem/prob_x.json"
-	first := newFirstPass()
-	first.listed = true
-	for _, id := range []string{"prob_x", "stmt_x_wrap"} {
-		k, _ := model.KindOf(id)
-		raw := readFile(t, dir, DocPath(k, id))
-		first.link(&Doc{ID: id, Kind: k, Raw: raw})
-		first.checked(id, raw)
-	}
-	plain, err := deriveStream(s.src(), model.Policy{MaxRounds: 3}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := deriveStream(s.src(), model.Policy{MaxRounds: 3}, first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for id, r := range plain {
-		a, _ := json.Marshal(r)
-		b, _ := json.Marshal(got[id])
-		if !bytes.Equal(a, b) {
-			t.Errorf("the row of %s from the first pass is %s; read afresh it is %s", id, b, a)
-		}
-	}
-	editFile(t, dir, prob, func(s string) string { return strings.Replace(s, `"status": "pending"`, `"status": "nonsense"`, 1) })
-	if _, err := deriveStream(s.src(), model.Policy{MaxRounds: 3}, first); err == nil {
-		t.Error("a document edited after the first pass into one its schema refuses was derived without its check")
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package doctor
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/proofloop/proofloop/model"
+	"github.com/proofloop/proofloop/store"
 )
 
 // File store only: these tests damage the store by hand (a document, the
@@ -21,11 +22,11 @@ import (
 // damageStore is a small store with some history: prob_x with a wrap-up
 // statement that has two issues, and a few more writes. It returns the
 // store, its folder and the seq of its last event.
-func damageStore(t *testing.T) (*Store, string, int) {
+func damageStore(t *testing.T) (*store.Store, string, int) {
 	t.Helper()
 	s, dir := testStore(t)
 	mustCreate(t, s, "prob_x")
-	_, err := s.Update(TxOptions{Command: "test-wrap"}, func(tx *Tx) error {
+	_, err := s.Update(store.TxOptions{Command: "test-wrap"}, func(tx *store.Tx) error {
 		p, err := tx.Get("prob_x")
 		if err != nil {
 			return err
@@ -34,8 +35,8 @@ func damageStore(t *testing.T) (*Store, string, int) {
 		st := model.Statement{Status: model.StatementHasGap, Claim: "C.", Premises: []string{}, Context: "prob_x",
 			Proof: &proof, ProofRevision: 1, Round: 1, SubStatements: []string{},
 			Validate: model.Validate{Issues: []model.Issue{
-				{IssueNumber: 1, Sentence: 1, SentenceText: "First", ErrorType: "gap", Explanation: "e", CreatedAt: Timestamp(t0), Round: 1, ProofRevision: 1},
-				{IssueNumber: 2, Sentence: 2, SentenceText: "Second", ErrorType: "gap", Explanation: "e", CreatedAt: Timestamp(t0), Round: 1, ProofRevision: 1},
+				{IssueNumber: 1, Sentence: 1, SentenceText: "First", ErrorType: "gap", Explanation: "e", CreatedAt: store.Timestamp(t0), Round: 1, ProofRevision: 1},
+				{IssueNumber: 2, Sentence: 2, SentenceText: "Second", ErrorType: "gap", Explanation: "e", CreatedAt: store.Timestamp(t0), Round: 1, ProofRevision: 1},
 			}, Responses: []model.Response{}, Confirmations: []model.Confirmation{}}}
 		if _, err := tx.Create("stmt_x_wrap", st); err != nil {
 			return err
@@ -46,7 +47,7 @@ func damageStore(t *testing.T) (*Store, string, int) {
 		t.Fatal(err)
 	}
 	for _, h := range []string{"a", "b"} {
-		_, err := s.Update(TxOptions{Command: "test-hyp"}, func(tx *Tx) error {
+		_, err := s.Update(store.TxOptions{Command: "test-hyp"}, func(tx *store.Tx) error {
 			d, err := tx.Get("prob_x")
 			if err != nil {
 				return err
@@ -63,17 +64,17 @@ func damageStore(t *testing.T) (*Store, string, int) {
 // reseal recomputes a log line's hash after an edit of its bytes, as a
 // careful forger would.
 func reseal(line []byte) []byte {
-	body := append(bytes.Clone(line[:len(line)-hashSuffixLen]), '}')
+	body := append(bytes.Clone(line[:len(line)-store.HashSuffixLen]), '}')
 	sum := sha256.Sum256(body)
 	return append(body[:len(body)-1], []byte(`,"hash":"`+hex.EncodeToString(sum[:])+`"}`)...)
 }
 
 func editLines(t *testing.T, dir string, edit func(lines [][]byte) [][]byte) {
 	t.Helper()
-	raw := readFile(t, dir, EventsFile)
+	raw := readFile(t, dir, store.EventsFile)
 	lines := bytes.Split(bytes.TrimSuffix(raw, []byte("\n")), []byte("\n"))
 	out := bytes.Join(edit(lines), []byte("\n"))
-	if err := os.WriteFile(filepath.Join(dir, EventsFile), append(out, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, store.EventsFile), append(out, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -126,43 +127,42 @@ func TestDoctorFindsDamage(t *testing.T) {
 		}, "replay_mismatch", "problem/prob_y.json", 0, 4, "never records it"},
 		{"deleted event line", func(t *testing.T, dir string) {
 			editLines(t, dir, func(l [][]byte) [][]byte { return append(l[:1:1], l[2:]...) })
-		}, "event_gap", EventsFile, 3, 1, "events 2-2 are missing"},
+		}, "event_gap", store.EventsFile, 3, 1, "events 2-2 are missing"},
 		{"deleted event line breaks the chain", func(t *testing.T, dir string) {
 			editLines(t, dir, func(l [][]byte) [][]byte { return append(l[:1:1], l[2:]...) })
-		}, "chain_broken", EventsFile, 3, 1, "prev does not match"},
+		}, "chain_broken", store.EventsFile, 3, 1, "prev does not match"},
 		{"emptied event line", func(t *testing.T, dir string) {
 			editLines(t, dir, func(l [][]byte) [][]byte { l[1] = nil; return l })
-		}, "event_invalid", EventsFile, 2, 1, "line 2 is not an event"},
+		}, "event_invalid", store.EventsFile, 2, 1, "line 2 is not an event"},
 		{"line that is not an event", func(t *testing.T, dir string) {
 			editLines(t, dir, func(l [][]byte) [][]byte { l[2] = []byte(`{"hello": "world"}`); return l })
-		}, "event_invalid", EventsFile, 3, 2, "line 3 is not an event"},
+		}, "event_invalid", store.EventsFile, 3, 2, "line 3 is not an event"},
 		{"edited event line", func(t *testing.T, dir string) {
 			editLines(t, dir, func(l [][]byte) [][]byte {
 				l[2] = bytes.Replace(l[2], []byte("test-hyp"), []byte("test-hyq"), 1)
 				return l
 			})
-		}, "chain_broken", EventsFile, 3, 2, "its hash does not match its bytes"},
+		}, "chain_broken", store.EventsFile, 3, 2, "its hash does not match its bytes"},
 		{"edited event line with its hash recomputed", func(t *testing.T, dir string) {
 			editLines(t, dir, func(l [][]byte) [][]byte {
 				l[2] = reseal(bytes.Replace(l[2], []byte("test-hyp"), []byte("test-hyq"), 1))
 				return l
 			})
-		}, "chain_broken", EventsFile, 4, 3, "prev does not match the line before it"},
+		}, "chain_broken", store.EventsFile, 4, 3, "prev does not match the line before it"},
 		{"reordered pair of lines", func(t *testing.T, dir string) {
 			editLines(t, dir, func(l [][]byte) [][]byte { l[2], l[3] = l[3], l[2]; return l })
-		}, "event_gap", EventsFile, 3, -1, "lines were moved"},
+		}, "event_gap", store.EventsFile, 3, -1, "lines were moved"},
 		{"config out of range", func(t *testing.T, dir string) {
-			editFile(t, dir, ConfigFile, func(s string) string { return strings.Replace(s, `"15m"`, `"0s"`, 1) })
-		}, "config", ConfigFile, 0, 4, "lease_ttl"},
+			editFile(t, dir, store.ConfigFile, func(s string) string { return strings.Replace(s, `"15m"`, `"0s"`, 1) })
+		}, "config", store.ConfigFile, 0, 4, "lease_ttl"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, dir, last := damageStore(t)
 			if r := doctorClean(t, s); r.Log.VerifiedSeq != last || r.Log.ChainFrom != 1 || r.Log.Replayed != 2 {
 				t.Fatalf("before the damage: log report %+v; want verified to seq %d from 1, 2 replayed", r.Log, last)
 			}
-			s.cfg = nil
 			c.damage(t, dir)
-			r, err := s.Doctor()
+			r, err := Full(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,29 +185,12 @@ func TestDoctorFindsDamage(t *testing.T) {
 	}
 }
 
-// TestDuplicateKeyRefusedOnRead: a document with a duplicate key is refused
-// by every reader, not only by doctor: two JSON readers would see two
-// different documents.
-func TestDuplicateKeyRefusedOnRead(t *testing.T) {
-	s, dir, _ := damageStore(t)
-	editFile(t, dir, "problem/prob_x.json", func(s string) string { return strings.Replace(s, "{", `{"status": "solved",`, 1) })
-	before := snapshot(t, dir)
-	_, err := s.Read("prob_x")
-	wantCode(t, "Read of a document with a duplicate key", err, CodeStoreDamaged)
-	_, err = s.Update(TxOptions{Command: "test"}, func(tx *Tx) error {
-		_, err := tx.Get("prob_x")
-		return err
-	})
-	wantCode(t, "Get of a document with a duplicate key", err, CodeStoreDamaged)
-	sameFiles(t, dir, before)
-}
-
 // TestDoctorCountsDamagedDocuments: the totals count every document file,
 // damaged ones included (issue 11 item 7).
 func TestDoctorCountsDamagedDocuments(t *testing.T) {
 	s, dir, _ := damageStore(t)
 	editFile(t, dir, "statement/stmt_x_wrap.json", func(s string) string { return s[:len(s)/2] })
-	r, err := s.Doctor()
+	r, err := Full(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,11 +205,11 @@ func TestDoctorCountsDamagedDocuments(t *testing.T) {
 func TestDamagedLayoutIsStoreDamaged(t *testing.T) {
 	t.Run("journal folder", func(t *testing.T) {
 		s, dir, _ := damageStore(t)
-		os.Mkdir(filepath.Join(dir, JournalFile), 0o755)
+		os.Mkdir(filepath.Join(dir, store.JournalFile), 0o755)
 		_, err := s.Read("prob_x")
-		wantCode(t, "Read with .journal a folder", err, CodeStoreDamaged)
-		_, err = s.Update(TxOptions{Command: "test"}, func(tx *Tx) error { return nil })
-		wantCode(t, "Update with .journal a folder", err, CodeStoreDamaged)
+		wantCode(t, "Read with .journal a folder", err, store.CodeStoreDamaged)
+		_, err = s.Update(store.TxOptions{Command: "test"}, func(tx *store.Tx) error { return nil })
+		wantCode(t, "Update with .journal a folder", err, store.CodeStoreDamaged)
 	})
 	t.Run("statement symlink", func(t *testing.T) {
 		s, dir, _ := damageStore(t)
@@ -234,9 +217,9 @@ func TestDamagedLayoutIsStoreDamaged(t *testing.T) {
 		os.Rename(filepath.Join(dir, "statement"), filepath.Join(other, "statement"))
 		os.Symlink(filepath.Join(other, "statement"), filepath.Join(dir, "statement"))
 		_, err := s.Read("stmt_x_wrap")
-		wantCode(t, "Read through a symlinked statement/", err, CodeStoreDamaged)
+		wantCode(t, "Read through a symlinked statement/", err, store.CodeStoreDamaged)
 		_, err = s.List(model.KindStatement)
-		wantCode(t, "List of a symlinked statement/", err, CodeStoreDamaged)
+		wantCode(t, "List of a symlinked statement/", err, store.CodeStoreDamaged)
 	})
 }
 
@@ -250,25 +233,25 @@ func TestDoctorFindsIndexTampering(t *testing.T) {
 		message string
 	}{
 		{"row edited", func(btx *bolt.Tx) error {
-			b := btx.Bucket(bucketItems)
+			b := btx.Bucket([]byte("items"))
 			return b.Put([]byte("stmt_x_wrap"), bytes.Replace(b.Get([]byte("stmt_x_wrap")), []byte(`"has_gap"`), []byte(`"true"`), 1))
 		}, "the row of stmt_x_wrap differs from its documents"},
 		{"row deleted", func(btx *bolt.Tx) error {
-			return btx.Bucket(bucketItems).Delete([]byte("stmt_x_wrap"))
+			return btx.Bucket([]byte("items")).Delete([]byte("stmt_x_wrap"))
 		}, "the index has no row for stmt_x_wrap"},
 		{"row added", func(btx *bolt.Tx) error {
-			return btx.Bucket(bucketItems).Put([]byte("stmt_ghost"), []byte(`{"id":"stmt_ghost"}`))
+			return btx.Bucket([]byte("items")).Put([]byte("stmt_ghost"), []byte(`{"id":"stmt_ghost"}`))
 		}, "the index has a row for stmt_ghost, which is not a document"},
 		{"turn key planted", func(btx *bolt.Tx) error {
-			return btx.Bucket(bucketTurn).Put([]byte("check\x009999\x00prob_x"), nil)
+			return btx.Bucket([]byte("turn")).Put([]byte("check\x009999\x00prob_x"), nil)
 		}, `lists "check 9999 prob_x" as actionable`},
 		{"event offset deleted", func(btx *bolt.Tx) error {
-			return btx.Bucket(bucketEvents).Delete(eventKey("prob_x", 1))
+			return btx.Bucket([]byte("events")).Delete([]byte("prob_x\x00000000000001"))
 		}, "1 event offsets of the index differ from the log"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, dir, _ := damageStore(t)
-			db, err := bolt.Open(filepath.Join(dir, IndexFile), 0o644, nil)
+			db, err := bolt.Open(filepath.Join(dir, store.IndexFile), 0o644, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -276,7 +259,7 @@ func TestDoctorFindsIndexTampering(t *testing.T) {
 				t.Fatal(err)
 			}
 			db.Close()
-			r, err := s.Doctor()
+			r, err := Full(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -296,9 +279,9 @@ func TestDoctorFindsIndexTampering(t *testing.T) {
 // agree with the documents.
 func TestIndexRebuiltWhenMissing(t *testing.T) {
 	s, dir, _ := damageStore(t)
-	os.Remove(filepath.Join(dir, IndexFile))
-	var row *Row
-	err := s.View(func(v *IndexView) error {
+	os.Remove(filepath.Join(dir, store.IndexFile))
+	var row *store.Row
+	err := s.View(func(v *store.IndexView) error {
 		var err error
 		row, err = v.Row("stmt_x_wrap")
 		return err

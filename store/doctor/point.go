@@ -1,4 +1,4 @@
-package store
+package doctor
 
 import (
 	"bufio"
@@ -7,26 +7,17 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"strconv"
 	"strings"
 	"syscall"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/proofloop/proofloop/store"
 
 	"github.com/proofloop/proofloop/model"
 )
 
-// PointFile is the last verified point: what the last clean doctor saw, so
-// that the next routine doctor rechecks only what changed since. It is
-// derived data in the store's private area: written atomically by a clean
-// check only, never exported, and a missing or damaged one (any line that
-// does not parse, or a checksum that does not match) just means the next
-// doctor is a full check.
-const PointFile = ".verified"
-
-// point is the content of PointFile.
+// point is the content of store.PointFile.
 type point struct {
 	seq       int    // the last event the clean check verified
 	hash      string // its hash
@@ -148,8 +139,8 @@ func decodePoint(raw []byte) (*point, error) {
 
 // readPoint reads the last verified point; nil when there is none or it is
 // damaged.
-func (s *Store) readPoint() *point {
-	raw, err := s.root.ReadFile(PointFile)
+func (s *checker) readPoint() *point {
+	raw, err := s.Root().ReadFile(store.PointFile)
 	if err != nil {
 		return nil
 	}
@@ -162,55 +153,12 @@ func (s *Store) readPoint() *point {
 
 // writePoint records a clean check's point. A failure to write it is not
 // damage: the next doctor is a full check.
-func (s *Store) writePoint(p *point) {
-	writeAtomic(s.root, PointFile, p.encode())
-}
-
-// indexDigests digests the index's entries per item id: its row, its turn
-// keys and its event-offset keys. A clean check records them; the routine
-// check compares the entries of every item that did not change since.
-func indexDigests(ix KV) (map[string]uint64, string) {
-	out := map[string]uint64{}
-	_, policy, version := indexMeta(ix)
-	add := func(bucket []byte, id string, k, v []byte) {
-		h := fnv.New64a()
-		h.Write(bucket)
-		h.Write([]byte{0})
-		h.Write(k)
-		h.Write([]byte{0})
-		h.Write(v)
-		out[id] ^= h.Sum64()
-	}
-	ix.Scan(string(bucketItems), nil, func(k, v []byte) error { add(bucketItems, string(k), k, v); return nil })
-	ix.Scan(string(bucketTurn), nil, func(k, v []byte) error {
-		add(bucketTurn, string(k[bytes.LastIndexByte(k, 0)+1:]), k, v)
-		return nil
-	})
-	ix.Scan(string(bucketEvents), nil, func(k, v []byte) error {
-		add(bucketEvents, string(k[:max(0, bytes.IndexByte(k, 0))]), k, v)
-		return nil
-	})
-	return out, version + "/" + policy
-}
-
-// fileIndexDigests reads the digests of the file store's index.
-func (s *Store) fileIndexDigests() (map[string]uint64, string, error) {
-	db, err := s.openIndex(false)
-	if err != nil {
-		return nil, "", err
-	}
-	defer db.Close()
-	var out map[string]uint64
-	var version string
-	err = db.View(func(btx *bolt.Tx) error {
-		out, version = indexDigests(boltKV{btx})
-		return nil
-	})
-	return out, version, err
+func (s *checker) writePoint(p *point) {
+	s.WriteDerived(store.PointFile, p.encode())
 }
 
 // pointDirs are the folders whose files the point fingerprints: every
 // document, lease, kept revision and transcript.
 func pointDirs() []string {
-	return append(kindDirs(), LeaseDir, ProofsDir, model.TranscriptDir)
+	return append(store.KindDirs(), store.LeaseDir, store.ProofsDir, model.TranscriptDir)
 }

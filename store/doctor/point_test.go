@@ -1,4 +1,4 @@
-package store
+package doctor
 
 import (
 	"encoding/json"
@@ -7,12 +7,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/proofloop/proofloop/store"
 )
 
 // routine runs the routine doctor and fails unless it ran as one.
-func routine(t *testing.T, s *Store) *Report {
+func routine(t *testing.T, s *store.Store) *Report {
 	t.Helper()
-	r, err := s.DoctorRoutine()
+	r, err := Routine(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +40,7 @@ func hasCode(r *Report, code, path string) bool {
 // between, so the point is not the log's head).
 func TestRoutineDoctorFromThePoint(t *testing.T) {
 	s, dir, _ := damageStore(t)
-	r, err := s.DoctorRoutine()
+	r, err := Routine(s)
 	if err != nil || r.Mode != ModeFullNoPoint || len(r.Findings) > 0 {
 		t.Fatalf("first doctor: mode %q, %v, %v; want a clean full check", r.Mode, r.Findings, err)
 	}
@@ -65,7 +67,7 @@ func TestRoutineDoctorFromThePoint(t *testing.T) {
 // catches it.
 func TestRoutineDoctorLimit(t *testing.T) {
 	s, dir, _ := damageStore(t)
-	if r, err := s.Doctor(); err != nil || len(r.Findings) > 0 {
+	if r, err := Full(s); err != nil || len(r.Findings) > 0 {
 		t.Fatalf("doctor: %v, %v", r, err)
 	}
 	p := filepath.Join(dir, "problem", "prob_x.json")
@@ -83,7 +85,7 @@ func TestRoutineDoctorLimit(t *testing.T) {
 	}
 
 	// The same edit with the point's fingerprint of the file made to match.
-	pt := s.readPoint()
+	pt := (&checker{s}).readPoint()
 	if pt == nil {
 		t.Fatal("no verified point")
 	}
@@ -96,11 +98,11 @@ func TestRoutineDoctorLimit(t *testing.T) {
 			pt.files["problem/prob_x.json"], _ = stampOf(e)
 		}
 	}
-	s.writePoint(pt)
+	(&checker{s}).writePoint(pt)
 	if r := routine(t, s); len(r.Findings) > 0 {
 		t.Fatalf("the routine doctor saw an edit whose fingerprint is the point's; the documented limit says it cannot: %v", r.Findings)
 	}
-	r, err := s.Doctor()
+	r, err := Full(s)
 	if err != nil || !hasCode(r, "revision_mismatch", "problem/prob_x.json") {
 		t.Fatalf("doctor --full: %v, %v; want revision_mismatch", r.Findings, err)
 	}
@@ -112,20 +114,20 @@ func TestRoutineDoctorLimit(t *testing.T) {
 // full check ignores a point that would hide damage.
 func TestDamagedPointMeansFullCheck(t *testing.T) {
 	s, dir, _ := damageStore(t)
-	if r, err := s.Doctor(); err != nil || len(r.Findings) > 0 {
+	if r, err := Full(s); err != nil || len(r.Findings) > 0 {
 		t.Fatalf("doctor: %v, %v", r, err)
 	}
-	good := readFile(t, dir, PointFile)
+	good := readFile(t, dir, store.PointFile)
 	for name, bad := range map[string]string{
 		"garbage":     "not a point\n",
 		"empty":       "",
 		"cut":         string(good[:len(good)/2]),
 		"edited byte": strings.Replace(string(good), "seq 4", "seq 3", 1),
 	} {
-		if err := os.WriteFile(filepath.Join(dir, PointFile), []byte(bad), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, store.PointFile), []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r, err := s.DoctorRoutine()
+		r, err := Routine(s)
 		if err != nil || r.Mode != ModeFullNoPoint || len(r.Findings) > 0 {
 			t.Fatalf("%s point: mode %q, %v, %v; want a clean full check", name, r.Mode, r.Findings, err)
 		}
@@ -134,19 +136,19 @@ func TestDamagedPointMeansFullCheck(t *testing.T) {
 	// --full ignores the point: a hand edit hidden from the routine check
 	// by a forged point is found, and no point is written over damage.
 	editFile(t, dir, "problem/prob_x.json", func(s string) string { return strings.Replace(s, `"revision": 4`, `"revision": 6`, 1) })
-	pt := s.readPoint()
-	if pt.files, _ = s.stampAll(); pt.files == nil {
+	pt := (&checker{s}).readPoint()
+	if pt.files, _ = (&checker{s}).stampAll(); pt.files == nil {
 		t.Fatal("cannot stamp the files")
 	}
-	s.writePoint(pt)
-	forged := readFile(t, dir, PointFile)
+	(&checker{s}).writePoint(pt)
+	forged := readFile(t, dir, store.PointFile)
 	if r := routine(t, s); len(r.Findings) > 0 {
 		t.Fatalf("forged point: %v", r.Findings)
 	}
-	if r, _ := s.Doctor(); !hasCode(r, "revision_mismatch", "") {
+	if r, _ := Full(s); !hasCode(r, "revision_mismatch", "") {
 		t.Fatalf("doctor --full with a forged point: %v", r.Findings)
 	}
-	if string(readFile(t, dir, PointFile)) != string(forged) {
+	if string(readFile(t, dir, store.PointFile)) != string(forged) {
 		t.Error("a doctor with findings rewrote the point")
 	}
 }
@@ -160,7 +162,7 @@ func TestRoutineDoctorAfterConfigSet(t *testing.T) {
 	// Round 2: within the default budget of 5, past a budget of 1, so the
 	// config-set below hands the statement to decide without an event
 	// naming it.
-	if _, err := s.Update(TxOptions{Command: "test-round"}, func(tx *Tx) error {
+	if _, err := s.Update(store.TxOptions{Command: "test-round"}, func(tx *store.Tx) error {
 		d, err := tx.Get("stmt_x_wrap")
 		if err != nil {
 			return err
@@ -169,10 +171,10 @@ func TestRoutineDoctorAfterConfigSet(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := s.Doctor(); err != nil || len(r.Findings) > 0 {
+	if r, err := Full(s); err != nil || len(r.Findings) > 0 {
 		t.Fatalf("doctor: %v, %v", r, err)
 	}
-	if _, err := s.SetConfig(TxOptions{Command: ConfigSetCommand}, "max_rounds", json.RawMessage("1")); err != nil {
+	if _, err := s.SetConfig(store.TxOptions{Command: store.ConfigSetCommand}, "max_rounds", json.RawMessage("1")); err != nil {
 		t.Fatal(err)
 	}
 	// Any reader of the index rebuilds it for the new max_rounds (here
