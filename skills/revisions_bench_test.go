@@ -2,9 +2,13 @@ package skills
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/tidwall/sjson"
 
 	"github.com/proofloop/proofloop/bench/table"
 	"github.com/proofloop/proofloop/store"
@@ -20,6 +24,19 @@ import (
 func BenchmarkPatchKeptRevisions(b *testing.B) {
 	dir := b.TempDir()
 	if _, err := store.Init(dir); err != nil {
+		b.Fatal(err)
+	}
+	// Every iteration spends a round of each statement: a budget that
+	// -benchtime cannot spend keeps them at revise, where a rejection
+	// leaves has_gap for the patch.
+	cfg, err := os.ReadFile(filepath.Join(dir, store.ConfigFile))
+	if err == nil {
+		cfg, err = sjson.SetBytes(cfg, "max_rounds", 1000)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, store.ConfigFile), cfg, 0o644)
+	}
+	if err != nil {
 		b.Fatal(err)
 	}
 	s, err := store.Open(dir)
