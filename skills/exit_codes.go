@@ -23,7 +23,7 @@ var ExitCodes = []ErrorCode{
 	{store.CodeNotFound, 3, "no such document, or no contents root"},
 	{store.CodeInvalidTransition, 4, "refused by the workflow rules: the document's status does not allow this skill (the message names the status and the skills allowed now)"},
 	{store.CodeGuardFailed, 4, "refused by the workflow rules: a guard of the transition failed (the message names it)"},
-	{store.CodePersonOnly, 4, "refused: a person's command (`config set`, `guide`) made under a lease, in a turn of `proofloop run` or over MCP; nothing was written"},
+	{store.CodePersonOnly, 4, "refused: a person's command (`config set`, `guide`, `release --force`, ...) made under a lease, in a turn of `proofloop run` or over MCP; nothing was written"},
 	{store.CodeConflict, 5, "retry later: the document moved past --expect-revision"},
 	{store.CodeLeaseHeld, 5, "retry later: another holder has a live lease on the item"},
 	{store.CodeLockTimeout, 5, "retry later: the store stayed locked longer than the lock timeout"},

@@ -114,6 +114,11 @@ func (a *app) releaseCommand() *cobra.Command {
 		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if force {
+				// Ending another's lease is a person's or run's act, never
+				// an agent's in its turn.
+				if err := a.personOnly("release --force"); err != nil {
+					return err
+				}
 				a.lease = ""
 			} else if a.lease == "" {
 				msg, hint := "give the lease token with --lease or PROOFLOOP_LEASE, or --force", fmt.Sprintf("pass the token that `proofloop claim %s` or `proofloop next --claim` returned as `lease` (--lease TOKEN or $PROOFLOOP_LEASE)", args[0])
