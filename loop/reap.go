@@ -57,17 +57,7 @@ func Reap(args []string) int {
 		return 127
 	}
 	pid := cmd.Process.Pid
-	exited := make(chan struct{})
-	go func() {
-		defer close(exited)
-		var info unix.Siginfo
-		for {
-			err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-			if !errors.Is(err, unix.EINTR) {
-				return
-			}
-		}
-	}()
+	exited := exitedUnreaped(pid)
 	select {
 	case <-exited:
 	case <-stop:
@@ -182,4 +172,22 @@ func procsWhere(match func(ppid, pgrp int) bool) []int {
 		}
 	}
 	return out
+}
+
+// exitedUnreaped is closed once process pid has exited, which it leaves
+// unreaped (waitid with WNOWAIT): until the caller reaps it, its pid and
+// process group id cannot be reused, so killing its group is safe.
+func exitedUnreaped(pid int) <-chan struct{} {
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		var info unix.Siginfo
+		for {
+			err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+			if !errors.Is(err, unix.EINTR) {
+				return
+			}
+		}
+	}()
+	return exited
 }

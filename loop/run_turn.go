@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
-	"golang.org/x/sys/unix"
 
 	"github.com/proofloop/proofloop/model"
 	"github.com/proofloop/proofloop/store"
@@ -325,17 +324,7 @@ func (r *runner) runAgent(ctx context.Context, t *turnRecord, log *os.File, toke
 // cannot have been reused by then.
 func (r *runner) wait(ctx context.Context, cmd *exec.Cmd) (string, *int) {
 	pid := cmd.Process.Pid
-	exited := make(chan struct{})
-	go func() {
-		defer close(exited)
-		var info unix.Siginfo
-		for {
-			err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-			if !errors.Is(err, unix.EINTR) {
-				return
-			}
-		}
-	}()
+	exited := exitedUnreaped(pid)
 	killGroup := func() { syscall.Kill(-pid, syscall.SIGKILL) }
 	timer := time.NewTimer(r.opts.TurnTimeout)
 	defer timer.Stop()

@@ -1,5 +1,5 @@
-// Command gen writes schemas/compiled.go, the compiled form of the
-// schemas beside it: run it as go generate ./schemas.
+// Command gen writes schemas/compiled.go and compiled_KIND.go, the
+// compiled form of the schemas beside them: run it as go generate ./schemas.
 package main
 
 import (
@@ -11,12 +11,11 @@ import (
 )
 
 func main() {
-	src, err := schemas.GenerateGo(".")
-	if err == nil {
-		src, err = format.Source(src)
-	}
-	if err == nil {
-		err = os.WriteFile(schemas.GeneratedFile, src, 0o644)
+	files, err := schemas.GeneratedFiles(".", format.Source)
+	for name, src := range files {
+		if err == nil {
+			err = os.WriteFile(name, src, 0o644)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
