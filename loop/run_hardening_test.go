@@ -339,7 +339,7 @@ func TestRunProgressText(t *testing.T) {
 	if strings.ContainsAny(r.stderr, "\r\x1b") {
 		t.Errorf("stderr %q holds a live line; want none when stderr is not a terminal", r.stderr)
 	}
-	sum := regexp.MustCompile(`^Run ([0-9]{8}T[0-9]{9}Z): stuck after 2 turns in [0-9.]+m?s \(2 ok; 0 idle\); logs in .*/contents/runs/([0-9]{8}T[0-9]{9}Z)\.\nLeft:\n(  .*\n)*  stmt_odd_wrap \(check\): .*\(no agent for check in config.json\)\n`)
+	sum := regexp.MustCompile(`^Run ([0-9]{8}T[0-9]{9}Z-[0-9a-f]{8}): stuck after 2 turns in [0-9.]+m?s \(2 ok; 0 idle\); logs in .*/contents/runs/([0-9]{8}T[0-9]{9}Z-[0-9a-f]{8})\.\nLeft:\n(  .*\n)*  stmt_odd_wrap \(check\): .*\(no agent for check in config.json\)\n`)
 	m := sum.FindStringSubmatch(r.stdout)
 	if m == nil || m[1] != m[2] {
 		t.Errorf("stdout %q; want the summary %s", r.stdout, sum)
@@ -387,7 +387,7 @@ func TestRunPrunesOldRuns(t *testing.T) {
 	root := newRoot(t, map[string]any{"keep_runs": 3, "agents": map[string]string{"prove": testAgent("prove")}})
 	newOdd(t, root)
 	runs := filepath.Join(root, "runs")
-	for _, d := range []string{"20200101T000000000Z", "20200101T000000000Z-2", "20210101T000000000Z", "keep-me"} {
+	for _, d := range []string{"20200101T000000000Z", "20200101T000000000Z-10", "20200101T000000000Z-2", "20210101T000000000Z-0a1b2c3d", "keep-me"} {
 		if err := os.MkdirAll(filepath.Join(runs, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -404,7 +404,7 @@ func TestRunPrunesOldRuns(t *testing.T) {
 	for _, e := range entries {
 		got = append(got, e.Name())
 	}
-	want := []string{"20200101T000000000Z-2", "20210101T000000000Z", r.sum.RunID, "keep-me", "notes.txt"}
+	want := []string{"20200101T000000000Z-10", "20210101T000000000Z-0a1b2c3d", r.sum.RunID, "keep-me", "notes.txt"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("runs/ holds %v; want %v (the 3 newest runs, and what is not a run)", got, want)
 	}
