@@ -113,9 +113,11 @@ claude-code: agent-clis
 # multi-process lost-update test, the kill -9 crash test and the report's
 # browser tests; the stories and the e2e tests that matter for correctness
 # run on both stores (the PostgreSQL ones on a throwaway cluster).
+# vet sees both builds: the full one and bin/proofloop's lean one.
 # gotestsum prints go test's own lines and a summary, then the ten slowest tests.
 test: build chromium postgresql agent-clis texlive coq
 	$(GO) vet ./...
+	$(GO) vet -tags lean ./cmd/proofloop
 	@mkdir -p bin
 	@$(GO) tool gotestsum --format standard-quiet --jsonfile bin/test.json -- -count=1 -timeout $(TEST_TIMEOUT) $(TEST_PKGS) 2>&1 | tee bin/test.log; \
 	rc=$${PIPESTATUS[0]}; \

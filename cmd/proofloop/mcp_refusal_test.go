@@ -1,7 +1,10 @@
+//go:build !lean
+
 package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,7 +80,7 @@ func TestMCPRefusalsMatchCLI(t *testing.T) {
 			if text, _ := res.Content[0].(*mcp.TextContent); len(res.Content) != 1 || text == nil || text.Text != "error "+tc.code+": "+oneLine(testHints.toolHint(plain)) {
 				t.Errorf("tool text = %s; want the CLI's plain sentence on one line, naming tools: %q", js(res.Content), plain)
 			}
-			if after := snapshot(t, root); !sameFiles(before, after) {
+			if after := snapshot(t, root); !maps.Equal(before, after) {
 				t.Errorf("the refusal changed the store")
 			}
 		})
@@ -99,7 +102,7 @@ func TestMCPRefusalsMatchCLI(t *testing.T) {
 		if e, _ := got["error"].(map[string]any); !strings.HasPrefix(fmt.Sprint(e["hint"]), "did you mean holder?") {
 			t.Errorf("claim with holdr: hint %v; want the nearest parameter, holder", e["hint"])
 		}
-		if after := snapshot(t, root); !sameFiles(before, after) {
+		if after := snapshot(t, root); !maps.Equal(before, after) {
 			t.Errorf("a refusal changed the store")
 		}
 	})
@@ -143,18 +146,6 @@ func overMCP(e any) any {
 		out[k] = v
 	}
 	return out
-}
-
-func sameFiles(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestMCPTextIsLiteral: a text argument that starts with @ is kept as

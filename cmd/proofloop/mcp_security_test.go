@@ -1,3 +1,5 @@
+//go:build !lean
+
 package main
 
 import (
@@ -98,7 +100,7 @@ func TestMCPSourceInsideProject(t *testing.T) {
 		if !res.IsError || errorCode(obj) != "invalid_input" || !strings.Contains(e["message"].(string), "outside the project folder") {
 			t.Errorf("debate_start with source %s = %v; want invalid_input, outside the project folder", src, obj)
 		}
-		if after := snapshot(t, root); !sameFiles(before, after) {
+		if after := snapshot(t, root); !maps.Equal(before, after) {
 			t.Errorf("the refusal of source %s changed the store", src)
 		}
 	}
@@ -115,7 +117,7 @@ func TestMCPSourceInsideProject(t *testing.T) {
 		if raw, _ := json.Marshal(obj); strings.Contains(string(raw), "Secret") {
 			t.Errorf("debate_join with source %s tells the file's heading: %s", src, raw)
 		}
-		if after := snapshot(t, root); !sameFiles(before, after) {
+		if after := snapshot(t, root); !maps.Equal(before, after) {
 			t.Errorf("the join's refusal of source %s changed the store", src)
 		}
 	}
@@ -177,7 +179,7 @@ func TestMCPDuplicateKeys(t *testing.T) {
 			t.Errorf("the error carries id %s; want the request's", id)
 		}
 	}
-	if after := snapshot(t, root); !sameFiles(before, after) {
+	if after := snapshot(t, root); !maps.Equal(before, after) {
 		t.Errorf("a line with a duplicate key changed the store")
 	}
 	// The server goes on: the same call with each key once runs.
@@ -206,7 +208,7 @@ func TestMCPArtifactInsideProject(t *testing.T) {
 		if msg, _ := e["message"].(string); !res.IsError || errorCode(obj) != "invalid_input" || !strings.Contains(msg, "outside the project folder") {
 			t.Errorf("debate_start with artifact %s = %v; want invalid_input, outside the project folder", p, obj)
 		}
-		if after := snapshot(t, root); !sameFiles(before, after) {
+		if after := snapshot(t, root); !maps.Equal(before, after) {
 			t.Errorf("the refusal of artifact %s changed the store", p)
 		}
 	}
@@ -258,7 +260,7 @@ func TestMCPArtifactOnlyUnderDebates(t *testing.T) {
 		if c := errorCode(obj); !res.IsError || c != "invalid_input" && c != "usage" {
 			t.Errorf("debate_start with artifact %s = %v; want invalid_input (usage for a folder)", p, obj)
 		}
-		if after := snapshot(t, project); !sameFiles(before, after) {
+		if after := snapshot(t, project); !maps.Equal(before, after) {
 			t.Errorf("the refusal of artifact %s changed the project folder", p)
 		}
 	}
@@ -298,7 +300,7 @@ func TestMCPPathFlagsInsideProject(t *testing.T) {
 			if msg, _ := e["message"].(string); !res.IsError || errorCode(obj) != "invalid_input" || !strings.Contains(msg, "outside the project folder") {
 				t.Errorf("%s with %s outside the project = %v; want invalid_input, outside the project folder", tool.tool.Name, name, obj)
 			}
-			if after := snapshot(t, root); !sameFiles(before, after) {
+			if after := snapshot(t, root); !maps.Equal(before, after) {
 				t.Errorf("%s with %s outside the project changed the store", tool.tool.Name, name)
 			}
 		}
@@ -348,7 +350,7 @@ func TestMCPTextRefused(t *testing.T) {
 			t.Errorf("%.120s\n= %v; want invalid_input with %q", c.line, m, c.want)
 		}
 	}
-	if after := snapshot(t, root); !sameFiles(before, after) {
+	if after := snapshot(t, root); !maps.Equal(before, after) {
 		t.Errorf("a refused argument changed the store")
 	}
 	s.send(call(10, "new_problem", `{"name":"u","objective":"Zeige ∑ n²."}`))

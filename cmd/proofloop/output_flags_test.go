@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,7 +71,7 @@ func TestOutputFlagsOutsideRoot(t *testing.T) {
 				if code != 2 || r.Error.Code != "invalid_input" || !strings.Contains(r.Error.Message, "inside the store") {
 					t.Errorf("%s %s: exit %d, %s; want 2, invalid_input, inside the store", name, target, code, out.String())
 				}
-				if after := snapshot(t, root); !sameFiles(before, after) {
+				if after := snapshot(t, root); !maps.Equal(before, after) {
 					t.Errorf("%s %s changed the store", name, target)
 				}
 			}
