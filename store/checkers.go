@@ -17,7 +17,7 @@ import (
 // CheckerRecord), one record a line, appended by the transaction of each
 // settled canary and each eval run. It is derived: the event of that
 // transaction carries the same record (detail "record" or "records"), and
-// doctor --full compares the two. status --checkers and the
+// doctor compares the two (the routine check from its verified point). status --checkers and the
 // verify_min_reliability rule read it, so neither scans the log.
 const CheckersFile = "checkers.jsonl"
 

@@ -12,8 +12,11 @@ import (
 
 // TestDoctorChecksCheckers: checkers.jsonl is derived from the records the
 // log's events carry. The full doctor finds a line edited, removed or
-// added by hand (checkers_mismatch), and RebuildCheckers (doctor
-// --reindex) writes it again from the log, after which doctor is clean.
+// added by hand (checkers_mismatch), and so does the routine one, from the
+// verified point the clean full check left (status --checkers and
+// verify_min_reliability read the file, so a forged figure must not wait
+// for a --full). RebuildCheckers (doctor --reindex) writes it again from
+// the log, after which doctor is clean.
 func TestDoctorChecksCheckers(t *testing.T) {
 	rec := func(missed int) model.CheckerRecord {
 		return model.CheckerRecord{Source: model.RecordEval, Role: model.RoleCheck, AgentLabel: model.AgentLabel{Agent: "yes", Model: "m"},
@@ -55,12 +58,14 @@ func TestDoctorChecksCheckers(t *testing.T) {
 			if err := os.WriteFile(p, []byte(c.edit(string(raw))), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			r, err := Full(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(r.Findings) != 1 || r.Findings[0].Code != "checkers_mismatch" {
-				t.Fatalf("findings = %+v; want one checkers_mismatch", r.Findings)
+			for _, check := range []func(*store.Store) (*Report, error){Routine, Full} {
+				r, err := check(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(r.Findings) != 1 || r.Findings[0].Code != "checkers_mismatch" {
+					t.Fatalf("%s check: findings = %+v; want one checkers_mismatch", r.Mode, r.Findings)
+				}
 			}
 			if changed, err := s.RebuildCheckers(); err != nil || !changed {
 				t.Fatalf("RebuildCheckers = %v, %v; want a change", changed, err)
@@ -73,6 +78,68 @@ func TestDoctorChecksCheckers(t *testing.T) {
 			}
 			if changed, err := s.RebuildCheckers(); err != nil || changed {
 				t.Errorf("a second RebuildCheckers = %v, %v; want no change", changed, err)
+			}
+		})
+	}
+}
+
+// TestRoutineChecksCheckersSince: after the verified point, the routine
+// doctor holds the lines appended since to the records of the events
+// since: a legitimate append is clean, a line of those edited, or a line
+// appended with no event, is checkers_mismatch.
+func TestRoutineChecksCheckersSince(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(string) string
+		want string
+	}{
+		{"none", func(s string) string { return s }, ""},
+		{"edited", func(s string) string { return strings.Replace(s, `"missed_flawed":3`, `"missed_flawed":0`, 1) }, "line 3 differs"},
+		{"added", func(s string) string { return s + strings.SplitAfter(s, "\n")[0] }, "it has 2 records after line 2"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "contents")
+			if _, err := store.Init(dir); err != nil {
+				t.Fatal(err)
+			}
+			s, err := store.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			appendRec := func(n int) {
+				if _, err := s.Update(store.TxOptions{Command: "eval"}, func(tx *store.Tx) error {
+					tx.Record()
+					r := model.CheckerRecord{Source: model.RecordEval, Role: model.RoleCheck, AgentLabel: model.AgentLabel{Agent: "yes", Model: "m"},
+						Set: "shipped", Counts: model.Counts{Items: n, MissedFlawed: n}, At: tx.Now()}
+					return tx.AppendCheckerRecords([]model.CheckerRecord{r})
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			appendRec(1)
+			appendRec(2)
+			if r, err := Full(s); err != nil || len(r.Findings) > 0 {
+				t.Fatalf("full: %v %+v", err, r)
+			}
+			appendRec(3)
+			p := filepath.Join(dir, store.CheckersFile)
+			raw, _ := os.ReadFile(p)
+			if err := os.WriteFile(p, []byte(c.edit(string(raw))), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r, err := Routine(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Mode != ModeRoutine {
+				t.Fatalf("mode %s; want the routine check", r.Mode)
+			}
+			switch {
+			case c.want == "" && len(r.Findings) > 0:
+				t.Errorf("findings = %+v; want none", r.Findings)
+			case c.want != "" && (len(r.Findings) != 1 || r.Findings[0].Code != "checkers_mismatch" || !strings.Contains(r.Findings[0].Message, c.want)):
+				t.Errorf("findings = %+v; want one checkers_mismatch saying %q", r.Findings, c.want)
 			}
 		})
 	}

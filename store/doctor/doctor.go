@@ -178,6 +178,11 @@ func (s *checker) recordPoint(r *Report) {
 	if p.config, err = s.Root().ReadFile(store.ConfigFile); err != nil {
 		return
 	}
+	checkers, err := s.Root().ReadFile(store.CheckersFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	p.checkersSize, p.checkersHash = int64(len(checkers)), sha256Hex(checkers)
 	if p.files == nil || len(r.Transcripts) > 0 {
 		if p.files, err = s.stampAll(); err != nil {
 			return

@@ -26,6 +26,10 @@ type point struct {
 	config    []byte // config.json as it was: the settings the log gave
 	files     map[string]fileStamp
 	index     map[string]uint64 // per item id, the digest of its index entries
+	// checkersSize and checkersHash are the length and SHA-256 of
+	// checkers.jsonl: the routine check holds that much of it unchanged.
+	checkersSize int64
+	checkersHash string
 	// indexVersion is the index's version and policy (model.Policy.Key) when the digests
 	// were taken: rows derived under others differ without damage.
 	indexVersion string
@@ -51,14 +55,16 @@ func stampOf(e fs.DirEntry) (fileStamp, bool) {
 	return fileStamp{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino}, true
 }
 
-const pointHeader = "proofloop verified point 1"
+// pointHeader names the format; a point of another version is no point
+// (the next doctor is the full check, which records one of this version).
+const pointHeader = "proofloop verified point 2"
 
 // encode writes the point as lines, ending with the SHA-256 of the lines
 // before it.
 func (p *point) encode() []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\nseq %d\nhash %s\nsize %d\nchain_from %d\nindex_version %s\nconfig %s\n", pointHeader, p.seq, p.hash, p.size, p.chainFrom,
-		p.indexVersion, base64.StdEncoding.EncodeToString(p.config))
+	fmt.Fprintf(&b, "%s\nseq %d\nhash %s\nsize %d\nchain_from %d\nindex_version %s\nconfig %s\ncheckers %d %s\n", pointHeader, p.seq, p.hash, p.size, p.chainFrom,
+		p.indexVersion, base64.StdEncoding.EncodeToString(p.config), p.checkersSize, p.checkersHash)
 	for name, f := range p.files {
 		fmt.Fprintf(&b, "f %d %d %d %d %s\n", f.size, f.mtime, f.ctime, f.ino, name)
 	}
@@ -103,6 +109,10 @@ func decodePoint(raw []byte) (*point, error) {
 			p.indexVersion = val
 		case "config":
 			p.config, err = base64.StdEncoding.DecodeString(val)
+		case "checkers":
+			size, hash, _ := strings.Cut(val, " ")
+			p.checkersSize, err = strconv.ParseInt(size, 10, 64)
+			p.checkersHash = hash
 		case "f":
 			var f fileStamp
 			fs := strings.SplitN(val, " ", 5)
@@ -131,7 +141,7 @@ func decodePoint(raw []byte) (*point, error) {
 			return nil, fmt.Errorf("%s: %v", key, err)
 		}
 	}
-	if p.seq < 0 || p.size < 0 {
+	if p.seq < 0 || p.size < 0 || p.checkersSize < 0 || len(p.checkersHash) != 64 {
 		return nil, fmt.Errorf("out of range")
 	}
 	return p, nil

@@ -35,6 +35,8 @@ import (
 //     revisions) and its references both ways, with its neighbours read;
 //   - the leases changed or written since, config.json against the point's
 //     config.json and the config-set events since, the quarantine;
+//   - checkers.jsonl: what the point hashed unchanged, and the records
+//     after it those of the events since;
 //   - the index: its stamp, the entries of every changed item against a
 //     fresh derivation, and the entries of every other item against the
 //     point's digests.
@@ -59,6 +61,7 @@ func (s *checker) doctorRoutine(r *Report, pt *point, bad findingFunc) {
 	defer f.Close()
 	rt.log = f
 	rt.scan()
+	rt.checkers.checkSince(s, pt, bad)
 	rt.documents()
 	rt.replay()
 	configChanged := rt.leasesAndConfig()
@@ -87,6 +90,8 @@ type routineCheck struct {
 	locs     map[int]lineLoc
 	idSeqs   map[string][]int
 	complete bool // the log is chained from its first event
+	// checkers are the checker records of the events after the point.
+	checkers checkersLog
 	setSince bool // a config-set event came after the point
 }
 
@@ -136,6 +141,7 @@ func (rt *routineCheck) scan() {
 		switch {
 		case seq > pt.seq:
 			docs.logged.add(seq, line)
+			rt.checkers.add(seq, line, bad)
 			for _, id := range ids {
 				rt.suspects[id] = true
 			}
