@@ -31,7 +31,8 @@ func Inside(root, target string) (bool, error) {
 // flag it marks as an output before the command runs): target must not
 // land inside the contents root, symlinks followed (Inside), or the file
 // written would replace the store's own (events.jsonl, a statement) behind
-// its transactions. what names the file for the message ("the report"),
+// its transactions; nor be the project's ProjectFile beside the root.
+// what names the file for the message ("the report"),
 // flag the flag for the hint ("-o"). A target it cannot resolve is refused
 // too: invalid_input, exit 2, nothing written.
 func CheckOutput(root, target, what, flag string) error {
@@ -39,6 +40,11 @@ func CheckOutput(root, target, what, flag string) error {
 	if err != nil {
 		return Errorf(CodeInvalidInput, "cannot write %s to %s", what, target).Wrap(err).
 			WithHint("give " + flag + " a path that can be resolved, outside the contents root")
+	}
+	if t, err := resolvePath(target); err == nil {
+		if pf, err := resolvePath(filepath.Join(filepath.Dir(filepath.Clean(root)), ProjectFile)); err == nil && t == pf {
+			return projectFileRefusal(flag, target)
+		}
 	}
 	if in {
 		if abs, err := filepath.Abs(root); err == nil {

@@ -9,6 +9,12 @@ import (
 	"strings"
 )
 
+// ProjectFile is the settings file beside a contents root that may name
+// the store: {"store": "postgres://..."}. No command writes it (an export,
+// a report or a debate's copy over it would stop every command that
+// reads it).
+const ProjectFile = "proofloop.json"
+
 // ProjectDir is the project folder: the folder holding the contents root.
 func (s *Store) ProjectDir() (string, error) {
 	if s.projectDir != "" {
@@ -69,7 +75,16 @@ func (s *Store) ProjectPath(p, base, what string) (string, error) {
 	if fi, err := os.Stat(real); err == nil && fi.IsDir() {
 		return "", Errorf(CodeUsage, "%s %q is a folder", what, p).WithHint("nothing was written; name a file, e.g. " + filepath.Join(p, "review.md"))
 	}
+	if rel == ProjectFile {
+		return "", projectFileRefusal(what, p)
+	}
 	return filepath.ToSlash(rel), nil
+}
+
+// projectFileRefusal refuses a write over ProjectFile.
+func projectFileRefusal(what, p string) error {
+	return Errorf(CodeInvalidInput, "%s %q is %s, the project's store setting: a file written over it would stop every command that reads it", what, p, ProjectFile).
+		WithHint("nothing was written; name another file")
 }
 
 // resolveExisting resolves the symlinks of p through its deepest existing

@@ -17,10 +17,6 @@ import (
 	"github.com/proofloop/proofloop/store/pgstore"
 )
 
-// ProjectFile is the config file beside a contents root that may name the
-// store: {"store": "postgres://..."}.
-const ProjectFile = "proofloop.json"
-
 // resolveStore settles which store the command uses: --store, else
 // $PROOFLOOP_STORE (the flag's default), else "store" in proofloop.json
 // beside the root, else the file store. A PostgreSQL store is passed on in
@@ -28,7 +24,7 @@ const ProjectFile = "proofloop.json"
 // too.
 func (a *app) resolveStore() error {
 	if a.storeURL == "" {
-		p := filepath.Join(filepath.Dir(filepath.Clean(a.root)), ProjectFile)
+		p := filepath.Join(filepath.Dir(filepath.Clean(a.root)), store.ProjectFile)
 		raw, err := os.ReadFile(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return store.Errorf(store.CodeInvalidInput, "cannot read %s", p).Wrap(err)

@@ -83,10 +83,11 @@ func (a *app) debateStartCommand() *cobra.Command {
 // artifactPath checks debate start's --artifact: a file inside the project
 // folder (the folder holding the contents root), symlinks resolved; a
 // relative path is read against the working directory, or over MCP against
-// the project folder. Over MCP it must also lie under the project's
-// debates folder and be new (mcpArtifact). It returns the path relative to
-// the project folder, and the absolute path that must not exist yet when
-// the debate is created ("" from the CLI, a person's).
+// the project folder. Where an agent may be acting (over MCP, in a run's
+// turn, under a lease: personOnly) it must also lie under the project's
+// debates folder and be new (agentArtifact). It returns the path relative
+// to the project folder, and the absolute path that must not exist yet
+// when the debate is created ("" for a person's).
 func (a *app) artifactPath(s *store.Store, p string) (rel, fresh string, err error) {
 	if p == "" {
 		return "", "", nil
@@ -111,27 +112,27 @@ func (a *app) artifactPath(s *store.Store, p string) (rel, fresh string, err err
 			}
 		}
 	}
-	if rel, err = s.ProjectPath(p, base, "--artifact"); err != nil || a.project == "" {
+	if rel, err = s.ProjectPath(p, base, "--artifact"); err != nil || !a.agentMayAct() {
 		return rel, "", err
 	}
 	project, err := s.ProjectDir()
 	if err != nil {
 		return "", "", store.Errorf(store.CodeInvalidInput, "the project folder of %s: %v", s.Dir, err)
 	}
-	return rel, filepath.Join(project, filepath.FromSlash(rel)), mcpArtifact(p, rel)
+	return rel, filepath.Join(project, filepath.FromSlash(rel)), agentArtifact(p, rel)
 }
 
-// mcpArtifact is what an artifact named over MCP must be besides lying in
-// the project folder (N3): a file under its debates folder, in no
-// dot-folder and no dot-file (rel has its symlinks resolved, so a linked
-// debates/ that leads to .git/hooks is seen as that). A file already there
-// is refused when the debate is created (loop.DebateStart.FreshArtifact),
+// agentArtifact is what an artifact named where an agent may act (over
+// MCP, in a run's turn, under a lease) must be besides lying in the
+// project folder (N3): a file under its debates folder, in no dot-folder
+// and no dot-file (rel has its symlinks resolved, so a linked debates/
+// that leads to .git/hooks is seen as that). A file already there is
+// refused when the debate is created (loop.DebateStart.FreshArtifact),
 // unless the call joins the debate it is the artifact of: an agent could
-// otherwise replace README.md, proofloop.json (after which every command
-// fails) or a git hook.
-func mcpArtifact(p, rel string) error {
+// otherwise replace README.md or a git hook.
+func agentArtifact(p, rel string) error {
 	under, ok := strings.CutPrefix(rel, model.ProjectDebatesDir+"/")
-	hint := "nothing was written; over MCP a debate's artifact is a new file under the project's " + model.ProjectDebatesDir + "/ folder, e.g. " + model.ProjectDebatesDir + "/review.md"
+	hint := "nothing was written; over MCP and in an agent's turn a debate's artifact is a new file under the project's " + model.ProjectDebatesDir + "/ folder, e.g. " + model.ProjectDebatesDir + "/review.md"
 	if !ok || under == "" {
 		return store.Errorf(store.CodeInvalidInput, "--artifact %q is not under the project's %s/ folder (symlinks resolved: %s)", p, model.ProjectDebatesDir, rel).WithHint(hint)
 	}

@@ -85,7 +85,7 @@ func (a *app) exportCommand() *cobra.Command {
 	c.Flags().StringVar(&to, "to", "", "the new store's `DIR` (must not exist, or be empty)")
 	c.Flags().StringVar(&pf.format, "format", "", "write a problem's proof as `tex` (LaTeX) or md (Markdown)")
 	c.Flags().StringVar(&pf.problem, "problem", "", "the problem whose proof --format writes")
-	c.Flags().StringVarP(&pf.out, "output", "o", "", "write the proof to `FILE` instead of stdout")
+	c.Flags().StringVarP(&pf.out, "output", "o", "", "write the proof to `FILE` instead of stdout (-: stdout)")
 	c.Flags().BoolVar(&pf.draft, "draft", false, "export a problem that is not soundly solved, marking every unproved step")
 	outputFlag(c, "to", "the export")
 	outputFlag(c, "output", "the proof")
@@ -119,7 +119,7 @@ func (a *app) exportProof(pf proofFlags) error {
 		}
 		out := map[string]any{"ok": true, "command": "export", "problem": pf.problem, "format": pf.format,
 			"draft": pf.draft, "statements": len(doc.Statements), "math_as_text": notes}
-		if pf.out == "" {
+		if pf.out == "" || pf.out == "-" {
 			if a.json {
 				out["text"] = text
 				return a.writeJSON(out)

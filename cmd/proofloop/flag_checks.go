@@ -25,9 +25,13 @@ func outputFlag(c *cobra.Command, name, what string) {
 }
 
 // checkOutputs refuses, before the command runs and so before it writes
-// anything, an output flag whose path lies inside the contents root
-// (store.CheckOutput), its default included (report's report.html, from a
-// working folder inside the root). "-" is standard output.
+// anything, an output flag whose path lies inside the contents root or is
+// the project's proofloop.json (store.CheckOutput), its default included
+// (report's report.html, from a working folder inside the root). "-" is
+// standard output. Writing a file is a person's act: in an agent's turn
+// (a run's, or under a lease) an output file is refused (person_only),
+// since a path of the agent's choosing outside the store could be a git
+// hook, a shell profile or another project's file.
 func (a *app) checkOutputs(cmd *cobra.Command) error {
 	var err error
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
@@ -36,6 +40,9 @@ func (a *app) checkOutputs(cmd *cobra.Command) error {
 			return
 		}
 		if v := f.Value.String(); v != "" && v != "-" {
+			if err = a.personOnly(fmt.Sprintf("writing %s to a file (%s %s %s)", what[0], cmd.Name(), flagSpelling(f), v)); err != nil {
+				return
+			}
 			err = store.CheckOutput(a.root, v, what[0], flagSpelling(f))
 		}
 	})

@@ -37,3 +37,7 @@ func (a *app) personOnly(what string) error {
 	return store.Errorf(store.CodePersonOnly, "%s is a person's act, and it was made %s, where an agent acts", what, where).
 		WithHint("a person changes it outside an agent's turn, in a shell of their own without PROOFLOOP_LEASE or " + runIDEnv + "; an agent says what it would change and why, and ends its turn")
 }
+
+// agentMayAct reports whether an agent may be making this call: where
+// personOnly refuses a person's act.
+func (a *app) agentMayAct() bool { return a.personOnly("") != nil }
