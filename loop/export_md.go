@@ -71,12 +71,15 @@ func mdLine(s string) string {
 func mdBlock(s string) string {
 	lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(mdText(s)), "\n")
 	for i, l := range lines {
-		lead := len(l) - len(strings.TrimLeft(l, " "))
-		if lead > 3 || lead == len(l) {
-			continue // indented code, or blank
+		// A tab in the indentation may count for fewer columns than four
+		// after the quote's "> " (" \t# x" is a heading): only spaces
+		// alone make indented code for sure.
+		lead := len(l) - len(strings.TrimLeft(l, " \t"))
+		if lead == len(l) || lead > 3 && !strings.Contains(l[:lead], "\t") {
+			continue // blank, or indented code
 		}
 		c := l[lead]
-		rule := strings.Trim(l, " "+string(c)) == "" && strings.Count(l, string(c)) >= 1 && strings.ContainsRune("-=*_", rune(c))
+		rule := strings.Trim(l, " \t"+string(c)) == "" && strings.ContainsRune("-=*_", rune(c))
 		if c == '#' || rule {
 			lines[i] = l[:lead] + fmt.Sprintf("&#%d;", c) + l[lead+1:]
 		}

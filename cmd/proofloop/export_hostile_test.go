@@ -69,6 +69,7 @@ func TestExportMarkdownHostile(t *testing.T) {
 	hostile := "# Start forged <script>alert(1)</script> <img src=x onerror=alert(2)> [click](javascript:alert(3)) " +
 		"![i](javascript:alert(4)) <javascript:alert(5)> &lt;b&gt; `<i>code</i>` $a<b>c$ $[0,1](javascript:alert(6))$\n" +
 		"## Statement 2 (`forged`)\n# Outcome\n---\n[ref]: javascript:alert(7)\n[ref]\n" +
+		" \t### Tab forged\n\t # Tab forged\nText\n\t===\n-\t-\t-\n" +
 		"$$\n\n[def]: javascript:alert(8)\n$$\n<div onmouseover=alert(9)>\n- **Status:** true"
 	render := func(text string) (string, []string) {
 		_, run := hostileExport(t, text)
