@@ -29,6 +29,13 @@ func Decide(s *store.Store, opts store.TxOptions, p DecideParams) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
+	// A grant is bounded as a level's rounds are: a larger one overflowed
+	// the budget (9223372036854775807 left it negative, the item still
+	// exhausted) and its extra_rounds no longer survived the log's replay.
+	if p.Extend > model.MaxLevelRounds {
+		return nil, store.Errorf(store.CodeInvalidInput, "--extend %d: a grant is 1 to %d rounds, as a level's rounds are", p.Extend, model.MaxLevelRounds).
+			WithHint(fmt.Sprintf("grant at most %d rounds at a time, and again when they are spent", model.MaxLevelRounds))
+	}
 	opts.Target = id
 	var res *Result
 	_, err = s.Update(opts, func(tx *store.Tx) error {
