@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,6 +91,9 @@ func checkEvidence(d *Debate, t *DebateTurn, cite bool) error {
 		if scheme, ok := urlScheme(e.Source); ok && scheme != "http" && scheme != "https" {
 			return &TurnError{Field: f + ".source", Rule: fmt.Sprintf("%q is a URL of scheme %s: a source that is a URL must be http or https (under every methodology, in research turns too)", OneLine(e.Source), scheme)}
 		}
+		if leavesProject(e.Source) {
+			return &TurnError{Field: f + ".source", Rule: fmt.Sprintf("%q is a path that leaves the project folder (absolute, from home, or through ..): a source that is a file is a relative path inside it, e.g. lib/a.go:12 (under every methodology, in research turns too, since a pool item is cited as evidence later)", OneLine(e.Source))}
+		}
 		switch {
 		case isRef && (n < 1 || n > len(d.EvidencePool)):
 			return &TurnError{Field: f + ".source", Rule: fmt.Sprintf("%q names no item of the evidence pool, which has %s", strings.TrimSpace(e.Source), poolRange(d))}
@@ -99,6 +103,23 @@ func checkEvidence(d *Debate, t *DebateTurn, cite bool) error {
 		}
 	}
 	return nil
+}
+
+// leavesProject reports whether a source written as a path (one word)
+// leads out of the project folder: absolute (/etc/passwd:1, //host/x),
+// from a home folder (~/x), or through a .. segment (../x, a/../../x).
+// fileCitation takes no such path as a file of the project, so without
+// this it passed as free text into the evidence pool.
+func leavesProject(source string) bool {
+	s := strings.TrimSpace(source)
+	if s == "" || strings.ContainsAny(s, " \t\n") {
+		return false
+	}
+	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "\\") {
+		return true
+	}
+	file, _, _ := strings.Cut(s, ":")
+	return slices.Contains(strings.Split(strings.ReplaceAll(file, "\\", "/"), "/"), "..")
 }
 
 // poolRef parses a source "pool-N"; isRef is false for any other source.
