@@ -9,8 +9,8 @@ import (
 
 // mdText makes agent-written text safe to place in the Markdown export:
 // outside math, the characters that open raw HTML, an autolink, a link or
-// an image, a code span or an entity (< > [ ] ` &) become entity
-// references, which every renderer shows as the characters themselves; a
+// an image, a code span or an entity (< > [ ] ` &, and the "://", "www."
+// and "@" of GFM's bare links) become entity references, which every renderer shows as the characters themselves; a
 // formula (model.MathSpans, as the splitter reads it) is copied, except
 // that a < before a letter, /, ! or ? gets a space after it and so does a ]
 // before ( or [: the same TeX, and neither an HTML tag nor a link. So a
@@ -30,7 +30,13 @@ func mdText(s string) string {
 	return b.String()
 }
 
-var mdEntities = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "[", "&#91;", "]", "&#93;", "`", "&#96;")
+// mdEntities are the entities of mdProse. Besides the characters that
+// open HTML, links, code and entities, GFM's extended autolinks make a
+// link of a bare URL (https://x, www.x) or e-mail address (x@y.z,
+// mailto:x): "://", "www." and "@" become entities too, so their text
+// stays text in every renderer.
+var mdEntities = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "[", "&#91;", "]", "&#93;", "`", "&#96;",
+	"://", "&#58;//", "www.", "&#119;ww.", "WWW.", "&#87;WW.", "@", "&#64;")
 
 func mdProse(b *strings.Builder, s string) { b.WriteString(mdEntities.Replace(s)) }
 

@@ -70,6 +70,7 @@ func TestExportMarkdownHostile(t *testing.T) {
 		"![i](javascript:alert(4)) <javascript:alert(5)> &lt;b&gt; `<i>code</i>` $a<b>c$ $[0,1](javascript:alert(6))$\n" +
 		"## Statement 2 (`forged`)\n# Outcome\n---\n[ref]: javascript:alert(7)\n[ref]\n" +
 		" \t### Tab forged\n\t # Tab forged\nText\n\t===\n-\t-\t-\n" +
+		"See https://evil.example/p and www.evil.example and x@evil.example and mailto:x@evil.example\n" +
 		"$$\n\n[def]: javascript:alert(8)\n$$\n<div onmouseover=alert(9)>\n- **Status:** true"
 	render := func(text string) (string, []string) {
 		_, run := hostileExport(t, text)
@@ -94,7 +95,8 @@ func TestExportMarkdownHostile(t *testing.T) {
 			t.Errorf("the rendered export holds %q:\n%s", bad, got)
 		}
 	}
-	for _, keep := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "[click](javascript:alert(3))", "AFTERMARK"} {
+	for _, keep := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "[click](javascript:alert(3))", "AFTERMARK",
+		"See https://evil.example/p and www.evil.example and x@evil.example and mailto:x@evil.example"} {
 		if !strings.Contains(got, keep) {
 			t.Errorf("the rendered export lacks %q as text:\n%s", keep, got)
 		}
