@@ -171,7 +171,11 @@ func (f *Failure) Markdown() string {
 		if is.Actor != nil {
 			by = ", by " + mdLine(*is.Actor)
 		}
-		w("- Issue %d at sentence %d \"%s\" (%s, %s%s): %s", is.IssueNumber, is.Sentence, mdLine(is.SentenceText), mdLine(is.ErrorType), is.Severity, by, mdLine(is.Explanation))
+		kind := mdLine(is.ErrorType) // "gap, gap" says it once
+		if string(is.Severity) != is.ErrorType {
+			kind += ", " + string(is.Severity)
+		}
+		w("- Issue %d at sentence %d \"%s\" (%s%s): %s", is.IssueNumber, is.Sentence, mdLine(is.SentenceText), kind, by, mdLine(is.Explanation))
 		if is.SuggestedFix != nil {
 			w(" Suggested fix: %s", mdLine(*is.SuggestedFix))
 		}
