@@ -167,8 +167,7 @@ func (f *coqFile) failure(o *Outcome, out string, exit int, theorem, proof strin
 	o.Target = model.TargetFormalProof
 	file, line, msg := firstError(out)
 	if msg == "" {
-		o.Reason = fmt.Sprintf("the checker failed (exit %d)", exit)
-		o.Error = lastLines(out, 3)
+		o.Reason, o.Error = uncitedFailure(out, exit), lastLines(out, 3)
 		return
 	}
 	o.Error = msg
@@ -183,6 +182,18 @@ func (f *coqFile) failure(o *Outcome, out string, exit int, theorem, proof strin
 		o.Reason = fmt.Sprintf("the formal proof's %s does not have the formal statement's type (same name, another statement): %s", theorem, first)
 		o.Line = declLine(proof, theorem)
 	}
+}
+
+// uncitedFailure is the reason of a failure whose output cites no error
+// of a file: the checker ran out of memory, was killed, or failed.
+func uncitedFailure(out string, exit int) string {
+	switch {
+	case strings.Contains(out, "out of memory"):
+		return fmt.Sprintf("the checker ran out of memory (exit %d): formal.memory_mb bounds it", exit)
+	case exit == -1:
+		return "the checker was killed by a signal (exit -1)"
+	}
+	return fmt.Sprintf("the checker failed (exit %d)", exit)
 }
 
 // firstError finds the first message of out that is an error (a warning

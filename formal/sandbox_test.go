@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/proofloop/proofloop/model"
 )
 
 // script writes a checker of the result contract into a folder any user
@@ -217,5 +219,26 @@ func TestSandboxDegradesLoudly(t *testing.T) {
 	if !o.OK || !strings.Contains(o.Sandbox, "NO network namespace") || len(warned) != 1 ||
 		!strings.Contains(warned[0], "weaker sandbox") || !strings.Contains(warned[0], "a mode this kernel refuses") {
 		t.Errorf("outcome %+v, warnings %q; want a pass in the weaker mode, said in the sandbox and a warning", o, warned)
+	}
+}
+
+// TestUncitedFailure: a coqc that ran out of memory, or was killed, says
+// so rather than "failed (exit -1)".
+func TestUncitedFailure(t *testing.T) {
+	f := &coqFile{}
+	for _, c := range []struct {
+		out  string
+		exit int
+		want string
+	}{
+		{"Fatal error: out of memory.\n", -1, "the checker ran out of memory (exit -1): formal.memory_mb bounds it"},
+		{"", -1, "the checker was killed by a signal (exit -1)"},
+		{"something else\n", 3, "the checker failed (exit 3)"},
+	} {
+		o := &Outcome{}
+		f.failure(o, c.out, c.exit, "t", "")
+		if o.Reason != c.want || o.Target != model.TargetFormalProof {
+			t.Errorf("failure(%q, exit %d) = %q on %s; want %q", c.out, c.exit, o.Reason, o.Target, c.want)
+		}
 	}
 }
