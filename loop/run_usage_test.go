@@ -130,6 +130,8 @@ func TestParseUsageRefusesABadFile(t *testing.T) {
 		`{"input_tokens": 9223372036854775807, "output_tokens": 2, "cost_usd": 0.1}`,
 		`{"input_tokens": 1, "output_tokens": 10000000001, "cost_usd": 0.1}`,
 		`{"input_tokens": 1, "output_tokens": 2, "cost_usd": 10000.01}`,
+		// A key twice: not last-wins.
+		`{"input_tokens": 1, "output_tokens": 2, "cost_usd": 9.5, "cost_usd": 0.01}`,
 	} {
 		got, err := parseUsage(turnLog(real), []byte(file), "claude-code")
 		if err == nil || !strings.Contains(err.Error(), "$PROOFLOOP_USAGE must hold one object") {

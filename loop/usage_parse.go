@@ -11,6 +11,8 @@ import (
 	"unicode"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/proofloop/proofloop/store"
 )
 
 // A turn's usage and, when it failed, the agent's own error come from its
@@ -72,9 +74,13 @@ func parseUsage(output, file []byte, harness string) (*Usage, error) {
 			OutputTokens *int64   `json:"output_tokens"`
 			CostUSD      *float64 `json:"cost_usd"`
 		}
+		// A key given twice is refused, not taken last-wins (store.CheckJSON).
+		err := store.CheckJSON(t)
 		dec := json.NewDecoder(bytes.NewReader(t))
 		dec.DisallowUnknownFields()
-		err := dec.Decode(&f)
+		if err == nil {
+			err = dec.Decode(&f)
+		}
 		if err == nil && dec.More() {
 			err = errors.New("more than one value")
 		}
