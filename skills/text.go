@@ -26,9 +26,15 @@ type Source struct {
 	// file reads it through Text, Texts, File or Path, so this one switch
 	// covers them all.
 	Literal bool
-	// Project, set with Literal, is the folder that a path argument must
-	// resolve inside (symlinks followed): the folder holding the root.
+	// Project, set with Literal or Confined, is the folder that a path
+	// argument must resolve inside (symlinks followed): the folder holding
+	// the root.
 	Project string
+	// Confined, set for a CLI call where an agent may be acting (a run's
+	// turn, a lease), keeps @FILE, a named input file and a path argument
+	// inside Project, as over MCP; relative paths are read from the
+	// working folder, as a shell would. A person's CLI reads any file.
+	Confined bool
 	// Sealed are config.json's canary sets: no file is read from them, nor
 	// from the seal folder (seal.Guard), so that no command an agent may
 	// run reads a canary's label.
@@ -76,6 +82,11 @@ func (s Source) file(name, what, hint string) ([]byte, error) {
 	if err := seal.Guard(name, s.Sealed); err != nil {
 		return nil, err
 	}
+	if s.Confined {
+		if _, err := s.confined(name, what); err != nil {
+			return nil, err
+		}
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, store.Errorf(store.CodeInvalidInput, "cannot read %s file %q: %v", what, name, err).WithHint(hint)
@@ -121,8 +132,11 @@ func (s Source) Texts(name string, vs []string) error {
 // exist, and Path returns the resolved path; otherwise the path is returned
 // as given.
 func (s Source) Path(p, what string) (string, error) {
-	if !s.Literal || p == "" {
+	if p == "" || !s.Literal && !s.Confined {
 		return p, nil
+	}
+	if s.Confined {
+		return s.confined(p, what)
 	}
 	p, err := s.Inside(p, what)
 	if err != nil {
@@ -134,6 +148,16 @@ func (s Source) Path(p, what string) (string, error) {
 			WithHint("give a file inside the project folder " + s.Project + ", as a path relative to it")
 	}
 	return real, nil
+}
+
+// confined is Inside for a CLI call in an agent's turn: a relative p is
+// read from the working folder, as the shell that typed it would.
+func (s Source) confined(p, what string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", store.Errorf(store.CodeInvalidInput, "%s %q: %v", what, p, err)
+	}
+	return s.Inside(abs, what)
 }
 
 // Inside is the check of every path a call over MCP names, read or
@@ -153,7 +177,7 @@ func (s Source) Inside(p, what string) (string, error) {
 		p = filepath.Join(project, p)
 	}
 	if in, err := store.Inside(project, p); err != nil || !in {
-		return "", store.Errorf(store.CodeInvalidInput, "%s %q is outside the project folder %s (symlinks followed); over MCP a tool reads and writes only inside it", what, p, project).
+		return "", store.Errorf(store.CodeInvalidInput, "%s %q is outside the project folder %s (symlinks followed); over MCP and in an agent's turn proofloop reads and writes only inside it", what, p, project).
 			WithHint("nothing was written; give a path inside the project folder, relative to it")
 	}
 	return p, nil

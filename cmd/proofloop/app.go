@@ -296,8 +296,15 @@ func (a *app) source(s *store.Store) (skills.Source, error) {
 		return skills.Source{}, err
 	}
 	src := skills.NewSource(a.stdin, cfg)
-	if a.project != "" {
+	switch {
+	case a.project != "":
 		src.Literal, src.Project = true, a.project
+	case a.agentMayAct():
+		// An agent's turn reads files only inside the project, as over MCP.
+		if src.Project, err = s.ProjectDir(); err != nil {
+			return skills.Source{}, store.Errorf(store.CodeInvalidInput, "the project folder of %s: %v", s.Dir, err)
+		}
+		src.Confined = true
 	}
 	return src, nil
 }
