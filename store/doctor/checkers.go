@@ -2,8 +2,6 @@ package doctor
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,7 +50,7 @@ func (c *checkersLog) checkSince(s *checker, pt *point, bad findingFunc) {
 	if !ok {
 		return
 	}
-	if int64(len(raw)) < pt.checkersSize || sha256Hex(raw[:pt.checkersSize]) != pt.checkersHash {
+	if int64(len(raw)) < pt.checkersSize || model.SHA256Hex(string(raw[:pt.checkersSize])) != pt.checkersHash {
 		bad("checkers_mismatch", store.CheckersFile, 0, "its first %d bytes are not what the last clean check verified: a line was edited or removed by hand", pt.checkersSize)
 		return
 	}
@@ -99,9 +97,4 @@ func (c *checkersLog) compare(raw []byte, skipped int, whose string, bad finding
 			return
 		}
 	}
-}
-
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }

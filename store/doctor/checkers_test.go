@@ -18,10 +18,6 @@ import (
 // for a --full). RebuildCheckers (doctor --reindex) writes it again from
 // the log, after which doctor is clean.
 func TestDoctorChecksCheckers(t *testing.T) {
-	rec := func(missed int) model.CheckerRecord {
-		return model.CheckerRecord{Source: model.RecordEval, Role: model.RoleCheck, AgentLabel: model.AgentLabel{Agent: "yes", Model: "m"},
-			Set: "shipped", Counts: model.Counts{Items: missed, MissedFlawed: missed}}
-	}
 	for _, c := range []struct {
 		name string
 		edit func(string) string
@@ -31,25 +27,9 @@ func TestDoctorChecksCheckers(t *testing.T) {
 		{"added", func(s string) string { return s + strings.SplitAfter(s, "\n")[0] }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "contents")
-			if _, err := store.Init(dir); err != nil {
-				t.Fatal(err)
-			}
-			s, err := store.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			for _, n := range []int{1, 2} {
-				if _, err := s.Update(store.TxOptions{Command: "eval"}, func(tx *store.Tx) error {
-					tx.Record()
-					r := rec(n)
-					r.At = tx.Now()
-					return tx.AppendCheckerRecords([]model.CheckerRecord{r})
-				}); err != nil {
-					t.Fatal(err)
-				}
-			}
+			s, dir := testStore(t)
+			appendEval(t, s, 1)
+			appendEval(t, s, 2)
 			if r, err := Full(s); err != nil || len(r.Findings) > 0 {
 				t.Fatalf("before the edit: %v %+v", err, r)
 			}
@@ -98,31 +78,13 @@ func TestRoutineChecksCheckersSince(t *testing.T) {
 		{"added", func(s string) string { return s + strings.SplitAfter(s, "\n")[0] }, "it has 2 records after line 2"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "contents")
-			if _, err := store.Init(dir); err != nil {
-				t.Fatal(err)
-			}
-			s, err := store.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			appendRec := func(n int) {
-				if _, err := s.Update(store.TxOptions{Command: "eval"}, func(tx *store.Tx) error {
-					tx.Record()
-					r := model.CheckerRecord{Source: model.RecordEval, Role: model.RoleCheck, AgentLabel: model.AgentLabel{Agent: "yes", Model: "m"},
-						Set: "shipped", Counts: model.Counts{Items: n, MissedFlawed: n}, At: tx.Now()}
-					return tx.AppendCheckerRecords([]model.CheckerRecord{r})
-				}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			appendRec(1)
-			appendRec(2)
+			s, dir := testStore(t)
+			appendEval(t, s, 1)
+			appendEval(t, s, 2)
 			if r, err := Full(s); err != nil || len(r.Findings) > 0 {
 				t.Fatalf("full: %v %+v", err, r)
 			}
-			appendRec(3)
+			appendEval(t, s, 3)
 			p := filepath.Join(dir, store.CheckersFile)
 			raw, _ := os.ReadFile(p)
 			if err := os.WriteFile(p, []byte(c.edit(string(raw))), 0o644); err != nil {
@@ -142,5 +104,19 @@ func TestRoutineChecksCheckersSince(t *testing.T) {
 				t.Errorf("findings = %+v; want one checkers_mismatch saying %q", r.Findings, c.want)
 			}
 		})
+	}
+}
+
+// appendEval appends, as an eval run would, one checker record that
+// missed n flawed proofs of n.
+func appendEval(t *testing.T, s *store.Store, n int) {
+	t.Helper()
+	if _, err := s.Update(store.TxOptions{Command: "eval"}, func(tx *store.Tx) error {
+		tx.Record()
+		r := model.CheckerRecord{Source: model.RecordEval, Role: model.RoleCheck, AgentLabel: model.AgentLabel{Agent: "yes", Model: "m"},
+			Set: "shipped", Counts: model.Counts{Items: n, MissedFlawed: n}, At: tx.Now()}
+		return tx.AppendCheckerRecords([]model.CheckerRecord{r})
+	}); err != nil {
+		t.Fatal(err)
 	}
 }

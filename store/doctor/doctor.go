@@ -182,7 +182,7 @@ func (s *checker) recordPoint(r *Report) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return
 	}
-	p.checkersSize, p.checkersHash = int64(len(checkers)), sha256Hex(checkers)
+	p.checkersSize, p.checkersHash = int64(len(checkers)), model.SHA256Hex(string(checkers))
 	if p.files == nil || len(r.Transcripts) > 0 {
 		if p.files, err = s.stampAll(); err != nil {
 			return
