@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -23,8 +24,12 @@ func Inside(root, target string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return t == r || strings.HasPrefix(t, r+string(filepath.Separator)), nil
+	return under(r, t), nil
 }
+
+// under reports whether the resolved path t is the resolved folder r or
+// lies in it.
+func under(r, t string) bool { return t == r || strings.HasPrefix(t, r+string(filepath.Separator)) }
 
 // CheckOutput is the one check of every path a command writes to that a
 // person names (report -o, export -o, export --to; the CLI runs it on each
@@ -36,17 +41,16 @@ func Inside(root, target string) (bool, error) {
 // flag the flag for the hint ("-o"). A target it cannot resolve is refused
 // too: invalid_input, exit 2, nothing written.
 func CheckOutput(root, target, what, flag string) error {
-	in, err := Inside(root, target)
-	if err != nil {
+	r, err := resolvePath(root)
+	t, terr := resolvePath(target)
+	if err = cmp.Or(err, terr); err != nil {
 		return Errorf(CodeInvalidInput, "cannot write %s to %s", what, target).Wrap(err).
 			WithHint("give " + flag + " a path that can be resolved, outside the contents root")
 	}
-	if t, err := resolvePath(target); err == nil {
-		if pf, err := resolvePath(filepath.Join(filepath.Dir(filepath.Clean(root)), ProjectFile)); err == nil && t == pf {
-			return projectFileRefusal(flag, target)
-		}
+	if pf, err := resolvePath(filepath.Join(filepath.Dir(filepath.Clean(root)), ProjectFile)); err == nil && t == pf {
+		return projectFileRefusal(flag, target)
 	}
-	if in {
+	if under(r, t) {
 		if abs, err := filepath.Abs(root); err == nil {
 			root = abs
 		}

@@ -23,21 +23,28 @@ const runIDEnv = "PROOFLOOP_RUN_ID"
 // lease (--lease or $PROOFLOOP_LEASE), in a run's turn ($PROOFLOOP_RUN_ID)
 // or over MCP: exit 4, person_only, nothing written.
 func (a *app) personOnly(what string) error {
-	where := ""
-	switch {
-	case a.project != "":
-		where = "over MCP"
-	case os.Getenv(runIDEnv) != "":
-		where = "in a turn of `proofloop run` (" + runIDEnv + " is set)"
-	case a.lease != "" || os.Getenv("PROOFLOOP_LEASE") != "":
-		where = "under a lease (--lease or PROOFLOOP_LEASE)"
-	default:
+	where := a.agentPlace()
+	if where == "" {
 		return nil
 	}
 	return store.Errorf(store.CodePersonOnly, "%s is a person's act, and it was made %s, where an agent acts", what, where).
 		WithHint("a person changes it outside an agent's turn, in a shell of their own without PROOFLOOP_LEASE or " + runIDEnv + "; an agent says what it would change and why, and ends its turn")
 }
 
+// agentPlace says where an agent may be making this call (over MCP, in a
+// run's turn, under a lease), or "" for a person's shell.
+func (a *app) agentPlace() string {
+	switch {
+	case a.project != "":
+		return "over MCP"
+	case os.Getenv(runIDEnv) != "":
+		return "in a turn of `proofloop run` (" + runIDEnv + " is set)"
+	case a.lease != "" || os.Getenv("PROOFLOOP_LEASE") != "":
+		return "under a lease (--lease or PROOFLOOP_LEASE)"
+	}
+	return ""
+}
+
 // agentMayAct reports whether an agent may be making this call: where
 // personOnly refuses a person's act.
-func (a *app) agentMayAct() bool { return a.personOnly("") != nil }
+func (a *app) agentMayAct() bool { return a.agentPlace() != "" }
