@@ -203,6 +203,11 @@ func WriteCLIFiles(dir string, c AgentCLI) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return writeFiles(dir, files)
+}
+
+// writeFiles writes each file under dir and returns the paths written.
+func writeFiles(dir string, files []File) ([]string, error) {
 	var written []string
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))

@@ -103,13 +103,5 @@ func WritePlugin(dir string) ([]string, error) {
 			return nil, err
 		}
 	}
-	var written []string
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := writeFile(p, f.Data); err != nil {
-			return nil, err
-		}
-		written = append(written, p)
-	}
-	return written, nil
+	return writeFiles(dir, files)
 }
